@@ -1,0 +1,25 @@
+"""What every computer opponent shares: a level and a planned, timed command."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+C = TypeVar("C")
+
+
+class Level(enum.Enum):
+    """A computer opponent's strength. Values are stored and mirrored in proto."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+@dataclass(frozen=True, slots=True)
+class Plan(Generic[C]):
+    """A bot's next command and how long it 'thinks' before sending it."""
+
+    command: C
+    think_ms: int

@@ -1,0 +1,25 @@
+"""States to bytes and back, exactly (the arbitration snapshots them)."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+import msgspec
+
+T = TypeVar("T")
+
+_encoder = msgspec.msgpack.Encoder()
+
+
+def encode(value: object) -> bytes:
+    """Return the MessagePack encoding of a frozen dataclass tree."""
+    return _encoder.encode(value)
+
+
+def decode(data: bytes, kind: type[T]) -> T:
+    """Return the value of type ``kind`` that ``data`` encodes.
+
+    Raises:
+        msgspec.ValidationError / msgspec.DecodeError: when ``data`` is not such a value.
+    """
+    return msgspec.msgpack.decode(data, type=kind)
