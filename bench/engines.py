@@ -1,0 +1,64 @@
+"""Engine speed: commands applied per second and the per-command median and p99.
+
+Run with ``make bench``. Bot-vs-bot matches are recorded first (bots' thinking is not
+timed), then each log is replayed and every ``apply`` call is timed on its own, as the
+arbitration would call it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from bench.drive import Log, drive
+from services.rules.engine.bot import Level
+from services.rules.engine.registry import GAMES, Game
+
+
+def record(game: Game, matches: int) -> list[Log]:
+    """Return the logs of ``matches`` hard-vs-medium bot matches."""
+    return [
+        drive(game.engine, game.bots, game.options, seed, (Level.HARD, Level.MEDIUM))
+        for seed in range(matches)
+    ]
+
+
+def time_applies(game: Game, logs: list[Log]) -> list[int]:
+    """Return the nanoseconds each ``apply`` of every log took."""
+    samples: list[int] = []
+    clock = time.perf_counter_ns
+    for log in logs:
+        state = game.engine.new_match(log.options, log.seed)
+        for seat, command in log.commands:
+            started = clock()
+            state = game.engine.apply(state, seat, command).state
+            samples.append(clock() - started)
+    return samples
+
+
+def percentile(sorted_ns: list[int], fraction: float) -> float:
+    """Return the value below which ``fraction`` of the sorted samples lie, in µs."""
+    return sorted_ns[min(len(sorted_ns) - 1, int(fraction * len(sorted_ns)))] / 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--matches", type=int, default=60, help="bot matches per game")
+    args = parser.parse_args()
+    for name, game in GAMES.items():
+        logs = record(game, args.matches)
+        samples = sorted(time_applies(game, logs))
+        total_s = sum(samples) / 1e9
+        print(
+            f"{name:5} {len(samples):7d} commands from {len(logs)} matches: "
+            f"{len(samples) / total_s:9.0f} commands/s, "
+            f"median {statistics.median(samples) / 1000:6.1f} µs, "
+            f"p99 {percentile(samples, 0.99):6.1f} µs"
+        )
+    for line in GAMES["bid"].throughput(args.matches):
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
