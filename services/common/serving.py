@@ -1,0 +1,91 @@
+"""One gRPC service process: health, reflection, `/metrics`, a ready line, clean SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sys
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from services.common.metrics import metrics_server
+
+# Registers servicers on the server and returns the full names of the services it added.
+Register = Callable[[grpc.aio.Server], Sequence[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Listen:
+    """Where a service listens; port 0 asks the kernel for a free one (tests do)."""
+
+    host: str
+    grpc_port: int
+    metrics_port: int
+    shutdown_grace_s: float = 2.0
+
+
+def announce_ready(name: str, grpc_port: int, metrics_port: int) -> None:
+    """Print the line the stack launcher waits for, with the ports actually bound."""
+    print(f"READY {name} grpc={grpc_port} metrics={metrics_port}", flush=True)
+
+
+@contextlib.asynccontextmanager
+async def grpc_server(
+    listen: Listen, register: Register
+) -> AsyncIterator[tuple[grpc.aio.Server, int, health.aio.HealthServicer]]:
+    """Start a grpc.aio server with health checking and reflection; stop it gracefully."""
+    server = grpc.aio.server()
+    names = list(register(server))
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        [
+            *names,
+            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+            reflection.SERVICE_NAME,
+        ],
+        server,
+    )
+    port = server.add_insecure_port(f"{listen.host}:{listen.grpc_port}")
+    await server.start()
+    for name in ["", *names]:
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    try:
+        yield server, port, health_servicer
+    finally:
+        # NOT_SERVING first, so balancers drain us before in-flight calls are cut.
+        await health_servicer.enter_graceful_shutdown()
+        await server.stop(grace=listen.shutdown_grace_s)
+
+
+async def wait_for_stop_signal() -> None:
+    """Return when SIGINT or SIGTERM arrives."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+
+
+async def serve(
+    name: str,
+    listen: Listen,
+    register: Register,
+    lifespan: Callable[[], contextlib.AbstractAsyncContextManager[object]] | None = None,
+) -> None:
+    """Run a gRPC service until SIGINT/SIGTERM, with ``lifespan`` around it (NATS, DB)."""
+    async with contextlib.AsyncExitStack() as stack:
+        if lifespan is not None:
+            await stack.enter_async_context(lifespan())
+        metrics_port = await stack.enter_async_context(
+            metrics_server(listen.host, listen.metrics_port)
+        )
+        _, port, _ = await stack.enter_async_context(grpc_server(listen, register))
+        announce_ready(name, port, metrics_port)
+        await wait_for_stop_signal()
+    print(f"STOPPED {name}", file=sys.stderr, flush=True)
