@@ -4,7 +4,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: install test lint typecheck unit bench tournament clean
+PROTOS := $(shell find proto -name '*.proto' | sort)
+
+.PHONY: install proto proto-check test lint typecheck unit bench tournament clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -13,6 +15,21 @@ $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-* && touch $@
 
 install: $(STAMP)
+
+# Python code generated from proto/ into photofinish/ (committed; proto-check keeps it honest).
+GEN = PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto --python_out=$(1) --grpc_python_out=$(1) \
+	--mypy_out=$(1) --mypy_grpc_out=$(1) $(PROTOS) && \
+	find $(1)/photofinish -type d -exec touch {}/__init__.py \;
+
+proto: install
+	rm -rf photofinish
+	$(call GEN,.)
+
+proto-check: install
+	@tmp=$$(mktemp -d) && ( $(call GEN,$$tmp) ) >/dev/null && \
+	if diff -r -x __pycache__ $$tmp/photofinish photofinish >/dev/null; then \
+		echo "generated code is up to date"; rm -rf $$tmp; \
+	else echo "photofinish/ is stale: run 'make proto' and commit it"; rm -rf $$tmp; exit 1; fi
 
 lint: install
 	$(VENV)/bin/ruff check .
@@ -24,7 +41,7 @@ typecheck: install
 unit: install
 	$(PY) -m pytest -n 2
 
-test: lint typecheck unit
+test: proto-check lint typecheck unit
 
 bench: install
 	$(PY) -m bench.engines
