@@ -1,0 +1,99 @@
+"""Spectacular Bid: a two-player Fives dominoes duel with an opening auction and chips.
+
+A pure rules engine (rules: ``/shared/rules/spectacular-bid.md``): no I/O, no clock, no
+global randomness; every round's shuffle derives from the seed carried in the state.
+The project's decisions where the rules are silent are documented in the modules that
+implement them: ``rounds`` (deal, rank opening, settlement, gates), ``turns`` (draw as
+one request, forced pass), ``auction`` (who may pass, affordability), ``rules``
+(gates, resign, refusal order), ``board`` (ports and open-point ids), ``commands``
+(text syntax) and ``view`` (secrets).
+"""
+
+from __future__ import annotations
+
+from services.rules.engine.bid.board import Board, Counted, End, Placement, Port
+from services.rules.engine.bid.commands import (
+    Accept,
+    Bid,
+    Command,
+    Draw,
+    PassBid,
+    Play,
+    Ready,
+    Resign,
+    parse_command,
+)
+from services.rules.engine.bid.events import (
+    AuctionPassed,
+    BidAccepted,
+    BidMade,
+    Dealt,
+    Drew,
+    Event,
+    MatchEnded,
+    Passed,
+    Played,
+    Pressed,
+    RoundEnded,
+)
+from services.rules.engine.bid.model import Options, Phase, Settlement, SettlementKind, State
+from services.rules.engine.bid.rules import (
+    apply,
+    decision,
+    forfeit,
+    legal_commands,
+    new_match,
+    outcome,
+)
+from services.rules.engine.bid.snapshot import decode_state, encode_state
+from services.rules.engine.bid.tiles import FULL_SET, Tile, parse_tile
+from services.rules.engine.bid.view import AuctionView, OpenPoint, View, events_for, view
+
+__all__ = [
+    "FULL_SET",
+    "Accept",
+    "AuctionPassed",
+    "AuctionView",
+    "Bid",
+    "BidAccepted",
+    "BidMade",
+    "Board",
+    "Command",
+    "Counted",
+    "Dealt",
+    "Draw",
+    "Drew",
+    "End",
+    "Event",
+    "MatchEnded",
+    "OpenPoint",
+    "Options",
+    "PassBid",
+    "Passed",
+    "Phase",
+    "Placement",
+    "Play",
+    "Played",
+    "Port",
+    "Pressed",
+    "Ready",
+    "Resign",
+    "RoundEnded",
+    "Settlement",
+    "SettlementKind",
+    "State",
+    "Tile",
+    "View",
+    "apply",
+    "decision",
+    "decode_state",
+    "encode_state",
+    "events_for",
+    "forfeit",
+    "legal_commands",
+    "new_match",
+    "outcome",
+    "parse_command",
+    "parse_tile",
+    "view",
+]
