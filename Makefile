@@ -26,7 +26,7 @@ proto: install
 	$(call GEN,.)
 
 proto-check: install
-	@tmp=$$(mktemp -d) && ( $(call GEN,$$tmp) ) >/dev/null && \
+	@tmp=$$(mktemp -d) && ( $(call GEN,$$tmp) ) >/dev/null 2>&1 && \
 	if diff -r -x __pycache__ $$tmp/photofinish photofinish >/dev/null; then \
 		echo "generated code is up to date"; rm -rf $$tmp; \
 	else echo "photofinish/ is stale: run 'make proto' and commit it"; rm -rf $$tmp; exit 1; fi

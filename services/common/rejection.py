@@ -1,0 +1,66 @@
+"""A refused request as a gRPC status: code, a stable reason string and details.
+
+Each layer maps its own reasons to a transport code in exactly one place and raises a
+:class:`Rejection`; the reason travels as ``google.rpc.ErrorInfo.reason`` (domain
+``photofinish``) so clients branch on it, never on the message text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+DOMAIN = "photofinish"
+
+
+class Rejection(Exception):
+    """A request turned away with a gRPC ``code``, a ``reason`` and human ``message``."""
+
+    def __init__(
+        self,
+        code: grpc.StatusCode,
+        reason: str,
+        message: str,
+        metadata: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(f"{reason}: {message}")
+        self.code = code
+        self.reason = reason
+        self.message = message
+        self.metadata = dict(metadata or {})
+
+    def to_status(self) -> grpc.Status:
+        """Return the rich status (with ErrorInfo) for ``context.abort_with_status``."""
+        info = error_details_pb2.ErrorInfo(
+            reason=self.reason, domain=DOMAIN, metadata=self.metadata
+        )
+        detail = any_pb2.Any()
+        detail.Pack(info)
+        proto = status_pb2.Status(
+            code=self.code.value[0], message=f"{self.reason}: {self.message}", details=[detail]
+        )
+        return rpc_status.to_status(proto)
+
+    async def abort(self, context: grpc.aio.ServicerContext[object, object]) -> None:
+        """End the current RPC with this rejection."""
+        await context.abort_with_status(self.to_status())
+
+
+def from_rpc_error(error: grpc.aio.AioRpcError) -> Rejection:
+    """Return the rejection an RPC error carries (reason "" when it has no ErrorInfo)."""
+    reason, metadata = "", {}
+    status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    if status is not None:
+        for detail in status.details:
+            info = error_details_pb2.ErrorInfo()
+            if detail.Unpack(info):
+                reason, metadata = info.reason, dict(info.metadata)
+    message = error.details() or ""
+    prefix = f"{reason}: "
+    if reason and message.startswith(prefix):
+        message = message[len(prefix) :]
+    return Rejection(error.code(), reason, message, metadata)
