@@ -140,8 +140,16 @@ class StepReply(_message.Message):
     OUTCOME_FIELD_NUMBER: _builtins.int
     PERSPECTIVES_FIELD_NUMBER: _builtins.int
     VERSION_FIELD_NUMBER: _builtins.int
+    CLAIM_FIELD_NUMBER: _builtins.int
+    CLAIM_LABEL_FIELD_NUMBER: _builtins.int
     state: _builtins.bytes
     version: _builtins.int
+    claim: _builtins.str
+    """A resource two players may race for (Spit: "pile:0"), and what landed on it ("8♠").
+    A command refused because someone else claimed it first names the claim in its
+    ErrorInfo metadata under "claim".
+    """
+    claim_label: _builtins.str
     @_builtins.property
     def decision(self) -> _game_pb2.Decision: ...
     @_builtins.property
@@ -160,10 +168,12 @@ class StepReply(_message.Message):
         outcome: _game_pb2.Outcome | None = ...,
         perspectives: _abc.Iterable[Global___Perspective] | None = ...,
         version: _builtins.int = ...,
+        claim: _builtins.str = ...,
+        claim_label: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "outcome", b"outcome"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "outcome", b"outcome", "perspectives", b"perspectives", "state", b"state", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["claim", b"claim", "claim_label", b"claim_label", "decision", b"decision", "outcome", b"outcome", "perspectives", b"perspectives", "state", b"state", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
