@@ -123,18 +123,22 @@ class MatchOpened(_message.Message):
 
     MATCH_ID_FIELD_NUMBER: _builtins.int
     ARBITER_FIELD_NUMBER: _builtins.int
+    ERROR_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     arbiter: _builtins.str
     """the arbitration instance that owns the match"""
+    error: _builtins.str
+    """set when the match could not be opened"""
     def __init__(
         self,
         *,
         match_id: _builtins.str = ...,
         arbiter: _builtins.str = ...,
+        error: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["arbiter", b"arbiter", "match_id", b"match_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["arbiter", b"arbiter", "error", b"error", "match_id", b"match_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

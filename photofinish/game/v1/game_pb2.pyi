@@ -189,30 +189,53 @@ class Reveal(_message.Message):
 Global___Reveal: _TypeAlias = Reveal  # noqa: Y015
 
 @_typing.final
+class Nudge(_message.Message):
+    """The arbitration only: lift the current gate when it timed out (press Ready for whoever
+    has not) or make the due spit. Refused when a client sends it.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Nudge: _TypeAlias = Nudge  # noqa: Y015
+
+@_typing.final
 class Command(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     BID_FIELD_NUMBER: _builtins.int
     SPIT_FIELD_NUMBER: _builtins.int
     REVEAL_FIELD_NUMBER: _builtins.int
+    NUDGE_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def bid(self) -> _bid_pb2.BidCommand: ...
     @_builtins.property
     def spit(self) -> _spit_pb2.SpitCommand: ...
     @_builtins.property
     def reveal(self) -> Global___Reveal: ...
+    @_builtins.property
+    def nudge(self) -> Global___Nudge: ...
     def __init__(
         self,
         *,
         bid: _bid_pb2.BidCommand | None = ...,
         spit: _spit_pb2.SpitCommand | None = ...,
         reveal: Global___Reveal | None = ...,
+        nudge: Global___Nudge | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "kind", b"kind", "reveal", b"reveal", "spit", b"spit"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "kind", b"kind", "nudge", b"nudge", "reveal", b"reveal", "spit", b"spit"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "kind", b"kind", "reveal", b"reveal", "spit", b"spit"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "kind", b"kind", "nudge", b"nudge", "reveal", b"reveal", "spit", b"spit"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["bid", "spit", "reveal"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["bid", "spit", "reveal", "nudge"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

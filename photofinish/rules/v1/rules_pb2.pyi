@@ -142,6 +142,7 @@ class StepReply(_message.Message):
     VERSION_FIELD_NUMBER: _builtins.int
     CLAIM_FIELD_NUMBER: _builtins.int
     CLAIM_LABEL_FIELD_NUMBER: _builtins.int
+    CLOCKED_FIELD_NUMBER: _builtins.int
     state: _builtins.bytes
     version: _builtins.int
     claim: _builtins.str
@@ -150,6 +151,8 @@ class StepReply(_message.Message):
     ErrorInfo metadata under "claim".
     """
     claim_label: _builtins.str
+    clocked: _builtins.bool
+    """the game has a match clock (bank + grace per decision)"""
     @_builtins.property
     def decision(self) -> _game_pb2.Decision: ...
     @_builtins.property
@@ -170,10 +173,11 @@ class StepReply(_message.Message):
         version: _builtins.int = ...,
         claim: _builtins.str = ...,
         claim_label: _builtins.str = ...,
+        clocked: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "outcome", b"outcome"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["claim", b"claim", "claim_label", b"claim_label", "decision", b"decision", "outcome", b"outcome", "perspectives", b"perspectives", "state", b"state", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["claim", b"claim", "claim_label", b"claim_label", "clocked", b"clocked", "decision", b"decision", "outcome", b"outcome", "perspectives", b"perspectives", "state", b"state", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1,0 +1,61 @@
+"""Run the arbitration service: `python -m services.arbitration`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+
+import grpc
+import nats
+
+from clients.rules import RulesClient
+from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
+from services.arbitration.config import Config
+from services.arbitration.publisher import Publisher
+from services.arbitration.service import ArbitrationServicer, Matches
+from services.arbitration.timers import Timers
+from services.common import logs, subjects
+from services.common.serving import serve
+
+
+async def main(config: Config) -> None:
+    matches: list[Matches] = []
+
+    @contextlib.asynccontextmanager
+    async def lifespan() -> AsyncIterator[None]:
+        nc = await nats.connect(config.nats_url, name=f"arbitration-{config.instance}")
+        js = nc.jetstream()
+        await js.add_stream(subjects.results_stream_config())
+        channel = grpc.aio.insecure_channel(config.rules_addr)
+        owned = Matches(
+            config.instance,
+            RulesClient(channel),
+            Publisher(nc, js),
+            Timers(config.gate_timeout_s, config.spit_pause_ms),
+        )
+        matches.append(owned)
+        await nc.subscribe(
+            subjects.MATCH_CREATE, queue=subjects.ARBITRATION_QUEUE, cb=owned.on_create_request
+        )
+        evictor = asyncio.create_task(owned.evict_finished(config.keep_finished_s))
+        try:
+            yield
+        finally:
+            evictor.cancel()
+            await owned.close()
+            await nc.drain()
+            await channel.close()
+
+    def register(server: grpc.aio.Server) -> Sequence[str]:
+        arbitration_pb2_grpc.add_ArbitrationServicer_to_server(
+            ArbitrationServicer(matches[0]), server
+        )
+        return [arbitration_pb2.DESCRIPTOR.services_by_name["Arbitration"].full_name]
+
+    await serve("arbitration", config.listen, register, lifespan)
+
+
+if __name__ == "__main__":
+    logs.configure("arbitration")
+    asyncio.run(main(Config.from_env()))

@@ -1,0 +1,37 @@
+"""The arbitration service's settings, read once from the environment."""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass
+
+from services.common.serving import Listen
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    listen: Listen
+    nats_url: str
+    rules_addr: str
+    instance: str
+    gate_timeout_s: float  # a Start/Continue gate nobody presses lifts itself after this
+    spit_pause_ms: int  # Spit: the visible pause before the server spits in a block
+    keep_finished_s: float  # how long a finished match still answers GetUpdate
+
+    @classmethod
+    def from_env(cls) -> Config:
+        env = os.environ
+        return cls(
+            listen=Listen(
+                host=env.get("PF_HOST", "127.0.0.1"),
+                grpc_port=int(env.get("PF_GRPC_PORT", "0")),
+                metrics_port=int(env.get("PF_METRICS_PORT", "0")),
+            ),
+            nats_url=env.get("NATS_URL", "nats://127.0.0.1:4222"),
+            rules_addr=env["PF_RULES_ADDR"],
+            instance=env.get("PF_INSTANCE", f"{socket.gethostname()}-{os.getpid()}"),
+            gate_timeout_s=float(env.get("PF_GATE_TIMEOUT_S", "30")),
+            spit_pause_ms=int(env.get("PF_SPIT_PAUSE_MS", "1000")),
+            keep_finished_s=float(env.get("PF_KEEP_FINISHED_S", "600")),
+        )

@@ -1,0 +1,91 @@
+"""One live match as the arbitration holds it: the rules' state bytes, order and time."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.events.v1 import events_pb2
+from photofinish.game.v1 import game_pb2
+from photofinish.rules.v1 import rules_pb2
+from services.arbitration.timing import Timing
+from services.common.rejection import Rejection
+from services.rules.engine.decision import Decision
+
+
+@dataclass(frozen=True, slots=True)
+class Landing:
+    """What last landed on a contested resource (a Spit pile), and when it arrived."""
+
+    seat: int
+    label: str
+    arrival_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """A player's command, stamped on arrival, waiting its turn in the match's queue."""
+
+    arrival_ns: int
+    seat: int
+    client_seq: int
+    command: game_pb2.Command
+    answer: asyncio.Future[arbitration_pb2.SubmitReply]
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """The server's timer: the running player's deadline has passed."""
+
+    deadline_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Nudge:
+    """A gate nobody lifted in time, or a due spit: the arbitration presses itself."""
+
+    version: int  # the state version the timer was set for; stale nudges do nothing
+
+
+Item = Submission | Flag | Nudge
+Answer = arbitration_pb2.SubmitReply | Rejection
+
+
+@dataclass(slots=True, eq=False)
+class Match:
+    """A match's live record. Only its own worker task changes it, one item at a time."""
+
+    created: events_pb2.MatchCreated
+    opened_ns: int
+    state: bytes
+    version: int
+    decision: Decision
+    decision_proto: game_pb2.Decision
+    timing: Timing
+    seq: int = 0
+    status: arbitration_pb2.Status.ValueType = arbitration_pb2.STATUS_LIVE
+    outcome: game_pb2.Outcome | None = None
+    perspectives: dict[int, rules_pb2.Perspective] = field(default_factory=dict)
+    answers: dict[tuple[int, int], Answer] = field(default_factory=dict)
+    last_client_seq: dict[int, int] = field(default_factory=dict)
+    claims: dict[str, Landing] = field(default_factory=dict)
+    race: arbitration_pb2.Race | None = None
+    queue: asyncio.Queue[Item] = field(default_factory=asyncio.Queue)
+    timer: asyncio.TimerHandle | None = None
+    finished_ns: int | None = None
+
+    @property
+    def match_id(self) -> str:
+        return self.created.match_id
+
+    @property
+    def game(self) -> game_pb2.Game.ValueType:
+        return self.created.game
+
+    def is_over(self) -> bool:
+        return self.status != arbitration_pb2.STATUS_LIVE
+
+    def player_seats(self, player_id: str) -> set[int]:
+        """Return the seats ``player_id`` holds (both on a hot-seat device)."""
+        return {s for s, p in enumerate(self.created.players) if p.player_id == player_id}

@@ -1,0 +1,105 @@
+"""Views out: each perspective's update on its own NATS subject; results to JetStream."""
+
+from __future__ import annotations
+
+import time
+
+from nats.aio.client import Client as NATS
+from nats.js import JetStreamContext
+
+from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.events.v1 import events_pb2
+from photofinish.game.v1 import game_pb2
+from services.arbitration.match import Match
+from services.arbitration.timing import remaining_ms
+from services.common import subjects
+
+PERSPECTIVES = (0, 1, -1)
+
+
+def decision_shown(match: Match) -> game_pb2.Decision:
+    """Return the decision players see: a pending hot-seat hand-over is a gate of its own."""
+    if match.timing.handover is not None:
+        return game_pb2.Decision(
+            seats=[match.timing.handover], fresh=True, gate=game_pb2.GATE_HANDOVER
+        )
+    return match.decision_proto
+
+
+def clock_view(match: Match, now_ns: int) -> arbitration_pb2.ClockView:
+    """Return both clocks as the server measures them at ``now_ns``."""
+    running = match.timing.clock.running
+    return arbitration_pb2.ClockView(
+        seats=[
+            arbitration_pb2.SeatClock(grace_ms=grace, bank_ms=bank)
+            for grace, bank in remaining_ms(match.timing, now_ns)
+        ],
+        running=-1 if running is None or not match.timing.clocked else running,
+        enabled=match.timing.clocked,
+    )
+
+
+def build_update(match: Match, seat: int, now_ns: int) -> arbitration_pb2.MatchUpdate:
+    """Return the update ``seat`` (-1: spectators) may see of the match now."""
+    perspective = match.perspectives.get(seat)
+    update = arbitration_pb2.MatchUpdate(
+        match_id=match.match_id,
+        seq=match.seq,
+        seat=seat,
+        game=match.game,
+        mode=match.created.mode,
+        rated=match.created.rated,
+        players=match.created.players,
+        decision=decision_shown(match),
+        clock=clock_view(match, now_ns),
+        status=match.status,
+    )
+    if perspective is not None:
+        update.view.CopyFrom(perspective.view)
+        update.events.extend(perspective.events)
+    if match.outcome is not None:
+        update.outcome.CopyFrom(match.outcome)
+    if match.race is not None:
+        update.race.CopyFrom(match.race)
+    return update
+
+
+class Publisher:
+    """Publishes a match's updates and results on NATS."""
+
+    def __init__(self, nc: NATS, js: JetStreamContext) -> None:
+        self._nc = nc
+        self._js = js
+
+    async def updates(self, match: Match) -> None:
+        """Publish the current update to each seat and to the spectators."""
+        now_ns = time.monotonic_ns()
+        for seat in PERSPECTIVES:
+            update = build_update(match, seat, now_ns)
+            await self._nc.publish(
+                subjects.match_view(match.match_id, seat), update.SerializeToString()
+            )
+
+    async def finished(self, match: Match, commands: int) -> None:
+        """Publish the result once; the match id deduplicates any resend."""
+        assert match.outcome is not None
+        result = events_pb2.MatchFinished(
+            match_id=match.match_id,
+            game=match.game,
+            players=match.created.players,
+            rated=match.created.rated,
+            mode=match.created.mode,
+            outcome=match.outcome,
+            commands=commands,
+        )
+        await self._js.publish(
+            subjects.RESULTS_FINISHED,
+            result.SerializeToString(),
+            headers={"Nats-Msg-Id": match.match_id},
+        )
+
+    async def opened(self, match: Match) -> None:
+        """Announce the open match (the bot pool joins its seats from this)."""
+        await self._nc.publish(
+            subjects.match_created(match.match_id), match.created.SerializeToString()
+        )

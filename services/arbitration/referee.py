@@ -1,0 +1,237 @@
+"""The per-match sequencer: commands in arrival order, judged against the server's clock.
+
+Each match has one worker task that takes items from the match's queue one at a time.
+Submissions are stamped when they arrive (before anything is awaited) and queued in that
+order, so the order of application is the order of arrival. Timer items (a passed
+deadline, a gate nobody lifted, a due spit) join the same queue, so a command that
+arrived before a deadline is always judged before the flag.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Coroutine
+
+import grpc
+
+from clients.rules import RulesClient
+from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.game.v1 import game_pb2
+from photofinish.rules.v1 import rules_pb2
+from services.arbitration.codec import decision_from_proto
+from services.arbitration.match import Flag, Item, Landing, Match, Nudge, Submission
+from services.arbitration.publisher import Publisher
+from services.arbitration.timing import after_reveal, after_step
+from services.common.rejection import Rejection
+from services.rules.engine.seats import Seat
+
+log = logging.getLogger("arbitration")
+
+# Engine reasons that mean "someone else's card got there first" (rules page, Spit §6).
+RACE_REASONS = frozenset({"pile_top_changed", "not_adjacent"})
+
+
+def refuse(
+    reason: str, message: str, code: grpc.StatusCode = grpc.StatusCode.FAILED_PRECONDITION
+) -> Rejection:
+    return Rejection(code, reason, message)
+
+
+class Referee:
+    """Applies a match's items in order through the rules service and publishes the result."""
+
+    def __init__(
+        self,
+        rules: RulesClient,
+        publisher: Publisher,
+        schedule: Callable[[Match], None],
+    ) -> None:
+        self._rules = rules
+        self._publisher = publisher
+        self._schedule = schedule
+
+    async def run(self, match: Match) -> None:
+        """Work through the match's queue until the task is cancelled."""
+        while True:
+            item = await match.queue.get()
+            await self.handle(match, item)
+
+    async def handle(self, match: Match, item: Item) -> None:
+        """Apply one item; a submission's future gets its answer (reply or rejection)."""
+        if isinstance(item, Submission):
+            answer = await self._submission(match, item)
+            if isinstance(answer, Rejection):
+                item.answer.set_exception(answer)
+            else:
+                item.answer.set_result(answer)
+        elif isinstance(item, Flag):
+            # The loop may wake a hair early; the flag falls at the deadline, not before.
+            early_ns = item.deadline_ns - time.monotonic_ns()
+            if early_ns > 0:
+                await asyncio.sleep(early_ns / 1e9)
+            await self._timer_step(self._flag(match, item.deadline_ns))
+        else:
+            await self._timer_step(self._nudge(match, item))
+
+    async def _timer_step(self, step: Coroutine[None, None, None]) -> None:
+        # A timer has nobody to answer: a refusal (the rules service unreachable, a state
+        # that moved on) is logged, and the match's next change sets a new timer.
+        try:
+            await step
+        except Rejection as rejection:
+            log.warning(
+                "timer step refused",
+                extra={"fields": {"reason": rejection.reason, "detail": rejection.message}},
+            )
+
+    async def _submission(
+        self, match: Match, item: Submission
+    ) -> arbitration_pb2.SubmitReply | Rejection:
+        key = (item.seat, item.client_seq)
+        if key in match.answers:
+            return match.answers[key]  # a retry: answered, never applied twice
+        if item.client_seq <= match.last_client_seq.get(item.seat, 0):
+            return refuse(
+                "stale_client_seq", f"client_seq {item.client_seq} was already used or skipped"
+            )
+        match.last_client_seq[item.seat] = item.client_seq
+        answer = await self._judge(match, item)
+        match.answers[key] = answer
+        return answer
+
+    async def _judge(
+        self, match: Match, item: Submission
+    ) -> arbitration_pb2.SubmitReply | Rejection:
+        if match.is_over():
+            return refuse("match_over", "the match is over")
+        kind = item.command.WhichOneof("kind")
+        if kind is None or kind == "nudge":
+            return refuse(
+                "bad_command",
+                "the command is empty or not a player's",
+                grpc.StatusCode.INVALID_ARGUMENT,
+            )
+        if not match.timing.is_in_time(item.arrival_ns):
+            running = match.timing.clock.running
+            await self._flag(match, item.arrival_ns)
+            if running == item.seat:
+                return refuse("too_late", "the command reached the server after your deadline")
+            return refuse("match_over", "the match is over")
+        if kind == "reveal":
+            return await self._reveal(match, item)
+        if match.timing.handover is not None and not _is_resign(item.command):
+            return refuse(
+                "reveal_first", f"seat {match.timing.handover} must reveal their hand first"
+            )
+        try:
+            step = await self._rules.apply(match.game, match.state, item.seat, item.command)
+        except Rejection as rejection:
+            await self._note_race(match, item, rejection)
+            return rejection
+        await self._advance(match, step, item.arrival_ns, item.seat)
+        return self._reply(match, item.arrival_ns)
+
+    async def _reveal(
+        self, match: Match, item: Submission
+    ) -> arbitration_pb2.SubmitReply | Rejection:
+        if match.timing.handover != item.seat:
+            return refuse("no_handover", "there is no hand-over waiting for this seat")
+        match.timing = after_reveal(match.timing, Seat(item.seat), item.arrival_ns)
+        match.seq += 1
+        await self._publisher.updates(match)
+        self._schedule(match)
+        return self._reply(match, item.arrival_ns)
+
+    def _reply(self, match: Match, arrival_ns: int) -> arbitration_pb2.SubmitReply:
+        return arbitration_pb2.SubmitReply(
+            seq=match.seq, arrival_us=(arrival_ns - match.opened_ns) // 1000
+        )
+
+    async def _advance(
+        self, match: Match, step: rules_pb2.StepReply, at_ns: int, seat: int | None
+    ) -> None:
+        """Take a rules step as the match's new state, at the instant ``at_ns``."""
+        match.seq += 1
+        match.state = step.state
+        match.version = step.version
+        match.decision_proto = step.decision
+        match.decision = decision_from_proto(step.decision)
+        match.perspectives = {p.seat: p for p in step.perspectives}
+        match.timing = after_step(match.timing, match.decision, at_ns)
+        match.race = None
+        if step.claim and seat is not None:
+            match.claims[step.claim] = Landing(seat, step.claim_label, at_ns)
+        if step.HasField("outcome"):
+            match.outcome = step.outcome
+            match.status = arbitration_pb2.STATUS_FINISHED
+            match.finished_ns = time.monotonic_ns()
+        await self._publisher.updates(match)
+        if match.outcome is not None:
+            await self._publisher.finished(match, match.seq)
+        self._schedule(match)
+
+    async def _note_race(self, match: Match, item: Submission, rejection: Rejection) -> None:
+        """When a card lost a race for a pile, tell both players who landed and by how much."""
+        claim = rejection.metadata.get("claim", "")
+        landed = match.claims.get(claim)
+        if rejection.reason not in RACE_REASONS or landed is None or landed.seat == item.seat:
+            return
+        gap_us = (item.arrival_ns - landed.arrival_ns) // 1000
+        match.race = arbitration_pb2.Race(
+            pile=int(claim.rsplit(":", 1)[-1]) if claim.rsplit(":", 1)[-1].isdigit() else -1,
+            landed_seat=landed.seat,
+            landed_card=landed.label,
+            refused_seat=item.seat,
+            refused_card=rejection.metadata.get("label", ""),
+            gap_us=gap_us,
+        )
+        rejection.metadata.update(
+            landed_card=landed.label, landed_seat=str(landed.seat), gap_us=str(gap_us)
+        )
+        await self._publisher.updates(match)
+
+    async def _flag(self, match: Match, now_ns: int) -> None:
+        """End the match on time if the running deadline has passed by ``now_ns``."""
+        deadline = match.timing.deadline_ns()
+        running = match.timing.clock.running
+        if match.is_over() or deadline is None or running is None or now_ns < deadline:
+            return
+        step = await self._rules.forfeit(
+            match.game, match.state, running, game_pb2.TERMINATION_TIME
+        )
+        await self._advance(match, step, deadline, None)
+        log.info(
+            "flagged",
+            extra={
+                "fields": {
+                    "match": match.match_id,
+                    "seat": running,
+                    "late_us": (time.monotonic_ns() - deadline) // 1000,
+                }
+            },
+        )
+
+    async def _nudge(self, match: Match, item: Nudge) -> None:
+        if match.is_over() or item.version != match.version or match.decision.gate is None:
+            return
+        command = game_pb2.Command(nudge=game_pb2.Nudge())
+        seat = min(match.decision.seats, default=0)
+        step = await self._rules.apply(match.game, match.state, seat, command)
+        await self._advance(match, step, time.monotonic_ns(), None)
+
+
+def _is_resign(command: game_pb2.Command) -> bool:
+    kind = command.WhichOneof("kind")
+    if kind is None or kind in ("reveal", "nudge"):
+        return False
+    inner = getattr(command, kind)
+    return bool(inner.WhichOneof("kind") == "resign")
+
+
+def spawn(referee: Referee, match: Match) -> asyncio.Task[None]:
+    """Start the match's worker task."""
+    return asyncio.get_running_loop().create_task(
+        referee.run(match), name=f"match-{match.match_id}"
+    )

@@ -1,0 +1,169 @@
+"""The arbitration process's live matches: opening them, taking commands, letting them go."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+import grpc
+from nats.aio.msg import Msg
+
+from clients.rules import RulesClient
+from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
+from photofinish.events.v1 import events_pb2
+from services.arbitration.codec import decision_from_proto
+from services.arbitration.match import Match, Submission
+from services.arbitration.publisher import Publisher, build_update
+from services.arbitration.referee import Referee, spawn
+from services.arbitration.timers import Timers
+from services.arbitration.timing import Timing, after_step
+from services.common.identity import player_id_of
+from services.common.rejection import Rejection
+
+log = logging.getLogger("arbitration")
+
+
+class Matches:
+    """Every match this instance owns, each with its worker task."""
+
+    def __init__(
+        self, instance: str, rules: RulesClient, publisher: Publisher, timers: Timers
+    ) -> None:
+        self.instance = instance
+        self._rules = rules
+        self._publisher = publisher
+        self._referee = Referee(rules, publisher, timers.schedule)
+        self._timers = timers
+        self._live: dict[str, Match] = {}
+        self._workers: dict[str, asyncio.Task[None]] = {}
+
+    def get(self, match_id: str) -> Match:
+        """Return the match.
+
+        Raises:
+            Rejection: NOT_FOUND when this instance holds no such match.
+        """
+        match = self._live.get(match_id)
+        if match is None:
+            raise Rejection(grpc.StatusCode.NOT_FOUND, "unknown_match", f"no match {match_id!r}")
+        return match
+
+    async def open(self, created: events_pb2.MatchCreated) -> Match:
+        """Open a match from matchmaking's request: deal, publish, start its worker."""
+        if created.match_id in self._live:
+            return self._live[created.match_id]  # a retried request: already open
+        step = await self._rules.new_match(created.game, created.options, created.seed)
+        now_ns = time.monotonic_ns()
+        decision = decision_from_proto(step.decision)
+        timing = Timing(clocked=step.clocked, hot_seat=created.mode == events_pb2.MODE_HOTSEAT)
+        match = Match(
+            created=created,
+            opened_ns=now_ns,
+            state=step.state,
+            version=step.version,
+            decision=decision,
+            decision_proto=step.decision,
+            timing=after_step(timing, decision, now_ns),
+            perspectives={p.seat: p for p in step.perspectives},
+        )
+        self._live[created.match_id] = match
+        self._workers[created.match_id] = spawn(self._referee, match)
+        self._timers.schedule(match)
+        await self._publisher.updates(match)
+        await self._publisher.opened(match)
+        return match
+
+    async def on_create_request(self, msg: Msg) -> None:
+        """Answer matchmaking's NATS request to open a match."""
+        created = events_pb2.MatchCreated()
+        reply = events_pb2.MatchOpened(arbiter=self.instance)
+        try:
+            created.ParseFromString(msg.data)
+            reply.match_id = created.match_id
+            await self.open(created)
+        except Rejection as rejection:
+            reply.error = f"{rejection.reason}: {rejection.message}"
+        except ValueError as error:  # DecodeError is a ValueError
+            reply.error = f"malformed MatchCreated: {error}"
+        await msg.respond(reply.SerializeToString())
+
+    async def evict_finished(self, keep_s: float) -> None:
+        """Forget finished matches older than ``keep_s``, forever, every few seconds."""
+        while True:
+            await asyncio.sleep(min(5.0, keep_s))
+            cutoff = time.monotonic_ns() - int(keep_s * 1e9)
+            for match_id, match in list(self._live.items()):
+                if match.finished_ns is not None and match.finished_ns < cutoff:
+                    self._workers.pop(match_id).cancel()
+                    del self._live[match_id]
+
+    async def close(self) -> None:
+        for worker in self._workers.values():
+            worker.cancel()
+        for match in self._live.values():
+            if match.timer is not None:
+                match.timer.cancel()
+
+    def live_count(self) -> int:
+        return sum(1 for m in self._live.values() if not m.is_over())
+
+
+class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
+    """Submit and GetUpdate: decode, hand to the match's queue, encode."""
+
+    def __init__(self, matches: Matches) -> None:
+        self._matches = matches
+
+    async def Submit(
+        self,
+        request: arbitration_pb2.SubmitRequest,
+        context: grpc.aio.ServicerContext[object, object],
+    ) -> arbitration_pb2.SubmitReply:
+        arrival_ns = time.monotonic_ns()  # the instant that counts: before anything awaits
+        try:
+            match = self._seated(request.match_id, request.seat, context)
+            if request.client_seq <= 0:
+                raise Rejection(
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    "bad_client_seq",
+                    "client_seq must be 1 or more",
+                )
+            answer: asyncio.Future[arbitration_pb2.SubmitReply] = (
+                asyncio.get_running_loop().create_future()
+            )
+            match.queue.put_nowait(
+                Submission(arrival_ns, request.seat, request.client_seq, request.command, answer)
+            )
+            return await answer
+        except Rejection as rejection:
+            await rejection.abort(context)
+            raise AssertionError("abort returns by raising") from None
+
+    async def GetUpdate(
+        self,
+        request: arbitration_pb2.GetUpdateRequest,
+        context: grpc.aio.ServicerContext[object, object],
+    ) -> arbitration_pb2.MatchUpdate:
+        try:
+            if request.seat == -1:
+                match = self._matches.get(request.match_id)
+            else:
+                match = self._seated(request.match_id, request.seat, context)
+            return build_update(match, request.seat, time.monotonic_ns())
+        except Rejection as rejection:
+            await rejection.abort(context)
+            raise AssertionError("abort returns by raising") from None
+
+    def _seated(
+        self, match_id: str, seat: int, context: grpc.aio.ServicerContext[object, object]
+    ) -> Match:
+        match = self._matches.get(match_id)
+        player = player_id_of(context)
+        if seat not in match.player_seats(player):
+            raise Rejection(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "not_your_seat",
+                f"seat {seat} of match {match_id} is not yours",
+            )
+        return match

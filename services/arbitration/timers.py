@@ -1,0 +1,39 @@
+"""The server's timers: a deadline flag, a gate that lifts itself, the spit after a pause."""
+
+from __future__ import annotations
+
+import asyncio
+
+from services.arbitration.match import Flag, Match, Nudge
+from services.rules.engine.decision import Gate
+
+
+class Timers:
+    """Keeps exactly one pending timer per live match, reset after every change."""
+
+    def __init__(self, gate_timeout_s: float, spit_pause_ms: int) -> None:
+        self._gate_timeout_s = gate_timeout_s
+        self._spit_pause_s = spit_pause_ms / 1000
+
+    def schedule(self, match: Match) -> None:
+        """Replace the match's timer by the one its current state calls for, if any."""
+        if match.timer is not None:
+            match.timer.cancel()
+            match.timer = None
+        if match.is_over():
+            return
+        loop = asyncio.get_running_loop()
+        deadline = match.timing.deadline_ns()
+        if deadline is not None:
+            # loop.time() is time.monotonic(), the clock the arrival stamps come from.
+            match.timer = loop.call_at(deadline / 1e9, match.queue.put_nowait, Flag(deadline))
+        elif match.timing.handover is not None:
+            return  # a shared device: nobody's clock runs until the reveal
+        elif match.decision.gate in (Gate.START, Gate.CONTINUE):
+            match.timer = loop.call_later(
+                self._gate_timeout_s, match.queue.put_nowait, Nudge(match.version)
+            )
+        elif match.decision.gate is Gate.SPIT:
+            match.timer = loop.call_later(
+                self._spit_pause_s, match.queue.put_nowait, Nudge(match.version)
+            )
