@@ -63,7 +63,7 @@ _SUIT_BY_TEXT = {symbol: suit for suit, symbol in _SUIT_SYMBOL.items()} | {
 }
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Card:
     """One of the 52 cards."""
 
@@ -99,9 +99,10 @@ def parse_card(text: str) -> Card:
     """
     cleaned = text.strip().upper()
     suit = _SUIT_BY_TEXT.get(cleaned[-1:])
-    if suit is None or len(cleaned) < 2:
+    rank = _RANK_BY_TEXT.get(cleaned[:-1])
+    if suit is None or rank is None:
         raise Malformed(Reason.BAD_ARGUMENT, f"{text!r} is not a card (e.g. 'Q♠' or 'Qs')")
-    return Card(parse_rank(cleaned[:-1]), suit)
+    return Card(rank, suit)
 
 
 def full_deck() -> tuple[Card, ...]:

@@ -15,7 +15,6 @@ may resume). Once the match is over nobody decides and every command is refused 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from typing import Any
 
 from services.rules.engine.decision import Decision, Gate, Outcome, Step, Termination
@@ -81,7 +80,7 @@ def apply(state: State, seat: Seat, command: Command) -> Step[State, Event]:
     if handler is None:
         raise Malformed(Reason.UNKNOWN_COMMAND, f"{command!r} is not a Spit command")
     new, events = handler(state, seat, command)
-    new = replace(new, version=state.version + 1)
+    new = _versioned(new, state.version + 1)
     return Step(state=new, events=tuple(events), decision=decision(new))
 
 
@@ -95,7 +94,7 @@ def forfeit(state: State, loser: Seat, termination: Termination) -> Step[State, 
     if state.outcome is not None:
         raise Refused(Reason.MATCH_OVER, f"seat {loser} cannot lose a finished match")
     new, events = finish(state, Outcome(winner=other(loser), termination=termination))
-    new = replace(new, version=state.version + 1)
+    new = _versioned(new, state.version + 1)
     return Step(state=new, events=tuple(events), decision=decision(new))
 
 
@@ -137,3 +136,21 @@ def legal_commands(state: State, seat: Seat) -> Iterator[Command]:
     if state.options.pausable:
         yield Pause()
     yield Resign()
+
+
+def _versioned(state: State, version: int) -> State:
+    # Built directly rather than with dataclasses.replace (twice as slow): every apply ends here.
+    return State(
+        seed=state.seed,
+        version=version,
+        options=state.options,
+        round_no=state.round_no,
+        phase=state.phase,
+        sides=state.sides,
+        centre=state.centre,
+        pressed=state.pressed,
+        paused=state.paused,
+        spits=state.spits,
+        reshuffles=state.reshuffles,
+        outcome=state.outcome,
+    )
