@@ -1,0 +1,53 @@
+"""`make run`: start the whole arena on this machine and print where to play."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+from pathlib import Path
+
+from services.common.serving import wait_for_stop_signal
+from services.stack.stack import Ports, StackConfig, run_stack
+
+# Project ports, away from the usual ones (a system NATS on 4222 keeps running).
+PROJECT_PORTS = Ports(
+    nats=7422,
+    rules=7101,
+    arbitration=7102,
+    matchmaking=7103,
+    ratings=7104,
+    gateway=7100,
+    metrics_base=7200,
+)
+
+
+async def main(args: argparse.Namespace) -> None:
+    config = StackConfig(
+        data_dir=Path(args.data_dir).resolve(),
+        ports=PROJECT_PORTS,
+        nats_url=os.environ.get("NATS_URL", ""),
+        database_url=os.environ.get("DATABASE_URL", ""),
+        token_key=os.environ.get("PF_TOKEN_KEY", "") or StackConfig(Path()).token_key,
+        echo=args.verbose,
+    )
+    async with run_stack(config) as stack:
+        print(
+            f"\nPhoto Finish is running.\n"
+            f"  Play in a browser:  {stack.gateway_url}/\n"
+            f"  Play in a terminal: .venv/bin/python -m clients.cli --url {stack.gateway_url}\n"
+            f"  Ops metrics:        {stack.gateway_url}/metrics\n"
+            f"  NATS:               {stack.nats_url}\n"
+            f"  Logs:               {config.data_dir / 'logs'}\n"
+            f"Press Ctrl-C to stop everything.\n",
+            flush=True,
+        )
+        await wait_for_stop_signal()
+        print("Stopping…", flush=True)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data-dir", default="var", help="where NATS, SQLite and logs live")
+    parser.add_argument("--verbose", action="store_true", help="echo every service's log")
+    asyncio.run(main(parser.parse_args()))

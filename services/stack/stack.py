@@ -1,0 +1,108 @@
+"""Everything on one machine: nats-server, every service, the bot pool and the gateway.
+
+``make run`` uses it with the project's ports; integration tests use it with free ports
+(port 0) and a temporary data folder, so both run the very same processes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from services.stack.natsd import NatsServer, start_nats
+from services.stack.processes import Child, start_child
+
+
+@dataclass(frozen=True, slots=True)
+class Ports:
+    """Where each process listens; 0 lets the kernel choose (tests)."""
+
+    nats: int = -1
+    rules: int = 0
+    arbitration: int = 0
+    matchmaking: int = 0
+    ratings: int = 0
+    gateway: int = 0
+    metrics_base: int = 0  # 0: free ports; else metrics of the n-th service at base + n
+
+    def metrics(self, index: int) -> int:
+        return 0 if self.metrics_base == 0 else self.metrics_base + index
+
+
+@dataclass(frozen=True, slots=True)
+class StackConfig:
+    data_dir: Path
+    ports: Ports = Ports()
+    nats_url: str = ""  # empty: start our own nats-server
+    database_url: str = ""  # empty: SQLite under data_dir
+    token_key: str = field(default_factory=lambda: secrets.token_hex(32))
+    with_bots: bool = True
+    extra_env: tuple[tuple[str, str], ...] = ()
+    echo: bool = False
+
+
+@dataclass(slots=True)
+class Stack:
+    """The running stack: the children by name and the URLs to reach it."""
+
+    nats_url: str
+    children: dict[str, Child]
+    gateway_url: str = ""
+
+    def address(self, name: str) -> str:
+        return self.children[name].address()
+
+
+SERVICES = ("rules", "ratings", "arbitration", "matchmaking")
+
+
+@contextlib.asynccontextmanager
+async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
+    """Start the whole stack in dependency order; stop it in reverse on exit."""
+    nats: NatsServer | None = None
+    if not config.nats_url:
+        nats = await start_nats(config.data_dir / "nats", config.ports.nats)
+    stack = Stack(config.nats_url or (nats.url if nats else ""), {})
+    logs = config.data_dir / "logs"
+    base = {
+        "NATS_URL": stack.nats_url,
+        "PF_DATA_DIR": str(config.data_dir),
+        "DATABASE_URL": config.database_url,
+        "PF_TOKEN_KEY": config.token_key,
+        **dict(config.extra_env),
+    }
+    try:
+        for index, name in enumerate(SERVICES):
+            env = {
+                **base,
+                "PF_GRPC_PORT": str(getattr(config.ports, name)),
+                "PF_METRICS_PORT": str(config.ports.metrics(index)),
+                "PF_RULES_ADDR": stack.address("rules") if "rules" in stack.children else "",
+            }
+            stack.children[name] = await start_child(
+                name, f"services.{name}", env, logs, config.echo
+            )
+        gateway_env = {
+            **base,
+            "PF_HTTP_PORT": str(config.ports.gateway),
+            "PF_ARBITRATION_ADDR": stack.address("arbitration"),
+            "PF_MATCHMAKING_ADDR": stack.address("matchmaking"),
+            "PF_RATINGS_ADDR": stack.address("ratings"),
+        }
+        gateway = await start_child("gateway", "services.gateway", gateway_env, logs, config.echo)
+        stack.children["gateway"] = gateway
+        stack.gateway_url = f"http://127.0.0.1:{gateway.ports['http']}"
+        if config.with_bots:
+            bots_env = {**base, "PF_GATEWAY_URL": stack.gateway_url}
+            stack.children["bots"] = await start_child(
+                "bots", "clients.bots", bots_env, logs, config.echo
+            )
+        yield stack
+    finally:
+        for child in reversed(list(stack.children.values())):
+            await child.stop()
+        if nats is not None:
+            await nats.stop()
