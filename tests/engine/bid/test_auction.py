@@ -12,7 +12,6 @@ from services.rules.engine.bid import (
     Phase,
     State,
     apply,
-    decision,
     legal_commands,
 )
 from services.rules.engine.decision import Outcome, Termination

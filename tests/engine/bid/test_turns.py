@@ -20,7 +20,7 @@ from services.rules.engine.bid import (
 )
 from services.rules.engine.decision import Gate
 from services.rules.engine.errors import Reason, Refused
-from tests.engine.bid.position import S0, S1, cmd, position, run, tiles
+from tests.engine.bid.position import S0, S1, cmd, position, tiles
 
 # Open values 1 and 4 after [1|4] opened.
 OPEN_14 = ["[1|4]"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from services.rules.engine.bid import (
     AuctionView,
     Drew,
@@ -80,4 +82,11 @@ def test_a_blocked_settlement_reveals_pip_totals_not_tiles() -> None:
     after = apply(state, S0, cmd("play [0|5] [5|6]:low")).state
     seen = view(after, S0)
     assert seen.last_settlement is not None and seen.last_settlement.pips == (4, 18)
-    assert parse_tile("[3|5]") not in seen.hand
+    # The settlement names no tile: only who, how, the totals and the transfer.
+    assert [f.name for f in fields(seen.last_settlement)] == [
+        "round_no",
+        "kind",
+        "seat",
+        "pips",
+        "transfer",
+    ]

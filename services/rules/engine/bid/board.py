@@ -152,9 +152,34 @@ def place(board: Board, tile: Tile, end: End | None) -> Board:
         branches_open = True
         ends += (End(spinner, Port.BRANCH_A), End(spinner, Port.BRANCH_B))
     placements = (*board.placements, Placement(tile, end, via))
-    return Board(
-        placements, tuple(ends), spinner, branches_open, _sum(ends, spinner, branches_open)
-    )
+    return Board(placements, tuple(ends), spinner, branches_open, total_after(board, tile, end))
+
+
+def total_after(board: Board, tile: Tile, end: End | None) -> int:
+    """Return the end sum ``board`` would have after ``tile`` joins at ``end``.
+
+    Incremental: the covered end stops counting and the new tile's exposed end starts.
+    """
+    if board.is_empty or end is None:
+        return tile.pips  # a lone tile counts its pip total once
+    covered = end.tile
+    if not covered.is_double:
+        delta = -end.value
+    elif covered != board.spinner:
+        delta = -covered.pips
+    elif board.branches_open:
+        delta = 0  # an unused branch counted 0
+    else:
+        # Filling the spinner's last open main arm stops its halves counting.
+        other_arm_open = any(
+            e.tile == covered and e.port in _STRAIGHTS and e.port is not end.port
+            for e in board.ends
+        )
+        delta = 0 if other_arm_open else -covered.pips
+    if tile.is_double:
+        # A joining double shows both halves, as the new spinner or as a later double.
+        return board.total + delta + tile.pips
+    return board.total + delta + (tile.high if tile.low == end.value else tile.low)
 
 
 def _open(tile: Tile) -> Board:
@@ -163,22 +188,6 @@ def _open(tile: Tile) -> Board:
         return Board((Placement(tile),), ends, tile, False, tile.pips)
     ends = (End(tile, Port.LOW), End(tile, Port.HIGH))
     return Board((Placement(tile),), ends, None, False, tile.pips)
-
-
-def _sum(ends: list[End] | tuple[End, ...], spinner: Tile | None, branches_open: bool) -> int:
-    # The same rule as _count, without allocating: this runs on every play.
-    total = 0
-    spinner_counted = False
-    for end in ends:
-        tile = end.tile
-        if tile.low != tile.high:
-            total += tile.low if end.port is Port.LOW else tile.high
-        elif tile != spinner:
-            total += tile.pips
-        elif not branches_open and not spinner_counted:
-            total += tile.pips
-            spinner_counted = True
-    return total
 
 
 def _count(
