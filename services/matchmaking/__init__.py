@@ -1,0 +1,1 @@
+"""Matchmaking: queues, private challenges, matches against the computer and hot-seat."""

@@ -1,0 +1,21 @@
+"""Run the matchmaking service: ``python -m services.matchmaking``."""
+
+from __future__ import annotations
+
+import asyncio
+
+from services.common.logs import configure
+from services.common.serving import serve
+from services.matchmaking.config import Config
+from services.matchmaking.service import Service
+
+
+def main() -> None:
+    config = Config.from_env()
+    configure("matchmaking", config.log_level)
+    service = Service(config)
+    asyncio.run(serve("matchmaking", config.listen, service.register, service.lifespan))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+"""Private challenges: a code one player shares and one other player accepts, once.
+
+A challenge is open while its creator's stream is open; closing the stream withdraws it.
+Accepting takes the code out of the open set at once (one use), then opens the match in a
+task of its own, so the creator gets the match even if the acceptor's call is cancelled
+during that NATS round trip. If arbitration does not answer, both are told UNAVAILABLE and
+the code is spent: the creator makes a new challenge.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+
+from services.matchmaking.codes import Code, fresh_code, parse_code
+from services.matchmaking.errors import NotFound, Reason, Refused, Unavailable
+from services.matchmaking.games import Game
+from services.matchmaking.identity import Player
+from services.matchmaking.matches import Assignment, assignment
+from services.matchmaking.metrics import OPEN_CHALLENGES
+from services.matchmaking.queues import OpenOnline
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True, eq=False)
+class _Challenge:
+    code: Code
+    creator: Player
+    game: Game
+    rated: bool
+    outcome: asyncio.Future[Assignment]
+
+
+class Challenges:
+    """The open challenges of the service, by code."""
+
+    def __init__(self, open_online: OpenOnline, draw_code: Callable[[], Code] = fresh_code):
+        self._open_online = open_online
+        self._draw_code = draw_code
+        self._open: dict[Code, _Challenge] = {}
+        self._settling: set[asyncio.Task[Assignment]] = set()
+
+    @contextlib.asynccontextmanager
+    async def create(
+        self, creator: Player, game: Game, rated: bool
+    ) -> AsyncIterator[tuple[Code, Awaitable[Assignment]]]:
+        """Keep a challenge open while the context is; yield its code and its match.
+
+        The match raises Unavailable when arbitration did not open it.
+        """
+        code = self._draw_code()
+        while code in self._open:
+            code = self._draw_code()
+        outcome: asyncio.Future[Assignment] = asyncio.get_running_loop().create_future()
+        challenge = _Challenge(code, creator, game, rated, outcome)
+        self._open[code] = challenge
+        OPEN_CHALLENGES.set(len(self._open))
+        try:
+            yield code, outcome
+        finally:
+            if self._open.get(code) is challenge:
+                del self._open[code]
+                OPEN_CHALLENGES.set(len(self._open))
+            if not outcome.done():
+                outcome.cancel()
+            elif not outcome.cancelled():
+                outcome.exception()  # retrieved: the creator has gone, nobody else will
+
+    async def accept(self, acceptor: Player, text: str) -> Assignment:
+        """Return the acceptor's assignment to the match of the challenge ``text`` names.
+
+        Raises:
+            NotFound: when no open challenge has that code (unknown, withdrawn or used).
+            Refused: when the acceptor created the challenge.
+            Unavailable: when arbitration did not open the match.
+        """
+        code = parse_code(text)
+        challenge = self._open.get(code) if code is not None else None
+        if challenge is None:
+            raise NotFound(Reason.NO_SUCH_CHALLENGE, f"no open challenge has the code {text!r}")
+        if challenge.creator.id == acceptor.id:
+            raise Refused(Reason.OWN_CHALLENGE, f"{acceptor} created challenge {challenge.code}")
+        del self._open[challenge.code]
+        OPEN_CHALLENGES.set(len(self._open))
+        task = asyncio.create_task(self._settle(challenge, acceptor))
+        self._settling.add(task)
+        task.add_done_callback(self._settled)
+        return await asyncio.shield(task)
+
+    async def _settle(self, challenge: _Challenge, acceptor: Player) -> Assignment:
+        """Open the challenge's match; tell the creator and return the acceptor's part."""
+        outcome = challenge.outcome
+        try:
+            spec = await self._open_online(
+                challenge.creator, acceptor, challenge.game, challenge.rated
+            )
+        except Unavailable as error:
+            if not outcome.done():
+                outcome.set_exception(error)
+            raise
+        except BaseException:  # cancelled at shutdown, or a bug: the creator must not hang
+            if not outcome.done():
+                lost = Unavailable(Reason.NO_ARBITRATION, "the match could not be opened")
+                outcome.set_exception(lost)
+            raise
+        if not outcome.done():
+            outcome.set_result(assignment(spec, challenge.creator.id))
+        return assignment(spec, acceptor.id)
+
+    def _settled(self, task: asyncio.Task[Assignment]) -> None:
+        self._settling.discard(task)
+        if task.cancelled():
+            return
+        error = task.exception()  # retrieved here too: the acceptor may have gone
+        if error is not None and not isinstance(error, Unavailable):
+            log.error("opening a challenge's match failed", exc_info=error)

@@ -1,0 +1,67 @@
+"""Opening a match: draw its id and seed, seat the players, have arbitration open it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from services.matchmaking import matches
+from services.matchmaking.broker import Broker
+from services.matchmaking.errors import Unavailable
+from services.matchmaking.games import Game, Level
+from services.matchmaking.identity import Player
+from services.matchmaking.matches import MatchId, MatchSpec
+from services.matchmaking.metrics import MATCHES_CREATED, OPEN_FAILURES
+
+
+@dataclass(frozen=True, slots=True)
+class Opener:
+    """Opens matches through ``broker``; ids and seeds come from the given draws."""
+
+    broker: Broker
+    draw_match_id: Callable[[], MatchId] = matches.fresh_match_id
+    draw_seed: Callable[[], int] = matches.fresh_seed
+
+    async def online(self, first: Player, second: Player, game: Game, rated: bool) -> MatchSpec:
+        """Return the opened match between two people; ``first`` has waited longer.
+
+        Raises:
+            Unavailable: when arbitration did not open it.
+        """
+        spec = matches.online(first, second, game, rated, self.draw_match_id(), self.draw_seed())
+        return await self._open(spec)
+
+    async def computer(self, human: Player, game: Game, level: Level) -> MatchSpec:
+        """Return the opened match of ``human`` against a bot of ``level``.
+
+        Raises:
+            Unavailable: when the bot pool offered no bot or arbitration did not open it.
+        """
+        try:
+            bot = await self.broker.bot(game, level)
+        except Unavailable as error:
+            OPEN_FAILURES.labels(error.reason.value).inc()
+            raise
+        seed = self.draw_seed()
+        return await self._open(
+            matches.computer(human, bot, game, level, self.draw_match_id(), seed)
+        )
+
+    async def hotseat(self, player: Player, game: Game) -> MatchSpec:
+        """Return the opened hot-seat match of ``player`` on one device.
+
+        Raises:
+            Unavailable: when arbitration did not open it.
+        """
+        return await self._open(
+            matches.hotseat(player, game, self.draw_match_id(), self.draw_seed())
+        )
+
+    async def _open(self, spec: MatchSpec) -> MatchSpec:
+        try:
+            await self.broker.open_match(spec)
+        except Unavailable as error:
+            OPEN_FAILURES.labels(error.reason.value).inc()
+            raise
+        MATCHES_CREATED.labels(str(spec.mode)).inc()
+        return spec
