@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from photofinish.game.v1 import game_pb2 as _game_pb2
 import builtins as _builtins
 import sys
@@ -18,6 +19,27 @@ else:
     from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class _Verdict:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _VerdictEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Verdict.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    VERDICT_UNSPECIFIED: _Verdict.ValueType  # 0
+    VERDICT_WIN: _Verdict.ValueType  # 1
+    VERDICT_LOSS: _Verdict.ValueType  # 2
+    VERDICT_VOID: _Verdict.ValueType  # 3
+    """voided: no result, no rating change"""
+
+class Verdict(_Verdict, metaclass=_VerdictEnumTypeWrapper): ...
+
+VERDICT_UNSPECIFIED: Verdict.ValueType  # 0
+VERDICT_WIN: Verdict.ValueType  # 1
+VERDICT_LOSS: Verdict.ValueType  # 2
+VERDICT_VOID: Verdict.ValueType  # 3
+"""voided: no result, no rating change"""
+Global___Verdict: _TypeAlias = Verdict  # noqa: Y015
 
 @_typing.final
 class GetLadderRequest(_message.Message):
@@ -104,3 +126,165 @@ class Ladder(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Ladder: _TypeAlias = Ladder  # noqa: Y015
+
+@_typing.final
+class GetHistoryRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    LIMIT_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    game: _game_pb2.Game.ValueType
+    limit: _builtins.int
+    """0: the default of 50"""
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        game: _game_pb2.Game.ValueType = ...,
+        limit: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "limit", b"limit", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetHistoryRequest: _TypeAlias = GetHistoryRequest  # noqa: Y015
+
+@_typing.final
+class HistoryEntry(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    OPPONENT_ID_FIELD_NUMBER: _builtins.int
+    OPPONENT_NAME_FIELD_NUMBER: _builtins.int
+    VERDICT_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
+    HAS_RATING_FIELD_NUMBER: _builtins.int
+    RATING_BEFORE_FIELD_NUMBER: _builtins.int
+    RATING_AFTER_FIELD_NUMBER: _builtins.int
+    CHANGE_FIELD_NUMBER: _builtins.int
+    PLAYED_UNIX_MS_FIELD_NUMBER: _builtins.int
+    VOID_REASON_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    opponent_id: _builtins.str
+    opponent_name: _builtins.str
+    verdict: Global___Verdict.ValueType
+    rated: _builtins.bool
+    """the rating changed with this match"""
+    has_rating: _builtins.bool
+    """false: the player had no rating then (never rated)"""
+    rating_before: _builtins.float
+    rating_after: _builtins.float
+    change: _builtins.float
+    """rating_after - rating_before; 0 unless rated"""
+    played_unix_ms: _builtins.int
+    """when the result reached the results stream"""
+    void_reason: _builtins.str
+    """VERDICT_VOID: why the match was voided"""
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        opponent_id: _builtins.str = ...,
+        opponent_name: _builtins.str = ...,
+        verdict: Global___Verdict.ValueType = ...,
+        rated: _builtins.bool = ...,
+        has_rating: _builtins.bool = ...,
+        rating_before: _builtins.float = ...,
+        rating_after: _builtins.float = ...,
+        change: _builtins.float = ...,
+        played_unix_ms: _builtins.int = ...,
+        void_reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["change", b"change", "has_rating", b"has_rating", "match_id", b"match_id", "opponent_id", b"opponent_id", "opponent_name", b"opponent_name", "played_unix_ms", b"played_unix_ms", "rated", b"rated", "rating_after", b"rating_after", "rating_before", b"rating_before", "verdict", b"verdict", "void_reason", b"void_reason"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___HistoryEntry: _TypeAlias = HistoryEntry  # noqa: Y015
+
+@_typing.final
+class History(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    ENTRIES_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    game: _game_pb2.Game.ValueType
+    @_builtins.property
+    def entries(self) -> _containers.RepeatedCompositeFieldContainer[Global___HistoryEntry]: ...
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        game: _game_pb2.Game.ValueType = ...,
+        entries: _abc.Iterable[Global___HistoryEntry] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries", "game", b"game", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___History: _TypeAlias = History  # noqa: Y015
+
+@_typing.final
+class GetRatingRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    game: _game_pb2.Game.ValueType
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        game: _game_pb2.Game.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetRatingRequest: _TypeAlias = GetRatingRequest  # noqa: Y015
+
+@_typing.final
+class PlayerRating(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    RATING_FIELD_NUMBER: _builtins.int
+    RD_FIELD_NUMBER: _builtins.int
+    PROVISIONAL_FIELD_NUMBER: _builtins.int
+    GAMES_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    game: _game_pb2.Game.ValueType
+    rating: _builtins.float
+    rd: _builtins.float
+    provisional: _builtins.bool
+    games: _builtins.int
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        game: _game_pb2.Game.ValueType = ...,
+        rating: _builtins.float = ...,
+        rd: _builtins.float = ...,
+        provisional: _builtins.bool = ...,
+        games: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "games", b"games", "player_id", b"player_id", "provisional", b"provisional", "rating", b"rating", "rd", b"rd"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayerRating: _TypeAlias = PlayerRating  # noqa: Y015

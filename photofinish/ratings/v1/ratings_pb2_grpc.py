@@ -39,6 +39,16 @@ class RatingsStub:
                 request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetLadderRequest.SerializeToString,
                 response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Ladder.FromString,
                 _registered_method=True)
+        self.GetHistory = channel.unary_unary(
+                '/photofinish.ratings.v1.Ratings/GetHistory',
+                request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetHistoryRequest.SerializeToString,
+                response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.History.FromString,
+                _registered_method=True)
+        self.GetRating = channel.unary_unary(
+                '/photofinish.ratings.v1.Ratings/GetRating',
+                request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetRatingRequest.SerializeToString,
+                response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.PlayerRating.FromString,
+                _registered_method=True)
 
 
 class RatingsServicer:
@@ -50,6 +60,20 @@ class RatingsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetHistory(self, request, context):
+        """One player's matches in a game, newest first (voided and unrated ones included).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetRating(self, request, context):
+        """One player's current rating in a game (a newcomer's default when never rated).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RatingsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -57,6 +81,16 @@ def add_RatingsServicer_to_server(servicer, server):
                     servicer.GetLadder,
                     request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetLadderRequest.FromString,
                     response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Ladder.SerializeToString,
+            ),
+            'GetHistory': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetHistory,
+                    request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetHistoryRequest.FromString,
+                    response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.History.SerializeToString,
+            ),
+            'GetRating': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRating,
+                    request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetRatingRequest.FromString,
+                    response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.PlayerRating.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -86,6 +120,60 @@ class Ratings:
             '/photofinish.ratings.v1.Ratings/GetLadder',
             photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetLadderRequest.SerializeToString,
             photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Ladder.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetHistory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.ratings.v1.Ratings/GetHistory',
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetHistoryRequest.SerializeToString,
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.History.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRating(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.ratings.v1.Ratings/GetRating',
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetRatingRequest.SerializeToString,
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.PlayerRating.FromString,
             options,
             channel_credentials,
             insecure,

@@ -32,11 +32,19 @@ class RatingsStub:
     @_typing.overload
     def __new__(cls, channel: _aio.Channel) -> RatingsAsyncStub: ...
     GetLadder: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetLadderRequest, _ratings_pb2.Ladder]
+    GetHistory: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetHistoryRequest, _ratings_pb2.History]
+    """One player's matches in a game, newest first (voided and unrated ones included)."""
+    GetRating: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetRatingRequest, _ratings_pb2.PlayerRating]
+    """One player's current rating in a game (a newcomer's default when never rated)."""
 
 @_typing.type_check_only
 class RatingsAsyncStub(RatingsStub):
     def __init__(self, channel: _aio.Channel) -> None: ...
     GetLadder: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetLadderRequest, _ratings_pb2.Ladder]  # type: ignore[assignment]
+    GetHistory: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetHistoryRequest, _ratings_pb2.History]  # type: ignore[assignment]
+    """One player's matches in a game, newest first (voided and unrated ones included)."""
+    GetRating: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetRatingRequest, _ratings_pb2.PlayerRating]  # type: ignore[assignment]
+    """One player's current rating in a game (a newcomer's default when never rated)."""
 
 class RatingsServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -45,5 +53,21 @@ class RatingsServicer(metaclass=_abc_1.ABCMeta):
         request: _ratings_pb2.GetLadderRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_ratings_pb2.Ladder, _abc.Awaitable[_ratings_pb2.Ladder]]: ...
+
+    @_abc_1.abstractmethod
+    def GetHistory(
+        self,
+        request: _ratings_pb2.GetHistoryRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ratings_pb2.History, _abc.Awaitable[_ratings_pb2.History]]:
+        """One player's matches in a game, newest first (voided and unrated ones included)."""
+
+    @_abc_1.abstractmethod
+    def GetRating(
+        self,
+        request: _ratings_pb2.GetRatingRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ratings_pb2.PlayerRating, _abc.Awaitable[_ratings_pb2.PlayerRating]]:
+        """One player's current rating in a game (a newcomer's default when never rated)."""
 
 def add_RatingsServicer_to_server(servicer: RatingsServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

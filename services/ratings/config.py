@@ -1,0 +1,100 @@
+"""The ratings service's configuration, read from the environment in one place."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from services.common.serving import Listen
+from services.ratings.database import Postgres, SqliteFile, Target
+from services.ratings.faults import CrashPoint, FaultPlan
+
+SQLITE_FILE = "ratings.sqlite3"
+N = TypeVar("N", int, float)
+
+
+class ConfigError(ValueError):
+    """An environment variable holds a value the service cannot use."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Everything the process needs; built once, by ``from_env``."""
+
+    listen: Listen
+    nats_url: str
+    database: Target
+    ack_wait_s: float = 10.0  # JetStream redelivers an unacked result after this long
+    fetch_batch: int = 64
+    idle_poll_s: float = 1.0  # how long one fetch waits on an empty stream
+    log_level: str = "INFO"
+    faults: FaultPlan = field(default_factory=FaultPlan)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
+        """Return the configuration from ``env`` (default: the process environment).
+
+        Raises:
+            ConfigError: for a malformed number, database URL or crash point.
+        """
+        env = os.environ if env is None else env
+        return cls(
+            listen=Listen(
+                host=env.get("PF_HOST", "127.0.0.1"),
+                grpc_port=_number(env, "PF_GRPC_PORT", 0, int, 0),
+                metrics_port=_number(env, "PF_METRICS_PORT", 0, int, 0),
+            ),
+            nats_url=env.get("NATS_URL", "nats://127.0.0.1:4222"),
+            database=database_target(
+                env.get("DATABASE_URL", ""), Path(env.get("PF_DATA_DIR", "var"))
+            ),
+            ack_wait_s=_number(env, "PF_RATINGS_ACK_WAIT_S", 10.0, float, 0.1),
+            fetch_batch=_number(env, "PF_RATINGS_FETCH_BATCH", 64, int, 1),
+            idle_poll_s=_number(env, "PF_RATINGS_IDLE_POLL_S", 1.0, float, 0.01),
+            log_level=env.get("PF_LOG_LEVEL", "INFO").upper(),
+            faults=_fault_plan(env),
+        )
+
+
+def database_target(url: str, data_dir: Path) -> Target:
+    """Return where to store: SQLite under ``data_dir`` for an empty URL, else PostgreSQL.
+
+    Raises:
+        ConfigError: for a URL that is neither empty nor ``postgresql://``.
+    """
+    if not url:
+        return SqliteFile(data_dir / SQLITE_FILE)
+    if url.startswith(("postgresql://", "postgres://")):
+        return Postgres(url)
+    raise ConfigError(
+        f"DATABASE_URL={url.split('@')[-1]!r}: leave it empty for SQLite under PF_DATA_DIR"
+        " or give a postgresql:// URL"
+    )
+
+
+def _number(env: Mapping[str, str], name: str, default: N, kind: type[N], least: N) -> N:
+    text = env.get(name, "")
+    if not text:
+        return default
+    try:
+        value = kind(text)
+    except ValueError:
+        raise ConfigError(f"{name}={text!r} is not a {kind.__name__}") from None
+    if value < least:
+        raise ConfigError(f"{name}={text!r} is below {least}")
+    return value
+
+
+def _fault_plan(env: Mapping[str, str]) -> FaultPlan:
+    point = env.get("PF_RATINGS_CRASH_AT", "")
+    if not point:
+        return FaultPlan()
+    try:
+        crash_point = CrashPoint(point)
+    except ValueError:
+        names = [p.value for p in CrashPoint]
+        raise ConfigError(f"PF_RATINGS_CRASH_AT={point!r} is not one of {names}") from None
+    return FaultPlan(crash_point, _number(env, "PF_RATINGS_CRASH_ON_MESSAGE", 1, int, 1))

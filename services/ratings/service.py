@@ -1,0 +1,82 @@
+"""The ratings process's parts wired together: database, results consumer, gRPC servicer."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import AsyncIterator, Sequence
+
+import grpc
+import nats
+
+from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
+from services.ratings.config import Config
+from services.ratings.consumer import consume
+from services.ratings.database import Database, SqliteFile
+from services.ratings.faults import Faults
+from services.ratings.servicer import RatingsServicer
+from services.ratings.store import Store
+from services.ratings.stream import declare
+
+log = logging.getLogger("ratings")
+
+
+class RatingsService:
+    """What ``serve`` runs: ``lifespan`` opens the store and the consumer around the server."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.store = Store(Database(config.database))
+
+    def register(self, server: grpc.aio.Server) -> Sequence[str]:
+        ratings_pb2_grpc.add_RatingsServicer_to_server(RatingsServicer(self.store), server)
+        return [ratings_pb2.DESCRIPTOR.services_by_name["Ratings"].full_name]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self) -> AsyncIterator[None]:
+        """Open the database (migrated), NATS and the consumer; close them in reverse."""
+        async with contextlib.AsyncExitStack() as stack:
+            await self.store.database.open()
+            stack.push_async_callback(self.store.database.close)
+            applied = await self.store.migrate()
+            log.info("database ready", extra={"fields": self._database_fields(applied)})
+            connection = await nats.connect(
+                self.config.nats_url, name="ratings", max_reconnect_attempts=-1
+            )
+            stack.push_async_callback(connection.close)
+            js = connection.jetstream()
+            await declare(js, self.config.ack_wait_s)
+            consumer = asyncio.create_task(
+                consume(
+                    js,
+                    self.store,
+                    Faults(self.config.faults),
+                    self.config.fetch_batch,
+                    self.config.idle_poll_s,
+                ),
+                name="results-consumer",
+            )
+            consumer.add_done_callback(_stop_if_failed)
+            stack.push_async_callback(_finish, consumer)
+            yield
+
+    def _database_fields(self, applied: tuple[int, ...]) -> dict[str, object]:
+        target = self.config.database
+        where = str(target.path) if isinstance(target, SqliteFile) else "postgresql"
+        return {"database": where, "migrations_applied": list(applied)}
+
+
+def _stop_if_failed(task: asyncio.Task[None]) -> None:
+    """Shut the process down when the consumer dies: results must not pile up unseen."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("results consumer failed; stopping", exc_info=task.exception())
+        signal.raise_signal(signal.SIGTERM)
+
+
+async def _finish(task: asyncio.Task[None]) -> None:
+    """Cancel the consumer; re-raise what killed it, so the process exits non-zero."""
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task

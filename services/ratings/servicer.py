@@ -1,0 +1,64 @@
+"""The Ratings gRPC service: decode the request, ask the store, encode the reply."""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+import grpc
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
+from services.ratings import codec
+from services.ratings.errors import BadRequest
+from services.ratings.store import Store
+
+ERROR_DOMAIN = "ratings.photofinish"
+
+
+class RatingsServicer(ratings_pb2_grpc.RatingsServicer):
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def GetLadder(
+        self,
+        request: ratings_pb2.GetLadderRequest,
+        context: grpc.aio.ServicerContext[ratings_pb2.GetLadderRequest, ratings_pb2.Ladder],
+    ) -> ratings_pb2.Ladder:
+        try:
+            game, limit = codec.decode_ladder_request(request)
+        except BadRequest as error:
+            await abort(context, error)
+        return codec.encode_ladder(game, await self._store.ladder(game, limit))
+
+    async def GetHistory(
+        self,
+        request: ratings_pb2.GetHistoryRequest,
+        context: grpc.aio.ServicerContext[ratings_pb2.GetHistoryRequest, ratings_pb2.History],
+    ) -> ratings_pb2.History:
+        try:
+            player_id, game, limit = codec.decode_history_request(request)
+        except BadRequest as error:
+            await abort(context, error)
+        lines = await self._store.history(player_id, game, limit)
+        return codec.encode_history(player_id, game, lines)
+
+    async def GetRating(
+        self,
+        request: ratings_pb2.GetRatingRequest,
+        context: grpc.aio.ServicerContext[ratings_pb2.GetRatingRequest, ratings_pb2.PlayerRating],
+    ) -> ratings_pb2.PlayerRating:
+        try:
+            player_id, game = codec.decode_rating_request(request)
+        except BadRequest as error:
+            await abort(context, error)
+        standing = await self._store.standing(player_id, game)
+        return codec.encode_rating(player_id, game, standing)
+
+
+async def abort(context: grpc.aio.ServicerContext[Any, Any], error: BadRequest) -> NoReturn:
+    """End the call with INVALID_ARGUMENT and the error's reason in an ErrorInfo detail."""
+    info = error_details_pb2.ErrorInfo(reason=error.reason.value, domain=ERROR_DOMAIN)
+    status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=str(error))
+    status.details.add().Pack(info)
+    await context.abort_with_status(rpc_status.to_status(status))

@@ -1,0 +1,239 @@
+"""The ratings database: record a result exactly once, read ladders, histories, ratings.
+
+A result is counted by the one transaction that inserts its match id into ``results``;
+the ratings and history it changes are written in that same transaction. A result seen
+again (a redelivery, a republish past JetStream's dedupe window) finds its match id
+taken and changes nothing, so the consumer may ack only after commit and still count
+every result once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from services.ratings import ladder, migrations
+from services.ratings.database import Database, Session
+from services.ratings.glicko2 import Rating
+from services.ratings.model import (
+    Finished,
+    Game,
+    HistoryEntry,
+    LadderEntry,
+    MatchId,
+    MatchResult,
+    PlayerId,
+    Recorded,
+    Standing,
+    Verdict,
+    Voided,
+)
+from services.ratings.settlement import newcomer, settle
+
+_STANDING = "player_id, name, rating, rd, volatility, games, wins, losses, last_played_unix_s"
+_LINE = (
+    "match_id, seat, player_id, game, opponent_id, opponent_name, verdict, rated,"
+    " rating_before, rating_after, played_unix_s, void_reason"
+)
+
+
+class Store:
+    """The ratings database behind the event loop: each call is one unit of work."""
+
+    def __init__(self, database: Database, clock: Callable[[], float] = time.time) -> None:
+        self.database = database
+        self._clock = clock
+
+    async def migrate(self) -> tuple[int, ...]:
+        """Bring the schema up to date; return the migration versions applied now."""
+        now = self._clock()
+        return await self.database.run(lambda s: migrations.migrate(s, now))
+
+    async def record(self, result: MatchResult, played_unix_s: float) -> Recorded:
+        """Store ``result`` and what it changes, once; return what was done."""
+        return await self.database.run(lambda s: record(s, result, played_unix_s))
+
+    async def ladder(self, game: Game, limit: int) -> tuple[LadderEntry, ...]:
+        return await self.database.run(lambda s: top(s, game, limit))
+
+    async def history(
+        self, player_id: PlayerId, game: Game, limit: int
+    ) -> tuple[HistoryEntry, ...]:
+        return await self.database.run(lambda s: history(s, player_id, game, limit))
+
+    async def standing(self, player_id: PlayerId, game: Game) -> Standing | None:
+        return await self.database.run(lambda s: standing(s, player_id, game))
+
+
+def record(session: Session, result: MatchResult, played_unix_s: float) -> Recorded:
+    """Store ``result`` in one transaction; return DUPLICATE if its match id was taken."""
+    rated = isinstance(result, Finished) and result.changes_ratings
+    with session.transaction():
+        if not _claim(session, result, rated, played_unix_s):
+            return Recorded.DUPLICATE
+        standings: dict[PlayerId, Standing] = {}
+        # Lock rows in player-id order, so two transactions never wait on each other.
+        for player in sorted(result.players, key=lambda p: p.player_id):
+            if rated:
+                _ensure(session, result.game, newcomer(player, played_unix_s))
+            found = _standing(session, player.player_id, result.game, lock=rated)
+            if found is not None:
+                standings[player.player_id] = found
+        settlement = settle(result, standings, played_unix_s)
+        for row in settlement.standings:
+            _update(session, result.game, row)
+        for line in settlement.history:
+            _insert_line(session, line)
+    if isinstance(result, Voided):
+        return Recorded.VOIDED
+    return Recorded.RATED if rated else Recorded.UNRATED
+
+
+def top(session: Session, game: Game, limit: int) -> tuple[LadderEntry, ...]:
+    """Return the first ``limit`` lines of ``game``'s ladder, ranked."""
+    rows = session.rows(
+        f"SELECT {_STANDING} FROM ladder WHERE game = ? AND games > 0"
+        " ORDER BY rating DESC, games DESC,"
+        f" player_id COLLATE {session.dialect.binary_collation} LIMIT ?",
+        (game.value, limit),
+    )
+    return ladder.rank(_to_standing(row) for row in rows)
+
+
+def history(
+    session: Session, player_id: PlayerId, game: Game, limit: int
+) -> tuple[HistoryEntry, ...]:
+    """Return ``player_id``'s last ``limit`` matches of ``game``, newest first."""
+    rows = session.rows(
+        f"SELECT {_LINE} FROM history WHERE player_id = ? AND game = ?"
+        " ORDER BY played_unix_s DESC,"
+        f" match_id COLLATE {session.dialect.binary_collation} DESC, seat LIMIT ?",
+        (player_id, game.value, limit),
+    )
+    return tuple(_to_line(row) for row in rows)
+
+
+def standing(session: Session, player_id: PlayerId, game: Game) -> Standing | None:
+    """Return the player's ladder row, or None before their first rated game."""
+    found = _standing(session, player_id, game, lock=False)
+    return found if found is not None and found.games > 0 else None
+
+
+def _claim(session: Session, result: MatchResult, rated: bool, played_unix_s: float) -> bool:
+    """Insert the result's row; return False when its match id is already there."""
+    if isinstance(result, Finished):
+        kind, winner, mode, reason, figures = "finished", result.winner, result.mode.value, "", ""
+    else:
+        kind, winner, mode, reason, figures = "voided", None, None, result.reason, result.figures
+    inserted = session.execute(
+        "INSERT INTO results (match_id, kind, game, rated, winner, mode, void_reason,"
+        " figures, played_unix_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (match_id) DO NOTHING",
+        (
+            result.match_id,
+            kind,
+            result.game.value,
+            int(rated),
+            winner,
+            mode,
+            reason,
+            figures,
+            played_unix_s,
+        ),
+    )
+    return inserted == 1
+
+
+def _ensure(session: Session, game: Game, row: Standing) -> None:
+    """Create the player's ladder row with 0 games unless it exists."""
+    session.execute(
+        f"INSERT INTO ladder (game, {_STANDING}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (game, player_id) DO NOTHING",
+        (game.value, *_standing_values(row)),
+    )
+
+
+def _standing(session: Session, player_id: PlayerId, game: Game, lock: bool) -> Standing | None:
+    rows = session.rows(
+        f"SELECT {_STANDING} FROM ladder WHERE game = ? AND player_id = ?"
+        + (session.dialect.lock_rows if lock else ""),
+        (game.value, player_id),
+    )
+    return _to_standing(rows[0]) if rows else None
+
+
+def _update(session: Session, game: Game, row: Standing) -> None:
+    values = _standing_values(row)
+    session.execute(
+        "UPDATE ladder SET name = ?, rating = ?, rd = ?, volatility = ?, games = ?, wins = ?,"
+        " losses = ?, last_played_unix_s = ? WHERE game = ? AND player_id = ?",
+        (*values[1:], game.value, row.player_id),
+    )
+
+
+def _insert_line(session: Session, line: HistoryEntry) -> None:
+    session.execute(
+        f"INSERT INTO history ({_LINE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            line.match_id,
+            line.seat,
+            line.player_id,
+            line.game.value,
+            line.opponent_id,
+            line.opponent_name,
+            line.verdict.value,
+            int(line.rated),
+            line.rating_before,
+            line.rating_after,
+            line.played_unix_s,
+            line.void_reason,
+        ),
+    )
+
+
+def _standing_values(row: Standing) -> tuple[object, ...]:
+    r = row.rating
+    return (
+        row.player_id,
+        row.name,
+        r.rating,
+        r.rd,
+        r.volatility,
+        row.games,
+        row.wins,
+        row.losses,
+        row.last_played_unix_s,
+    )
+
+
+def _to_standing(row: Sequence[Any]) -> Standing:
+    player_id, name, rating, rd, volatility, games, wins, losses, last_played = row
+    return Standing(
+        PlayerId(player_id),
+        name,
+        Rating(float(rating), float(rd), float(volatility)),
+        int(games),
+        int(wins),
+        int(losses),
+        float(last_played),
+    )
+
+
+def _to_line(row: Sequence[Any]) -> HistoryEntry:
+    match_id, seat, player_id, game, opponent_id, opponent_name, verdict, rated = row[:8]
+    before, after, played, void_reason = row[8:]
+    return HistoryEntry(
+        MatchId(match_id),
+        int(seat),
+        PlayerId(player_id),
+        Game(game),
+        PlayerId(opponent_id),
+        opponent_name,
+        Verdict(verdict),
+        bool(rated),
+        None if before is None else float(before),
+        None if after is None else float(after),
+        float(played),
+        void_reason,
+    )

@@ -1,0 +1,100 @@
+"""The results stream and the ratings durable consumer on it, declared at start."""
+
+from __future__ import annotations
+
+import logging
+
+from nats.js import JetStreamContext, api
+from nats.js.errors import BadRequestError
+
+from services.common.subjects import (
+    RATINGS_CONSUMER,
+    RESULTS_FINISHED,
+    RESULTS_STREAM,
+    RESULTS_VOIDED,
+    results_stream_config,
+)
+
+# JetStream's error code for "stream name already in use with a different configuration".
+STREAM_NAME_IN_USE = 10058
+CONSUMED_SUBJECTS = (RESULTS_FINISHED, RESULTS_VOIDED)
+
+log = logging.getLogger("ratings")
+
+
+class StreamConflict(RuntimeError):
+    """The results stream exists but does not capture the subjects results come on."""
+
+
+def consumer_config(ack_wait_s: float) -> api.ConsumerConfig:
+    """Return the durable pull consumer's configuration: explicit acks, from the start."""
+    return api.ConsumerConfig(
+        durable_name=RATINGS_CONSUMER,
+        ack_policy=api.AckPolicy.EXPLICIT,
+        deliver_policy=api.DeliverPolicy.ALL,
+        ack_wait=ack_wait_s,
+        filter_subjects=list(CONSUMED_SUBJECTS),
+    )
+
+
+async def declare(js: JetStreamContext, ack_wait_s: float) -> None:
+    """Create the results stream if missing and create or update the ratings consumer.
+
+    Raises:
+        StreamConflict: when the existing stream misses a results subject.
+    """
+    await declare_stream(js)
+    # The legacy durable-create call updates an existing durable in place (e.g. ack_wait).
+    await js.add_consumer(RESULTS_STREAM, consumer_config(ack_wait_s))
+
+
+async def declare_stream(js: JetStreamContext) -> None:
+    """Create the stream as ``results_stream_config()`` says; accept a usable existing one.
+
+    Every user declares the stream identically, so a differing one means deployments
+    disagree. Refusing to start would stop ratings over, say, a longer dedupe window;
+    it starts if the stream still captures the results subjects, and says what differs.
+
+    Raises:
+        StreamConflict: when the existing stream misses a results subject.
+    """
+    wanted = results_stream_config()
+    try:
+        await js.add_stream(wanted)
+        return
+    except BadRequestError as error:
+        if error.err_code != STREAM_NAME_IN_USE:
+            raise
+    found = (await js.stream_info(RESULTS_STREAM)).config
+    patterns = found.subjects or []
+    missing = [s for s in CONSUMED_SUBJECTS if not any(matches(p, s) for p in patterns)]
+    if missing:
+        raise StreamConflict(
+            f"stream {RESULTS_STREAM} exists with subjects {patterns}, which do not capture"
+            f" {missing}; fix or delete the stream (see services/common/subjects.py)"
+        )
+    log.warning(
+        "results stream exists with a different configuration; using it",
+        extra={"fields": {"differences": differences(wanted, found)}},
+    )
+
+
+def differences(wanted: api.StreamConfig, found: api.StreamConfig) -> dict[str, object]:
+    """Return {field: (wanted, found)} for each field ``wanted`` sets that ``found`` differs in."""
+    have = found.as_dict()
+    return {
+        key: (value, have.get(key))
+        for key, value in wanted.as_dict().items()
+        if value is not None and have.get(key) != value
+    }
+
+
+def matches(pattern: str, subject: str) -> bool:
+    """Return whether NATS subject ``pattern`` (with ``*`` and ``>``) matches ``subject``."""
+    want, have = pattern.split("."), subject.split(".")
+    for i, token in enumerate(want):
+        if token == ">":
+            return len(have) > i
+        if i >= len(have) or (token != "*" and token != have[i]):
+            return False
+    return len(want) == len(have)
