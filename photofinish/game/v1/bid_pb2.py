@@ -24,17 +24,71 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dphotofinish/game/v1/bid.proto\x12\x13photofinish.game.v1\"\x0c\n\nBidCommand\"\t\n\x07\x42idView\"\n\n\x08\x42idEventb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dphotofinish/game/v1/bid.proto\x12\x13photofinish.game.v1\"/\n\x04Tile\x12\x0b\n\x03low\x18\x01 \x01(\x05\x12\x0c\n\x04high\x18\x02 \x01(\x05\x12\x0c\n\x04text\x18\x03 \x01(\t\"i\n\x03\x45nd\x12\'\n\x04tile\x18\x01 \x01(\x0b\x32\x19.photofinish.game.v1.Tile\x12+\n\x04port\x18\x02 \x01(\x0e\x32\x1d.photofinish.game.v1.TilePort\x12\x0c\n\x04text\x18\x03 \x01(\t\"\x86\x01\n\tPlacement\x12\'\n\x04tile\x18\x01 \x01(\x0b\x32\x19.photofinish.game.v1.Tile\x12$\n\x02on\x18\x02 \x01(\x0b\x32\x18.photofinish.game.v1.End\x12*\n\x03via\x18\x03 \x01(\x0e\x32\x1d.photofinish.game.v1.TilePort\"\x81\x01\n\x08\x42idBoard\x12\x32\n\nplacements\x18\x01 \x03(\x0b\x32\x1e.photofinish.game.v1.Placement\x12*\n\x07spinner\x18\x02 \x01(\x0b\x32\x19.photofinish.game.v1.Tile\x12\x15\n\rbranches_open\x18\x03 \x01(\x08\"A\n\tOpenPoint\x12%\n\x03\x65nd\x18\x01 \x01(\x0b\x32\x18.photofinish.game.v1.End\x12\r\n\x05value\x18\x02 \x01(\x05\"B\n\x07\x43ounted\x12\'\n\x04tile\x18\x01 \x01(\x0b\x32\x19.photofinish.game.v1.Tile\x12\x0e\n\x06points\x18\x02 \x01(\x05\"H\n\nBidAuction\x12\x0b\n\x03\x62id\x18\x01 \x01(\x05\x12\x0e\n\x06\x62idder\x18\x02 \x01(\x05\x12\x0c\n\x04\x63ost\x18\x03 \x01(\x05\x12\x0f\n\x07min_bid\x18\x04 \x01(\x05\"\x82\x01\n\rBidSettlement\x12\x10\n\x08round_no\x18\x01 \x01(\x05\x12\x31\n\x04kind\x18\x02 \x01(\x0e\x32#.photofinish.game.v1.SettlementKind\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0c\n\x04pips\x18\x04 \x03(\x05\x12\x10\n\x08transfer\x18\x05 \x01(\x05\"\n\n\x08\x42idReady\"\t\n\x07\x42idDraw\"\t\n\x07\x42idPass\"\x0b\n\tBidAccept\"\x0b\n\tBidResign\"Y\n\x07\x42idPlay\x12\'\n\x04tile\x18\x01 \x01(\x0b\x32\x19.photofinish.game.v1.Tile\x12%\n\x03\x65nd\x18\x02 \x01(\x0b\x32\x18.photofinish.game.v1.End\"\x1a\n\x08\x42idOffer\x12\x0e\n\x06\x61mount\x18\x01 \x01(\x05\"\xe4\x02\n\nBidCommand\x12.\n\x05ready\x18\x01 \x01(\x0b\x32\x1d.photofinish.game.v1.BidReadyH\x00\x12,\n\x04play\x18\x02 \x01(\x0b\x32\x1c.photofinish.game.v1.BidPlayH\x00\x12,\n\x04\x64raw\x18\x03 \x01(\x0b\x32\x1c.photofinish.game.v1.BidDrawH\x00\x12\x30\n\x08pass_bid\x18\x04 \x01(\x0b\x32\x1c.photofinish.game.v1.BidPassH\x00\x12,\n\x03\x62id\x18\x05 \x01(\x0b\x32\x1d.photofinish.game.v1.BidOfferH\x00\x12\x30\n\x06\x61\x63\x63\x65pt\x18\x06 \x01(\x0b\x32\x1e.photofinish.game.v1.BidAcceptH\x00\x12\x30\n\x06resign\x18\x07 \x01(\x0b\x32\x1e.photofinish.game.v1.BidResignH\x00\x42\x06\n\x04kind\"\xa7\x05\n\x07\x42idView\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07version\x18\x02 \x01(\x04\x12\x10\n\x08round_no\x18\x03 \x01(\x05\x12\'\n\x04hand\x18\x04 \x03(\x0b\x32\x19.photofinish.game.v1.Tile\x12\x13\n\x0bhand_counts\x18\x05 \x03(\x05\x12\x16\n\x0e\x62oneyard_count\x18\x06 \x01(\x05\x12,\n\x05\x62oard\x18\x07 \x01(\x0b\x32\x1d.photofinish.game.v1.BidBoard\x12\x33\n\x0bopen_points\x18\x08 \x03(\x0b\x32\x1e.photofinish.game.v1.OpenPoint\x12-\n\x07\x63ounted\x18\t \x03(\x0b\x32\x1c.photofinish.game.v1.Counted\x12\x0f\n\x07\x65nd_sum\x18\n \x01(\x05\x12\x10\n\x08\x62\x61lances\x18\x0b \x03(\x05\x12\x0e\n\x06jockey\x18\x0c \x01(\x05\x12\x30\n\x07\x61uction\x18\r \x01(\x0b\x32\x1f.photofinish.game.v1.BidAuction\x12\x0e\n\x06\x64\x65\x63ide\x18\x0e \x03(\x05\x12\r\n\x05\x66resh\x18\x0f \x01(\x08\x12\x0c\n\x04gate\x18\x10 \x01(\x05\x12,\n\tmust_play\x18\x11 \x01(\x0b\x32\x19.photofinish.game.v1.Tile\x12\x31\n\x0emust_open_with\x18\x12 \x01(\x0b\x32\x19.photofinish.game.v1.Tile\x12.\n\x05legal\x18\x13 \x03(\x0b\x32\x1f.photofinish.game.v1.BidCommand\x12;\n\x0flast_settlement\x18\x14 \x01(\x0b\x32\".photofinish.game.v1.BidSettlement\x12\x0e\n\x06winner\x18\x15 \x01(\x05\x12\x13\n\x0btermination\x18\x16 \x01(\x05\"(\n\nBidPressed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04gate\x18\x02 \x01(\x05\"4\n\x08\x42idDealt\x12\x10\n\x08round_no\x18\x01 \x01(\x05\x12\x16\n\x0e\x62oneyard_count\x18\x02 \x01(\x05\"\x88\x01\n\tBidPlayed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\'\n\x04tile\x18\x02 \x01(\x0b\x32\x19.photofinish.game.v1.Tile\x12%\n\x03\x65nd\x18\x03 \x01(\x0b\x32\x18.photofinish.game.v1.End\x12\r\n\x05total\x18\x04 \x01(\x05\x12\x0e\n\x06points\x18\x05 \x01(\x05\"P\n\x07\x42idDrew\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\x12(\n\x05tiles\x18\x03 \x03(\x0b\x32\x19.photofinish.game.v1.Tile\")\n\tBidPassed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06\x66orced\x18\x02 \x01(\x08\" \n\x10\x42idAuctionPassed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"\'\n\x07\x42idMade\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06\x61mount\x18\x02 \x01(\x05\"I\n\x0b\x42idAccepted\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06\x62idder\x18\x02 \x01(\x05\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x05\x12\x0c\n\x04paid\x18\x04 \x01(\x05\"G\n\rBidRoundEnded\x12\x36\n\nsettlement\x18\x01 \x01(\x0b\x32\".photofinish.game.v1.BidSettlement\"4\n\rBidMatchEnded\x12\x0e\n\x06winner\x18\x01 \x01(\x05\x12\x13\n\x0btermination\x18\x02 \x01(\x05\"\xab\x04\n\x08\x42idEvent\x12\x32\n\x07pressed\x18\x01 \x01(\x0b\x32\x1f.photofinish.game.v1.BidPressedH\x00\x12.\n\x05\x64\x65\x61lt\x18\x02 \x01(\x0b\x32\x1d.photofinish.game.v1.BidDealtH\x00\x12\x30\n\x06played\x18\x03 \x01(\x0b\x32\x1e.photofinish.game.v1.BidPlayedH\x00\x12,\n\x04\x64rew\x18\x04 \x01(\x0b\x32\x1c.photofinish.game.v1.BidDrewH\x00\x12\x30\n\x06passed\x18\x05 \x01(\x0b\x32\x1e.photofinish.game.v1.BidPassedH\x00\x12?\n\x0e\x61uction_passed\x18\x06 \x01(\x0b\x32%.photofinish.game.v1.BidAuctionPassedH\x00\x12\x30\n\x08\x62id_made\x18\x07 \x01(\x0b\x32\x1c.photofinish.game.v1.BidMadeH\x00\x12\x38\n\x0c\x62id_accepted\x18\x08 \x01(\x0b\x32 .photofinish.game.v1.BidAcceptedH\x00\x12\x39\n\x0bround_ended\x18\t \x01(\x0b\x32\".photofinish.game.v1.BidRoundEndedH\x00\x12\x39\n\x0bmatch_ended\x18\n \x01(\x0b\x32\".photofinish.game.v1.BidMatchEndedH\x00\x42\x06\n\x04kind*\xb0\x01\n\x08TilePort\x12\x19\n\x15TILE_PORT_UNSPECIFIED\x10\x00\x12\x11\n\rTILE_PORT_LOW\x10\x01\x12\x12\n\x0eTILE_PORT_HIGH\x10\x02\x12\x18\n\x14TILE_PORT_STRAIGHT_A\x10\x03\x12\x18\n\x14TILE_PORT_STRAIGHT_B\x10\x04\x12\x16\n\x12TILE_PORT_BRANCH_A\x10\x05\x12\x16\n\x12TILE_PORT_BRANCH_B\x10\x06*l\n\x0eSettlementKind\x12\x1f\n\x1bSETTLEMENT_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18SETTLEMENT_KIND_WENT_OUT\x10\x01\x12\x1b\n\x17SETTLEMENT_KIND_BLOCKED\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'photofinish.game.v1.bid_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_BIDCOMMAND']._serialized_start=54
-  _globals['_BIDCOMMAND']._serialized_end=66
-  _globals['_BIDVIEW']._serialized_start=68
-  _globals['_BIDVIEW']._serialized_end=77
-  _globals['_BIDEVENT']._serialized_start=79
-  _globals['_BIDEVENT']._serialized_end=89
+  _globals['_TILEPORT']._serialized_start=3237
+  _globals['_TILEPORT']._serialized_end=3413
+  _globals['_SETTLEMENTKIND']._serialized_start=3415
+  _globals['_SETTLEMENTKIND']._serialized_end=3523
+  _globals['_TILE']._serialized_start=54
+  _globals['_TILE']._serialized_end=101
+  _globals['_END']._serialized_start=103
+  _globals['_END']._serialized_end=208
+  _globals['_PLACEMENT']._serialized_start=211
+  _globals['_PLACEMENT']._serialized_end=345
+  _globals['_BIDBOARD']._serialized_start=348
+  _globals['_BIDBOARD']._serialized_end=477
+  _globals['_OPENPOINT']._serialized_start=479
+  _globals['_OPENPOINT']._serialized_end=544
+  _globals['_COUNTED']._serialized_start=546
+  _globals['_COUNTED']._serialized_end=612
+  _globals['_BIDAUCTION']._serialized_start=614
+  _globals['_BIDAUCTION']._serialized_end=686
+  _globals['_BIDSETTLEMENT']._serialized_start=689
+  _globals['_BIDSETTLEMENT']._serialized_end=819
+  _globals['_BIDREADY']._serialized_start=821
+  _globals['_BIDREADY']._serialized_end=831
+  _globals['_BIDDRAW']._serialized_start=833
+  _globals['_BIDDRAW']._serialized_end=842
+  _globals['_BIDPASS']._serialized_start=844
+  _globals['_BIDPASS']._serialized_end=853
+  _globals['_BIDACCEPT']._serialized_start=855
+  _globals['_BIDACCEPT']._serialized_end=866
+  _globals['_BIDRESIGN']._serialized_start=868
+  _globals['_BIDRESIGN']._serialized_end=879
+  _globals['_BIDPLAY']._serialized_start=881
+  _globals['_BIDPLAY']._serialized_end=970
+  _globals['_BIDOFFER']._serialized_start=972
+  _globals['_BIDOFFER']._serialized_end=998
+  _globals['_BIDCOMMAND']._serialized_start=1001
+  _globals['_BIDCOMMAND']._serialized_end=1357
+  _globals['_BIDVIEW']._serialized_start=1360
+  _globals['_BIDVIEW']._serialized_end=2039
+  _globals['_BIDPRESSED']._serialized_start=2041
+  _globals['_BIDPRESSED']._serialized_end=2081
+  _globals['_BIDDEALT']._serialized_start=2083
+  _globals['_BIDDEALT']._serialized_end=2135
+  _globals['_BIDPLAYED']._serialized_start=2138
+  _globals['_BIDPLAYED']._serialized_end=2274
+  _globals['_BIDDREW']._serialized_start=2276
+  _globals['_BIDDREW']._serialized_end=2356
+  _globals['_BIDPASSED']._serialized_start=2358
+  _globals['_BIDPASSED']._serialized_end=2399
+  _globals['_BIDAUCTIONPASSED']._serialized_start=2401
+  _globals['_BIDAUCTIONPASSED']._serialized_end=2433
+  _globals['_BIDMADE']._serialized_start=2435
+  _globals['_BIDMADE']._serialized_end=2474
+  _globals['_BIDACCEPTED']._serialized_start=2476
+  _globals['_BIDACCEPTED']._serialized_end=2549
+  _globals['_BIDROUNDENDED']._serialized_start=2551
+  _globals['_BIDROUNDENDED']._serialized_end=2622
+  _globals['_BIDMATCHENDED']._serialized_start=2624
+  _globals['_BIDMATCHENDED']._serialized_end=2676
+  _globals['_BIDEVENT']._serialized_start=2679
+  _globals['_BIDEVENT']._serialized_end=3234
 # @@protoc_insertion_point(module_scope)

@@ -24,17 +24,65 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ephotofinish/game/v1/spit.proto\x12\x13photofinish.game.v1\"\r\n\x0bSpitCommand\"\n\n\x08SpitView\"\x0b\n\tSpitEventb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ephotofinish/game/v1/spit.proto\x12\x13photofinish.game.v1\"K\n\x04\x43\x61rd\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\'\n\x04suit\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Suit\x12\x0c\n\x04text\x18\x03 \x01(\t\"\x0b\n\tSpitReady\"\x0b\n\tSpitPause\"\x0c\n\nSpitResume\"\x0c\n\nSpitResign\"C\n\x08SpitPlay\x12\r\n\x05stock\x18\x01 \x01(\x05\x12\x0c\n\x04pile\x18\x02 \x01(\x05\x12\x11\n\x04onto\x18\x03 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_onto\"$\n\x08SpitMove\x12\x0b\n\x03src\x18\x01 \x01(\x05\x12\x0b\n\x03\x64st\x18\x02 \x01(\x05\"*\n\x08SpitSpit\x12\x13\n\x06number\x18\x01 \x01(\x05H\x00\x88\x01\x01\x42\t\n\x07_number\"\xea\x02\n\x0bSpitCommand\x12/\n\x05ready\x18\x01 \x01(\x0b\x32\x1e.photofinish.game.v1.SpitReadyH\x00\x12-\n\x04play\x18\x02 \x01(\x0b\x32\x1d.photofinish.game.v1.SpitPlayH\x00\x12-\n\x04move\x18\x03 \x01(\x0b\x32\x1d.photofinish.game.v1.SpitMoveH\x00\x12-\n\x04spit\x18\x04 \x01(\x0b\x32\x1d.photofinish.game.v1.SpitSpitH\x00\x12/\n\x05pause\x18\x05 \x01(\x0b\x32\x1e.photofinish.game.v1.SpitPauseH\x00\x12\x31\n\x06resume\x18\x06 \x01(\x0b\x32\x1f.photofinish.game.v1.SpitResumeH\x00\x12\x31\n\x06resign\x18\x07 \x01(\x0b\x32\x1f.photofinish.game.v1.SpitResignH\x00\x42\x06\n\x04kind\"C\n\tStockPile\x12&\n\x03top\x18\x01 \x01(\x0b\x32\x19.photofinish.game.v1.Card\x12\x0e\n\x06hidden\x18\x02 \x01(\x05\"M\n\x08SpitSide\x12-\n\x05stock\x18\x01 \x03(\x0b\x32\x1e.photofinish.game.v1.StockPile\x12\x12\n\nspit_count\x18\x02 \x01(\x05\"B\n\nCentrePile\x12&\n\x03top\x18\x01 \x01(\x0b\x32\x19.photofinish.game.v1.Card\x12\x0c\n\x04size\x18\x02 \x01(\x05\"\x92\x02\n\x08SpitView\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07version\x18\x02 \x01(\x04\x12\x10\n\x08round_no\x18\x03 \x01(\x05\x12\x10\n\x08pausable\x18\x04 \x01(\x08\x12,\n\x05sides\x18\x05 \x03(\x0b\x32\x1d.photofinish.game.v1.SpitSide\x12/\n\x06\x63\x65ntre\x18\x06 \x03(\x0b\x32\x1f.photofinish.game.v1.CentrePile\x12\x0c\n\x04gate\x18\x07 \x01(\x05\x12\x0e\n\x06paused\x18\x08 \x01(\x08\x12\x12\n\nmust_press\x18\t \x03(\x05\x12\r\n\x05spits\x18\n \x01(\x05\x12\x0e\n\x06winner\x18\x0b \x01(\x05\x12\x13\n\x0btermination\x18\x0c \x01(\x05\"\x1b\n\x0bSpitPressed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"n\n\tSpitDealt\x12\x10\n\x08round_no\x18\x01 \x01(\x05\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12-\n\x05stock\x18\x03 \x03(\x0b\x32\x1e.photofinish.game.v1.StockPile\x12\x12\n\nspit_count\x18\x04 \x01(\x05\"O\n\x08SpitSpat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04pile\x18\x02 \x01(\x05\x12\'\n\x04\x63\x61rd\x18\x03 \x01(\x0b\x32\x19.photofinish.game.v1.Card\"%\n\x0eSpitReshuffled\x12\x13\n\x0bspit_counts\x18\x01 \x03(\x05\"\r\n\x0bSpitBlocked\"`\n\nSpitPlayed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05stock\x18\x02 \x01(\x05\x12\x0c\n\x04pile\x18\x03 \x01(\x05\x12\'\n\x04\x63\x61rd\x18\x04 \x01(\x0b\x32\x19.photofinish.game.v1.Card\"\\\n\tSpitMoved\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0b\n\x03src\x18\x02 \x01(\x05\x12\x0b\n\x03\x64st\x18\x03 \x01(\x05\x12\'\n\x04\x63\x61rd\x18\x04 \x01(\x0b\x32\x19.photofinish.game.v1.Card\"T\n\x0cSpitRevealed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05stock\x18\x02 \x01(\x05\x12\'\n\x04\x63\x61rd\x18\x03 \x01(\x0b\x32\x19.photofinish.game.v1.Card\"X\n\x0eSpitRoundEnded\x12\x10\n\x08round_no\x18\x01 \x01(\x05\x12\x10\n\x08\x66inisher\x18\x02 \x01(\x05\x12\r\n\x05taken\x18\x03 \x01(\x05\x12\x13\n\x0b\x63\x61rd_counts\x18\x04 \x03(\x05\"\x1c\n\x0cSpitPausedBy\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"\x1d\n\rSpitResumedBy\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"0\n\tSpitEnded\x12\x0e\n\x06winner\x18\x01 \x01(\x05\x12\x13\n\x0btermination\x18\x02 \x01(\x05\"\x8c\x05\n\tSpitEvent\x12\x33\n\x07pressed\x18\x01 \x01(\x0b\x32 .photofinish.game.v1.SpitPressedH\x00\x12/\n\x05\x64\x65\x61lt\x18\x02 \x01(\x0b\x32\x1e.photofinish.game.v1.SpitDealtH\x00\x12-\n\x04spat\x18\x03 \x01(\x0b\x32\x1d.photofinish.game.v1.SpitSpatH\x00\x12\x39\n\nreshuffled\x18\x04 \x01(\x0b\x32#.photofinish.game.v1.SpitReshuffledH\x00\x12\x33\n\x07\x62locked\x18\x05 \x01(\x0b\x32 .photofinish.game.v1.SpitBlockedH\x00\x12\x31\n\x06played\x18\x06 \x01(\x0b\x32\x1f.photofinish.game.v1.SpitPlayedH\x00\x12/\n\x05moved\x18\x07 \x01(\x0b\x32\x1e.photofinish.game.v1.SpitMovedH\x00\x12\x35\n\x08revealed\x18\x08 \x01(\x0b\x32!.photofinish.game.v1.SpitRevealedH\x00\x12:\n\x0bround_ended\x18\t \x01(\x0b\x32#.photofinish.game.v1.SpitRoundEndedH\x00\x12\x33\n\x06paused\x18\n \x01(\x0b\x32!.photofinish.game.v1.SpitPausedByH\x00\x12\x35\n\x07resumed\x18\x0b \x01(\x0b\x32\".photofinish.game.v1.SpitResumedByH\x00\x12/\n\x05\x65nded\x18\x0c \x01(\x0b\x32\x1e.photofinish.game.v1.SpitEndedH\x00\x42\x06\n\x04kind*a\n\x04Suit\x12\x14\n\x10SUIT_UNSPECIFIED\x10\x00\x12\x0f\n\x0bSUIT_SPADES\x10\x01\x12\x0f\n\x0bSUIT_HEARTS\x10\x02\x12\x11\n\rSUIT_DIAMONDS\x10\x03\x12\x0e\n\nSUIT_CLUBS\x10\x04\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'photofinish.game.v1.spit_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SPITCOMMAND']._serialized_start=55
-  _globals['_SPITCOMMAND']._serialized_end=68
-  _globals['_SPITVIEW']._serialized_start=70
-  _globals['_SPITVIEW']._serialized_end=80
-  _globals['_SPITEVENT']._serialized_start=82
-  _globals['_SPITEVENT']._serialized_end=93
+  _globals['_SUIT']._serialized_start=2605
+  _globals['_SUIT']._serialized_end=2702
+  _globals['_CARD']._serialized_start=55
+  _globals['_CARD']._serialized_end=130
+  _globals['_SPITREADY']._serialized_start=132
+  _globals['_SPITREADY']._serialized_end=143
+  _globals['_SPITPAUSE']._serialized_start=145
+  _globals['_SPITPAUSE']._serialized_end=156
+  _globals['_SPITRESUME']._serialized_start=158
+  _globals['_SPITRESUME']._serialized_end=170
+  _globals['_SPITRESIGN']._serialized_start=172
+  _globals['_SPITRESIGN']._serialized_end=184
+  _globals['_SPITPLAY']._serialized_start=186
+  _globals['_SPITPLAY']._serialized_end=253
+  _globals['_SPITMOVE']._serialized_start=255
+  _globals['_SPITMOVE']._serialized_end=291
+  _globals['_SPITSPIT']._serialized_start=293
+  _globals['_SPITSPIT']._serialized_end=335
+  _globals['_SPITCOMMAND']._serialized_start=338
+  _globals['_SPITCOMMAND']._serialized_end=700
+  _globals['_STOCKPILE']._serialized_start=702
+  _globals['_STOCKPILE']._serialized_end=769
+  _globals['_SPITSIDE']._serialized_start=771
+  _globals['_SPITSIDE']._serialized_end=848
+  _globals['_CENTREPILE']._serialized_start=850
+  _globals['_CENTREPILE']._serialized_end=916
+  _globals['_SPITVIEW']._serialized_start=919
+  _globals['_SPITVIEW']._serialized_end=1193
+  _globals['_SPITPRESSED']._serialized_start=1195
+  _globals['_SPITPRESSED']._serialized_end=1222
+  _globals['_SPITDEALT']._serialized_start=1224
+  _globals['_SPITDEALT']._serialized_end=1334
+  _globals['_SPITSPAT']._serialized_start=1336
+  _globals['_SPITSPAT']._serialized_end=1415
+  _globals['_SPITRESHUFFLED']._serialized_start=1417
+  _globals['_SPITRESHUFFLED']._serialized_end=1454
+  _globals['_SPITBLOCKED']._serialized_start=1456
+  _globals['_SPITBLOCKED']._serialized_end=1469
+  _globals['_SPITPLAYED']._serialized_start=1471
+  _globals['_SPITPLAYED']._serialized_end=1567
+  _globals['_SPITMOVED']._serialized_start=1569
+  _globals['_SPITMOVED']._serialized_end=1661
+  _globals['_SPITREVEALED']._serialized_start=1663
+  _globals['_SPITREVEALED']._serialized_end=1747
+  _globals['_SPITROUNDENDED']._serialized_start=1749
+  _globals['_SPITROUNDENDED']._serialized_end=1837
+  _globals['_SPITPAUSEDBY']._serialized_start=1839
+  _globals['_SPITPAUSEDBY']._serialized_end=1867
+  _globals['_SPITRESUMEDBY']._serialized_start=1869
+  _globals['_SPITRESUMEDBY']._serialized_end=1898
+  _globals['_SPITENDED']._serialized_start=1900
+  _globals['_SPITENDED']._serialized_end=1948
+  _globals['_SPITEVENT']._serialized_start=1951
+  _globals['_SPITEVENT']._serialized_end=2603
 # @@protoc_insertion_point(module_scope)
