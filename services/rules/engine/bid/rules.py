@@ -40,6 +40,7 @@ from services.rules.engine.errors import Malformed, Reason, Refused
 from services.rules.engine.seats import SEATS, Seat, other, parse_seat
 
 _TILES = frozenset(FULL_SET)
+_COMMAND_TYPES = frozenset({Ready, Play, Draw, PassBid, Bid, Accept, Resign})
 _ALONE = (frozenset({Seat(0)}), frozenset({Seat(1)}))
 _NOBODY: frozenset[Seat] = frozenset()
 
@@ -173,7 +174,7 @@ def _play(state: State, seat: Seat, command: Command, events: list[Event]) -> St
 
 def _check_known(command: object) -> None:
     # Commands built in code (not parsed) may still name a tile that cannot exist.
-    if not isinstance(command, Ready | Play | Draw | PassBid | Bid | Accept | Resign):
+    if type(command) not in _COMMAND_TYPES:
         raise Malformed(Reason.UNKNOWN_COMMAND, f"{command!r} is not a Spectacular Bid command")
     if isinstance(command, Play) and command.tile not in _TILES:
         raise Malformed(Reason.BAD_ARGUMENT, f"{command.tile!r} is not a double-six tile")

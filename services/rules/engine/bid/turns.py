@@ -87,11 +87,14 @@ def play(state: State, seat: Seat, tile: Tile, end: End | None, events: list[Eve
     opponent = other(seat)
     balances, moved = transfer(state.balances, opponent, points_for(board.total))
     events.append(Played(seat, tile, end, board.total, moved))
+    over = balances[opponent] == 0 or not hand
+    to_act = None if over else next_to_act(hands, state.boneyard, board, opponent, events)
     state = replace(
         state,
         board=board,
         hands=hands,
         balances=balances,
+        to_act=state.to_act if to_act is None else to_act,
         drawn=None,
         must_open_with=None,
     )
@@ -99,7 +102,9 @@ def play(state: State, seat: Seat, tile: Tile, end: End | None, events: list[Eve
         return end_match(state, seat, Termination.CHIPS, events)
     if not hand:
         return settle_went_out(state, seat, events)
-    return begin_turn(state, opponent, events)
+    if to_act is None:
+        return settle_blocked(state, events)
+    return state
 
 
 def check_draw(state: State, seat: Seat) -> None:
@@ -130,23 +135,40 @@ def draw(state: State, seat: Seat, events: list[Event]) -> State:
     drawn = boneyard[:count]
     hand = state.hands[seat] + drawn
     hands = (hand, state.hands[1]) if seat == 0 else (state.hands[0], hand)
+    boneyard = boneyard[count:]
     events.append(Drew(seat, count, drawn))
-    state = replace(state, hands=hands, boneyard=boneyard[count:], drawn=playable)
-    if playable is not None:
-        return state
-    return begin_turn(state, seat, events)
+    to_act: Seat | None = seat
+    if playable is None:
+        to_act = next_to_act(hands, boneyard, state.board, seat, events)
+    state = replace(
+        state,
+        hands=hands,
+        boneyard=boneyard,
+        drawn=playable,
+        to_act=state.to_act if to_act is None else to_act,
+    )
+    if to_act is None:
+        return settle_blocked(state, events)
+    return state
 
 
-def begin_turn(state: State, seat: Seat, events: list[Event]) -> State:
-    """Return the state with ``seat`` to act, after any forced passes or the block.
+def next_to_act(
+    hands: tuple[tuple[Tile, ...], tuple[Tile, ...]],
+    boneyard: tuple[Tile, ...],
+    board: Board,
+    seat: Seat,
+    events: list[Event],
+) -> Seat | None:
+    """Return who acts when the turn passes to ``seat``; None when the round is blocked.
 
-    Rules §4: a seat passes only when it can neither play nor draw; the server does it.
+    Rules §4: a seat passes only when it can neither play nor draw, and the server does it
+    (a forced Passed event); when the opponent then cannot play either, both have passed.
     """
-    if state.boneyard or can_play(state.hands[seat], state.board):
-        return replace(state, to_act=seat) if state.to_act != seat else state
+    if boneyard or can_play(hands[seat], board):
+        return seat
     events.append(Passed(seat))
     opponent = other(seat)
-    if can_play(state.hands[opponent], state.board):
-        return replace(state, to_act=opponent)
+    if can_play(hands[opponent], board):
+        return opponent
     events.append(Passed(opponent))
-    return settle_blocked(state, events)
+    return None
