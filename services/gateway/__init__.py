@@ -1,0 +1,1 @@
+"""The gateway: authenticates browsers, translates gRPC-web, fans events out per player."""

@@ -1,0 +1,36 @@
+"""gRPC-web to gRPC translation inside aiohttp: no Envoy, raw bytes, an explicit allow-list.
+
+Mount it with `setup(app, config, hook)` (or `app.add_subapp(prefix, create_app(config))`):
+
+    config = GrpcWebConfig(
+        routes={"/photofinish.arbitration.v1.Arbitration/Submit": Route.unary("arbitration")},
+        backends={"arbitration": "127.0.0.1:7001"},
+    )
+"""
+
+from services.gateway.grpcweb.app import create_app, setup
+from services.gateway.grpcweb.backends import BACKENDS, Backends
+from services.gateway.grpcweb.config import GrpcWebConfig
+from services.gateway.grpcweb.cors import CorsPolicy
+from services.gateway.grpcweb.metadata import HeaderPolicy, Metadata
+from services.gateway.grpcweb.proxy import GrpcWebProxy, MetadataHook
+from services.gateway.grpcweb.routes import MethodKind, Route
+from services.gateway.grpcweb.status import Code, RequestRefused, Status
+
+__all__ = [
+    "BACKENDS",
+    "Backends",
+    "Code",
+    "CorsPolicy",
+    "GrpcWebConfig",
+    "GrpcWebProxy",
+    "HeaderPolicy",
+    "Metadata",
+    "MetadataHook",
+    "MethodKind",
+    "RequestRefused",
+    "Route",
+    "Status",
+    "create_app",
+    "setup",
+]

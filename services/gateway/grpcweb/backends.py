@@ -1,0 +1,95 @@
+"""The gateway's channels to its backends, and the server streams running on them."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from contextlib import contextmanager
+
+import grpc.aio
+from aiohttp import web
+
+from services.gateway.grpcweb.config import GrpcWebConfig
+
+# Raw-bytes callables: no serializers, so request and response bytes pass through
+# untouched and the gateway never decodes a protobuf.
+UnaryMethod = grpc.aio.UnaryUnaryMultiCallable[bytes, bytes]
+StreamMethod = grpc.aio.UnaryStreamMultiCallable[bytes, bytes]
+StreamingCall = grpc.aio.UnaryStreamCall[bytes, bytes]
+
+
+class Backends:
+    """Open channels by backend name, their raw-bytes method callables, and live streams."""
+
+    def __init__(self, channels: Mapping[str, grpc.aio.Channel]) -> None:
+        self._channels = dict(channels)
+        self._unary: dict[str, UnaryMethod] = {}
+        self._streaming: dict[str, StreamMethod] = {}
+        self._streams: set[StreamingCall] = set()
+        self.closing = False
+
+    def unary(self, backend: str, path: str) -> UnaryMethod:
+        """Returns the callable for a unary method on `backend`."""
+        if path not in self._unary:
+            self._unary[path] = self._channels[backend].unary_unary(path)
+        return self._unary[path]
+
+    def server_streaming(self, backend: str, path: str) -> StreamMethod:
+        """Returns the callable for a server-streaming method on `backend`."""
+        if path not in self._streaming:
+            self._streaming[path] = self._channels[backend].unary_stream(path)
+        return self._streaming[path]
+
+    @contextmanager
+    def tracking(self, call: StreamingCall) -> Iterator[None]:
+        """Keeps `call` in the set that `cancel_streams` ends, for the duration."""
+        self._streams.add(call)
+        try:
+            yield
+        finally:
+            self._streams.discard(call)
+
+    def cancel_streams(self) -> None:
+        """Cancels every live server stream; each then ends its response with UNAVAILABLE."""
+        self.closing = True
+        for call in list(self._streams):
+            call.cancel()
+
+    async def close(self) -> None:
+        """Closes every channel, cancelling whatever calls remain on them."""
+        self.closing = True
+        await asyncio.gather(*(channel.close() for channel in self._channels.values()))
+
+
+BACKENDS = web.AppKey("grpcweb_backends", Backends)
+
+
+def backends_context(
+    config: GrpcWebConfig,
+) -> Callable[[web.Application], AsyncIterator[None]]:
+    """Returns a cleanup context that opens the channels on the serving loop.
+
+    grpc.aio channels bind to the loop they are made on, so they are made here, at app
+    startup, and never at import or in a constructor that may run on another loop.
+    """
+
+    async def open_channels(app: web.Application) -> AsyncIterator[None]:
+        options = list(config.channel_options)
+        backends = Backends(
+            {
+                name: grpc.aio.insecure_channel(target, options=options)
+                for name, target in config.backends.items()
+            }
+        )
+        app[BACKENDS] = backends
+        try:
+            yield
+        finally:
+            await backends.close()
+
+    return open_channels
+
+
+async def end_streams(app: web.Application) -> None:
+    """An on_shutdown hook: ends live server streams so shutdown need not wait them out."""
+    app[BACKENDS].cancel_streams()

@@ -1,0 +1,41 @@
+"""Everything the gRPC-web translator is told: the allow-list, backends, limits, policies."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from services.gateway.grpcweb.cors import CorsPolicy
+from services.gateway.grpcweb.metadata import HeaderPolicy
+from services.gateway.grpcweb.routes import Route, is_method_path
+
+DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class GrpcWebConfig:
+    """The translator's settings, checked once when built.
+
+    `routes` maps "/package.Service/Method" to its Route; `backends` maps each route's
+    backend name to a gRPC target ("127.0.0.1:7001"). `disconnect_poll_s` is how often an
+    idle server stream checks that its browser is still there (see disconnect.py).
+    """
+
+    routes: Mapping[str, Route]
+    backends: Mapping[str, str]
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    headers: HeaderPolicy = field(default_factory=HeaderPolicy)
+    cors: CorsPolicy = field(default_factory=CorsPolicy)
+    disconnect_poll_s: float = 0.5
+    channel_options: tuple[tuple[str, int | str], ...] = ()
+
+    def __post_init__(self) -> None:
+        for path, route in self.routes.items():
+            if not is_method_path(path):
+                raise ValueError(f"route {path!r} is not of the form /package.Service/Method")
+            if route.backend not in self.backends:
+                raise ValueError(f"route {path} names unknown backend {route.backend!r}")
+        if self.max_message_bytes <= 0:
+            raise ValueError(f"max_message_bytes must be positive, not {self.max_message_bytes}")
+        if self.disconnect_poll_s <= 0:
+            raise ValueError(f"disconnect_poll_s must be positive, not {self.disconnect_poll_s}")

@@ -1,0 +1,29 @@
+"""Why the gateway turned a gRPC-web request away before it reached a backend."""
+
+from __future__ import annotations
+
+import enum
+
+
+class Reason(enum.Enum):
+    """Every way a request can be malformed. Values appear in logs: never rename."""
+
+    TRUNCATED_FRAME = "truncated_frame"
+    UNKNOWN_FLAG = "unknown_flag"
+    COMPRESSED_FRAME = "compressed_frame"
+    TRAILER_FRAME = "trailer_frame"
+    NO_MESSAGE = "no_message"
+    EXTRA_MESSAGE = "extra_message"
+    MESSAGE_TOO_LARGE = "message_too_large"
+    BAD_BASE64 = "bad_base64"
+    BAD_TIMEOUT = "bad_timeout"
+    BAD_HEADER = "bad_header"
+
+
+class MalformedRequest(ValueError):
+    """The request body or headers break the gRPC-web wire format or the gateway's limits."""
+
+    def __init__(self, reason: Reason, detail: str) -> None:
+        super().__init__(f"{reason.value}: {detail}")
+        self.reason = reason
+        self.detail = detail

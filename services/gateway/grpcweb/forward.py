@@ -1,0 +1,86 @@
+"""Relaying a backend call's outcome to the browser: unary in one write, streams as they come."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+
+from aiohttp import web
+
+from services.gateway.grpcweb.backends import BACKENDS, Backends
+from services.gateway.grpcweb.calls import CANCELLED_HERE, Outgoing, StreamCall, call_unary
+from services.gateway.grpcweb.disconnect import call_when_gone, is_gone
+from services.gateway.grpcweb.response import StreamWriter, trailers_only, unary
+from services.gateway.grpcweb.routes import Route
+from services.gateway.grpcweb.status import Code, Status
+from services.gateway.grpcweb.wire import WireFormat
+
+SHUTTING_DOWN = Status(Code.UNAVAILABLE, "the gateway is shutting down; call again")
+
+
+async def forward_unary(
+    request: web.Request,
+    wire: WireFormat,
+    outgoing: Outgoing,
+    route: Route,
+    cors: Mapping[str, str],
+) -> web.Response:
+    """Returns the browser's response to a unary call forwarded to its backend."""
+    backends = request.config_dict[BACKENDS]
+    reply = await call_unary(backends.unary(route.backend, outgoing.path), outgoing)
+    status = _explained(reply.status, backends)
+    if reply.message is None:
+        return trailers_only(wire, status, cors, reply.headers)
+    return unary(wire, reply.headers, reply.message, status, cors)
+
+
+async def forward_stream(
+    request: web.Request,
+    wire: WireFormat,
+    outgoing: Outgoing,
+    route: Route,
+    cors: Mapping[str, str],
+    poll_s: float,
+) -> web.StreamResponse:
+    """Returns the browser's response to a server stream, written message by message.
+
+    The backend call is cancelled whichever way this ends: stream over, browser gone
+    (seen by a failed write or by the idle poll), gateway shutting down, handler cancelled.
+    """
+    backends = request.config_dict[BACKENDS]
+    stream = StreamCall(backends.server_streaming(route.backend, outgoing.path), outgoing)
+    watcher = asyncio.create_task(call_when_gone(request, poll_s, stream.cancel))
+    try:
+        with backends.tracking(stream.call):
+            return await _relay(request, wire, stream, backends, cors)
+    finally:
+        watcher.cancel()
+        stream.cancel()
+
+
+async def _relay(
+    request: web.Request,
+    wire: WireFormat,
+    stream: StreamCall,
+    backends: Backends,
+    cors: Mapping[str, str],
+) -> web.StreamResponse:
+    item = await stream.next()
+    if isinstance(item, Status) and not item.is_ok:
+        return trailers_only(wire, _explained(item, backends), cors, await stream.headers())
+    writer = StreamWriter(request, wire, cors)
+    try:
+        await writer.start(await stream.headers())
+        while not isinstance(item, Status):
+            await writer.send(item)
+            item = await stream.next()
+        if not is_gone(request):
+            await writer.end(_explained(item, backends))
+    except ConnectionResetError:
+        pass  # The browser has gone: nobody to tell; the caller cancels the backend call.
+    return writer.response
+
+
+def _explained(status: Status, backends: Backends) -> Status:
+    # A call the gateway cancelled because it is stopping gets a status worth retrying.
+    return SHUTTING_DOWN if status is CANCELLED_HERE and backends.closing else status

@@ -1,0 +1,92 @@
+"""The gRPC-web endpoint: checks a request, reads its message, forwards it, relays the answer."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from aiohttp import web
+
+from services.gateway.grpcweb.calls import Outgoing
+from services.gateway.grpcweb.config import GrpcWebConfig
+from services.gateway.grpcweb.cors import preflight_headers, response_headers
+from services.gateway.grpcweb.errors import MalformedRequest
+from services.gateway.grpcweb.forward import forward_stream, forward_unary
+from services.gateway.grpcweb.message import MessageReader
+from services.gateway.grpcweb.metadata import Metadata, forwarded, parse_timeout
+from services.gateway.grpcweb.response import trailers_only
+from services.gateway.grpcweb.routes import MethodKind, Route
+from services.gateway.grpcweb.status import Code, RequestRefused, Status, status_for
+from services.gateway.grpcweb.wire import WireFormat, wire_format
+
+# Called once the request message is in, just before forwarding. Returns the metadata the
+# gateway adds (an authenticated player id, a receipt stamp); raises RequestRefused to end
+# the call with that status instead (UNAUTHENTICATED for a bad token, say).
+MetadataHook = Callable[[web.Request, Route], Awaitable[Metadata]]
+
+
+class GrpcWebProxy:
+    """aiohttp handlers translating gRPC-web to gRPC for the methods on the allow-list."""
+
+    def __init__(self, config: GrpcWebConfig, hook: MetadataHook | None = None) -> None:
+        self._config = config
+        self._hook = hook
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        """Returns the gRPC-web response to a POST of /package.Service/Method."""
+        cors = response_headers(self._config.cors, request.headers.get("Origin"))
+        wire = wire_format(request.content_type)
+        if wire is None:
+            # gRPC answers a content type it does not speak with HTTP 415, not a status.
+            return web.Response(
+                status=415, text=f"unsupported content type {request.content_type}", headers=cors
+            )
+        path = f"/{request.match_info['service']}/{request.match_info['method']}"
+        route = self._config.routes.get(path)
+        if route is None:
+            status = Status(Code.UNIMPLEMENTED, f"method {path} is not served by this gateway")
+            return trailers_only(wire, status, cors)
+        try:
+            outgoing = await self._outgoing(request, wire, path, route)
+        except MalformedRequest as err:
+            return trailers_only(wire, status_for(err), cors)
+        except RequestRefused as refusal:
+            return trailers_only(wire, refusal.status, cors)
+        if route.kind is MethodKind.UNARY:
+            return await forward_unary(request, wire, outgoing, route, cors)
+        return await forward_stream(
+            request, wire, outgoing, route, cors, self._config.disconnect_poll_s
+        )
+
+    async def preflight(self, request: web.Request) -> web.Response:
+        """Returns the answer to a CORS preflight (OPTIONS) for a gRPC-web call."""
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return web.Response(status=400, text="a CORS preflight needs an Origin header")
+        headers = preflight_headers(
+            self._config.cors,
+            origin,
+            request.headers.get("Access-Control-Request-Headers"),
+            self._config.headers.forwards,
+        )
+        if headers is None:
+            return web.Response(status=403, text=f"origin {origin} may not call this API")
+        return web.Response(status=204, headers=headers)
+
+    async def _outgoing(
+        self, request: web.Request, wire: WireFormat, path: str, route: Route
+    ) -> Outgoing:
+        encoding = request.headers.get("grpc-encoding", "identity")
+        if encoding != "identity":
+            raise RequestRefused(
+                Status(
+                    Code.UNIMPLEMENTED, f"grpc-encoding {encoding} is not supported; use identity"
+                )
+            )
+        timeout_s = parse_timeout(request.headers.get("grpc-timeout"))
+        reader = MessageReader(wire, self._config.max_message_bytes)
+        async for chunk in request.content.iter_any():
+            reader.feed(chunk)
+        message = reader.finish()
+        own = await self._hook(request, route) if self._hook is not None else ()
+        metadata = forwarded(request.headers, self._config.headers, own)
+        return Outgoing(path, message, metadata, timeout_s)

@@ -1,0 +1,133 @@
+"""A real grpc.aio backend (health + probe) and the gateway in front of it, on ephemeral ports."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import aiohttp
+import grpc.aio
+import pytest
+from aiohttp import web
+from grpc_health.v1 import health, health_pb2_grpc
+
+from services.gateway.grpcweb import (
+    Code,
+    GrpcWebConfig,
+    HeaderPolicy,
+    RequestRefused,
+    Route,
+    Status,
+    setup,
+)
+from services.gateway.grpcweb.metadata import Metadata
+from tests.gateway.grpcweb.probe import SERVICE, Probe
+
+MAX_MESSAGE_BYTES = 1024
+
+
+@dataclass
+class Backend:
+    port: int
+    health: health.aio.HealthServicer
+    probe: Probe
+
+
+@dataclass
+class Gateway:
+    """The gateway under test and a plain HTTP session to call it with."""
+
+    runner: web.AppRunner
+    base_url: str
+    session: aiohttp.ClientSession
+    backend: Backend
+
+    def url(self, path: str) -> str:
+        return self.base_url + path
+
+
+@pytest.fixture
+async def backend() -> AsyncIterator[Backend]:
+    server = grpc.aio.server()
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    probe = Probe()
+    server.add_generic_rpc_handlers((probe.handler(),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    yield Backend(port, health_servicer, probe)
+    await server.stop(grace=None)
+
+
+async def stamp(request: web.Request, route: Route) -> Metadata:
+    """The tests' metadata hook: refuses one token, stamps a player and a receipt time."""
+    if request.headers.get("Authorization") == "Bearer revoked":
+        raise RequestRefused(Status(Code.UNAUTHENTICATED, "token revoked"))
+    return (("x-pf-player", "player-1"), ("x-pf-received-ns", str(time.monotonic_ns())))
+
+
+def gateway_config(port: int, disconnect_poll_s: float) -> GrpcWebConfig:
+    probe = f"/{SERVICE}"
+    return GrpcWebConfig(
+        routes={
+            "/grpc.health.v1.Health/Check": Route.unary("backend"),
+            "/grpc.health.v1.Health/Watch": Route.server_streaming("backend"),
+            f"{probe}/Echo": Route.unary("backend"),
+            f"{probe}/Seen": Route.unary("backend"),
+            f"{probe}/Fail": Route.unary("backend"),
+            f"{probe}/Hang": Route.unary("backend"),
+            f"{probe}/Ticks": Route.server_streaming("backend"),
+            f"{probe}/NotOnTheBackend": Route.unary("backend"),
+            f"{probe}/Nowhere": Route.unary("closed"),
+        },
+        # Port 1 on loopback: nothing listens there, so calls fail fast with UNAVAILABLE.
+        backends={"backend": f"127.0.0.1:{port}", "closed": "127.0.0.1:1"},
+        max_message_bytes=MAX_MESSAGE_BYTES,
+        headers=HeaderPolicy(reserved=frozenset({"x-pf-player", "x-pf-received-ns"})),
+        disconnect_poll_s=disconnect_poll_s,
+    )
+
+
+async def start_gateway(
+    backend: Backend, *, disconnect_poll_s: float, handler_cancellation: bool = False
+) -> AsyncIterator[Gateway]:
+    """Serves the gateway as production does: an AppRunner on a TCP site (port 0).
+
+    aiohttp's TestServer always cancels handlers on disconnect, which would hide the
+    default (handler_cancellation=False) behaviour these tests are about.
+    """
+    app = web.Application()
+    setup(app, gateway_config(backend.port, disconnect_poll_s), stamp)
+    runner = web.AppRunner(app, handler_cancellation=handler_cancellation)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    host, port = runner.addresses[0][:2]
+    try:
+        async with aiohttp.ClientSession() as session:
+            yield Gateway(runner, f"http://{host}:{port}", session, backend)
+    finally:
+        await runner.cleanup()
+
+
+@pytest.fixture
+async def gateway(backend: Backend) -> AsyncIterator[Gateway]:
+    async for running in start_gateway(backend, disconnect_poll_s=0.02):
+        yield running
+
+
+@pytest.fixture
+async def gateway_without_idle_poll(backend: Backend) -> AsyncIterator[Gateway]:
+    """A gateway that notices a lost browser only when a write fails."""
+    async for running in start_gateway(backend, disconnect_poll_s=3600.0):
+        yield running
+
+
+@pytest.fixture
+async def gateway_cancelling_handlers(backend: Backend) -> AsyncIterator[Gateway]:
+    """A gateway whose runner cancels a handler when its client disconnects."""
+    async for running in start_gateway(
+        backend, disconnect_poll_s=3600.0, handler_cancellation=True
+    ):
+        yield running

@@ -1,0 +1,92 @@
+"""Requests the gateway turns away itself: a gRPC status in trailers, never an HTTP 500."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.gateway.grpcweb import webclient
+from tests.gateway.grpcweb.conftest import MAX_MESSAGE_BYTES, Gateway
+from tests.gateway.grpcweb.probe import SERVICE
+
+ECHO = f"/{SERVICE}/Echo"
+
+
+async def test_method_off_the_allow_list_is_unimplemented(gateway: Gateway) -> None:
+    reply = await webclient.call(gateway.session, gateway.url("/photofinish.secret.v1.Admin/Wipe"))
+    assert reply.http_status == 200
+    assert reply.status == 12
+    assert reply.message == "method /photofinish.secret.v1.Admin/Wipe is not served by this gateway"
+    assert reply.headers["grpc-status"] == "12"
+
+
+@pytest.mark.parametrize("content_type", [webclient.BINARY, webclient.TEXT])
+async def test_garbage_body_is_invalid_argument(gateway: Gateway, content_type: str) -> None:
+    body = b"this is not a gRPC-web frame"
+    reply = await webclient.call(
+        gateway.session, gateway.url(ECHO), content_type=content_type, body=body
+    )
+    assert (reply.http_status, reply.status) == (200, 3)
+    assert reply.message.startswith(
+        "frame flag 0x74 is not defined"
+        if content_type == webclient.BINARY
+        else "body is not base64"
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (b"", "request body holds no message frame"),
+        (webclient.frame(b"hello")[:-2], "frame declares 5 bytes but only 3 arrived"),
+        (webclient.frame(b"a") + webclient.frame(b"b"), "6 bytes follow the request message"),
+        (webclient.frame(b"a") + b"\x00\x00", "2 bytes follow the request message"),
+        (webclient.frame(b"a", flag=0x01), "message is flagged compressed"),
+    ],
+)
+async def test_malformed_framing_is_invalid_argument_with_a_clear_message(
+    gateway: Gateway, body: bytes, message: str
+) -> None:
+    reply = await webclient.call(gateway.session, gateway.url(ECHO), body=body)
+    assert (reply.http_status, reply.status) == (200, 3)
+    assert reply.message.startswith(message)
+
+
+async def test_oversize_message_is_resource_exhausted(gateway: Gateway) -> None:
+    reply = await webclient.call(gateway.session, gateway.url(ECHO), b"x" * (MAX_MESSAGE_BYTES + 1))
+    assert (reply.http_status, reply.status) == (200, 8)
+    assert reply.message == f"message of {MAX_MESSAGE_BYTES + 1} bytes is over the limit of 1024"
+
+
+async def test_huge_declared_length_is_refused_without_waiting_for_the_bytes(
+    gateway: Gateway,
+) -> None:
+    reply = await webclient.call(gateway.session, gateway.url(ECHO), body=b"\x00\xff\xff\xff\xff")
+    assert reply.status == 8
+
+
+async def test_bad_grpc_timeout_is_invalid_argument(gateway: Gateway) -> None:
+    reply = await webclient.call(
+        gateway.session, gateway.url(ECHO), headers={"grpc-timeout": "soon"}
+    )
+    assert reply.status == 3
+    assert "grpc-timeout 'soon'" in reply.message
+
+
+async def test_compressed_encoding_is_unimplemented(gateway: Gateway) -> None:
+    reply = await webclient.call(
+        gateway.session, gateway.url(ECHO), headers={"grpc-encoding": "gzip"}
+    )
+    assert reply.status == 12
+    assert "grpc-encoding gzip" in reply.message
+
+
+async def test_other_content_types_get_http_415(gateway: Gateway) -> None:
+    async with gateway.session.post(
+        gateway.url(ECHO), data=b"{}", headers={"Content-Type": "application/json"}
+    ) as response:
+        assert response.status == 415
+
+
+async def test_get_is_not_allowed(gateway: Gateway) -> None:
+    async with gateway.session.get(gateway.url(ECHO)) as response:
+        assert response.status == 405
