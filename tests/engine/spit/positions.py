@@ -7,12 +7,14 @@ or a rank and suit (``"8h"``, ``"8♥"``). Crafted positions need not hold all 5
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from services.rules.engine.seats import Seat
 from services.rules.engine.spit import Card, Options, Phase, Side, State, parse_card, parse_rank
-from services.rules.engine.spit.cards import Suit
+from services.rules.engine.spit.cards import Suit, full_deck
 from services.rules.engine.spit.model import Pile
+from services.rules.engine.spit.moves import can_go_on
 
 SOUTH = Seat(0)
 NORTH = Seat(1)
@@ -89,3 +91,48 @@ def tops(state: State, seat: Seat) -> list[str]:
 def centre_tops(state: State) -> list[str]:
     """Return both centre tops as rank text, ``"-"`` for an empty pile."""
     return [str(pile[-1].rank) if pile else "-" for pile in state.centre]
+
+
+def random_position(seed: int, *, pausable: bool = False) -> State:
+    """Return a random mid-round position holding all 52 cards, play or blocked.
+
+    Stock piles of 0–5 cards (at least one card per seat, as during a round), spit piles
+    often empty or short so that lone spits and reshuffles come up, the rest in the centre.
+    """
+    rng = random.Random(seed)
+    deck = list(full_deck())
+    rng.shuffle(deck)
+    sides = []
+    for _ in range(2):
+        sizes = [rng.randrange(6) for _ in range(5)]
+        if not any(sizes):
+            sizes[rng.randrange(5)] = 1
+        piles = []
+        for size in sizes:
+            piles.append(tuple(deck[:size]))
+            del deck[:size]
+        spit_size = rng.choice((0, 0, 1, 2, 5))
+        sides.append(
+            Side(
+                stock=(piles[0], piles[1], piles[2], piles[3], piles[4]),
+                spit=tuple(deck[:spit_size]),
+            )
+        )
+        del deck[:spit_size]
+    cut = rng.randrange(1, len(deck))
+    centre = (tuple(deck[:cut]), tuple(deck[cut:]))
+    side_pair = (sides[0], sides[1])
+    return State(
+        seed=seed,
+        version=0,
+        options=Options(pausable=pausable),
+        round_no=1,
+        phase=Phase.PLAY if can_go_on(side_pair, centre) else Phase.BLOCKED,
+        sides=side_pair,
+        centre=centre,
+        pressed=frozenset(),
+        paused=False,
+        spits=1,
+        reshuffles=0,
+        outcome=None,
+    )

@@ -2,9 +2,11 @@
 
 A discrete-event simulation, pure and seeded: no clock is read. Each bot holds at most
 one pending plan, due ``think_ms`` after it was made; the earliest due command is applied
-(ties: the simulated server's spit first, then seat 0 before seat 1). A refused command
+(ties: the simulated server's spit first, then a seeded coin between the bots). A refused command
 costs its bot a fresh plan and think. After every accepted command, each bot without a
-pending plan, or whose plan is no longer legal, plans again from its new view. At
+pending plan, or whose plan is no longer legal, plans again from its new view — unless
+that plan is due within ``commit_ms``: such a command is already on its way (the hand is
+moving, the packet is sent), so it arrives and is refused, as in a real race. At
 Gate.SPIT the simulated server sends the spit ``SPIT_PAUSE_MS`` after the blockage began
 (as the arbitration does after a visible pause), unless a bot's Spit comes first.
 
@@ -30,6 +32,7 @@ from services.rules.engine.spit.rules import apply
 from services.rules.engine.spit.view import view
 
 SPIT_PAUSE_MS = 800
+COMMIT_MS = 150
 SERVER = -1  # the simulated arbitration, which sends the spit when nobody else does
 
 
@@ -54,7 +57,9 @@ class _Match:
     state: State
     levels: tuple[Level, Level]
     rngs: tuple[random.Random, random.Random]
+    ties: random.Random
     pending: list[tuple[int, Command] | None]
+    commit_ms: int
     now_ms: int = 0
     spit_due_ms: int | None = None
     accepted: int = 0
@@ -69,6 +74,7 @@ def play_match(
     options: Options | None = None,
     max_commands: int = 20_000,
     max_sim_ms: int = 4 * 3600 * 1000,
+    commit_ms: int = COMMIT_MS,
 ) -> tuple[Outcome | None, MatchStats]:
     """Return how a match of ``level_a`` (seat 0) against ``level_b`` (seat 1) ends.
 
@@ -78,7 +84,9 @@ def play_match(
         state=new_match(options or Options(), seed),
         levels=(level_a, level_b),
         rngs=(random.Random(f"{seed}/bot/0"), random.Random(f"{seed}/bot/1")),
+        ties=random.Random(f"{seed}/ties"),
         pending=[None, None],
+        commit_ms=commit_ms,
     )
     plays = [0, 0]
     for seat in SEATS:
@@ -127,11 +135,13 @@ def _cut_off(match: _Match, max_commands: int, max_sim_ms: int) -> str | None:
 
 def _next_due(match: _Match) -> tuple[int, Command]:
     """Return the actor whose command is due first and that command; advance the time."""
-    due: list[tuple[int, int]] = []
+    due: list[tuple[int, float, int]] = []
     if match.spit_due_ms is not None:
-        due.append((match.spit_due_ms, SERVER))
-    due += [(pending[0], seat) for seat, pending in enumerate(match.pending) if pending]
-    at_ms, actor = min(due)
+        due.append((match.spit_due_ms, -1.0, SERVER))
+    coin = match.ties.random()
+    order = (coin, 1 - coin)  # a seeded coin, so neither seat wins every tie
+    due += [(plan[0], order[seat], seat) for seat, plan in enumerate(match.pending) if plan]
+    at_ms, _, actor = min(due)
     match.now_ms = at_ms
     if actor == SERVER:
         match.spit_due_ms = None
@@ -150,9 +160,17 @@ def _after_accepted(match: _Match, state: State) -> None:
     elif match.spit_due_ms is None or spat:
         match.spit_due_ms = match.now_ms + SPIT_PAUSE_MS
     for seat in SEATS:
-        pending = match.pending[seat]
-        if pending is None or not _is_legal(state, seat, pending[1]):
+        if _must_replan(match, seat):
             _replan(match, seat)
+
+
+def _must_replan(match: _Match, seat: Seat) -> bool:
+    """Return whether ``seat`` has no plan, or one overtaken by events and not yet sent."""
+    pending = match.pending[seat]
+    if pending is None:
+        return True
+    in_flight = pending[0] <= match.now_ms + match.commit_ms
+    return not in_flight and not _is_legal(match.state, seat, pending[1])
 
 
 def _is_legal(state: State, seat: Seat, command: Command) -> bool:
