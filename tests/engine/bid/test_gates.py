@@ -87,3 +87,10 @@ def _past_gate(state: State) -> State:
     from dataclasses import replace
 
     return replace(state, gate=None)
+
+
+def test_impossible_options_are_rejected() -> None:
+    with pytest.raises(ValueError):
+        Options(hand_size=15)
+    with pytest.raises(ValueError):
+        Options(min_bid=12)

@@ -18,7 +18,7 @@ from services.rules.engine.bid import (
     legal_commands,
     parse_tile,
 )
-from services.rules.engine.decision import Gate
+from services.rules.engine.decision import Gate, Outcome, Termination
 from services.rules.engine.errors import Reason, Refused
 from tests.engine.bid.position import S0, S1, cmd, position, tiles
 
@@ -101,10 +101,15 @@ def test_a_forced_pass_is_made_automatically_when_the_opponent_cannot_play() -> 
     assert step.decision.fresh
 
 
-def _blocked(hand0: str, hand1: str, jockey: int | None = None) -> tuple[RoundEnded, State]:
+def _blocked(
+    hand0: str,
+    hand1: str,
+    jockey: int | None = None,
+    balances: tuple[int, int] = (150, 150),
+) -> tuple[RoundEnded, State]:
     # Seat 0 turns the open 5|6 into 0|6 (sum 6, no score); neither hand holds a 0 or a
     # 6 and the boneyard is empty, so both seats are passed and the round is blocked.
-    state = position("[0|5] " + hand0, hand1, board=["[5|6]"], jockey=jockey)
+    state = position("[0|5] " + hand0, hand1, board=["[5|6]"], jockey=jockey, balances=balances)
     step = apply(state, S0, cmd("play [0|5] [5|6]:low"))
     assert step.events[1:3] == (Passed(S1), Passed(S0))
     ended = [e for e in step.events if isinstance(e, RoundEnded)]
@@ -128,6 +133,20 @@ def test_a_blocked_tie_pays_nothing() -> None:
     ended, after = _blocked("[3|3]", "[2|4]")
     assert ended.settlement == Settlement(2, SettlementKind.BLOCKED, None, (6, 6), 0)
     assert after.balances == (150, 150)
+
+
+def test_a_block_award_that_empties_the_payers_balance_ends_the_match() -> None:
+    ended, after = _blocked("[2|2]", "[3|5] [5|5]", balances=(280, 20))
+    assert ended.settlement.transfer == 20
+    assert after.balances == (300, 0)
+    assert after.outcome == Outcome(S0, Termination.CHIPS)
+    assert after.gate is None
+
+
+def test_a_block_award_is_capped_by_the_payers_balance() -> None:
+    ended, after = _blocked("[2|2]", "[3|5] [5|5]", balances=(290, 10))
+    assert ended.settlement.transfer == 10
+    assert after.outcome == Outcome(S0, Termination.CHIPS)
 
 
 def test_a_blocked_round_deals_the_next_round_with_a_rank_opening_and_no_jockey() -> None:

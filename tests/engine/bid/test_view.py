@@ -72,7 +72,7 @@ def test_the_obligatory_opening_tile_is_shown_only_to_its_holder() -> None:
 def test_the_auction_view_shows_the_bid_and_its_cost_after_the_discount() -> None:
     state = position("[1|2]", "[3|4]", boneyard="[5|5]", phase=Phase.AUCTION, jockey=1)
     state = run(state, (0, "bid 15"), (1, "bid 25"))
-    assert view(state, None).auction == AuctionView(25, S1, 10, 30)
+    assert view(state, None).auction == AuctionView(25, S1, 10, 30, 15)
     assert view(state, S0).decide == (S0,)
     assert view(state, S0).jockey == S1
 

@@ -124,7 +124,9 @@ def _auction(view: View, seat: Seat, level: Level, rng: random.Random) -> Comman
     assert auction is not None
     bids = [c for c in view.legal if isinstance(c, Bid)]
     balance = view.balances[seat]
-    affordable = [b for b in bids if _cost(view, seat, b.amount) < balance]
+    discount = auction.discount if seat == view.jockey else 0
+    # Never a bid that would cost the whole balance: paying it loses at once (rules §6).
+    affordable = [b for b in bids if max(0, b.amount - discount) < balance]
     declining: Command = Accept() if auction.bidder is not None else PassBid()
     if level is Level.EASY:
         if affordable and rng.random() < 0.5:
@@ -134,10 +136,6 @@ def _auction(view: View, seat: Seat, level: Level, rng: random.Random) -> Comman
     if strong and auction.bidder is None and affordable and balance >= 4 * affordable[0].amount:
         return affordable[0]
     return declining
-
-
-def _cost(view: View, seat: Seat, amount: int) -> int:
-    return max(0, amount - 15) if seat == view.jockey else amount
 
 
 def _strength(hand: tuple[Tile, ...]) -> int:

@@ -28,6 +28,14 @@ class Options:
     bid_step: int = 5  # every bid is a multiple of this and raises by at least this
     jockey_discount: int = 15  # off the jockey's own winning bid, never below 0
 
+    def __post_init__(self) -> None:
+        if self.start_balance <= 0 or not 1 <= self.hand_size <= 14:
+            raise ValueError(f"impossible options: {self}")
+        if self.bid_step <= 0 or self.min_bid <= 0 or self.min_bid % self.bid_step:
+            raise ValueError(f"bids must be positive multiples of the step: {self}")
+        if self.jockey_discount < 0:
+            raise ValueError(f"the jockey discount cannot be negative: {self}")
+
 
 class Phase(enum.Enum):
     """What the round is doing (at a gate: what starts once both seats have pressed)."""

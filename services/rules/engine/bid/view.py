@@ -33,12 +33,16 @@ class OpenPoint:
 
 @dataclass(frozen=True, slots=True)
 class AuctionView:
-    """The auction as it stands: ``bid`` 0 before any, ``cost`` what its bidder would pay."""
+    """The auction as it stands: ``bid`` 0 before any, ``cost`` what its bidder would pay.
+
+    ``discount`` comes off the jockey's own bids (never below 0, never paid out).
+    """
 
     bid: int
     bidder: Seat | None
     cost: int
     min_bid: int
+    discount: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +113,8 @@ def _auction(state: State) -> AuctionView | None:
     if state.phase is not Phase.AUCTION or state.outcome is not None:
         return None
     cost = 0 if state.bidder is None else auction.net_payment(state, state.bidder, state.bid)
-    return AuctionView(state.bid, state.bidder, cost, auction.min_bid(state))
+    discount = state.options.jockey_discount
+    return AuctionView(state.bid, state.bidder, cost, auction.min_bid(state), discount)
 
 
 def _legal(state: State, seat: Seat | None) -> tuple[Command, ...]:
