@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import time
 
-import nats.errors
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 
@@ -34,7 +33,8 @@ async def consume(
         while True:
             try:
                 messages = await sub.fetch(batch, timeout=idle_s)
-            except nats.errors.TimeoutError:
+            # nats-py raises its own TimeoutError or, on one path, asyncio's: catch both.
+            except TimeoutError:
                 metrics.PENDING.set((await sub.consumer_info()).num_pending or 0)
                 continue
             for message in messages:

@@ -1,0 +1,111 @@
+"""Results stored exactly once with their rating changes, on SQLite and PostgreSQL alike."""
+
+from __future__ import annotations
+
+import asyncio
+
+from services.ratings.database import Database, Target
+from services.ratings.model import Game, PlayerId, Recorded, Verdict
+from services.ratings.store import Store
+from tests.ratings.results import put, standing, void, win
+
+NOW = 1_800_000_000.0
+ANN, BOB = PlayerId("ann"), PlayerId("bob")
+
+
+async def test_a_rated_win_moves_both_ratings_and_writes_both_histories(store: Store) -> None:
+    assert await store.record(win("m1", "ann", "bob"), NOW) is Recorded.RATED
+    ladder = {e.standing.player_id: e.standing for e in await store.ladder(Game.SPIT, 10)}
+    assert ladder[ANN].rating.rating > 1500 > ladder[BOB].rating.rating
+    assert (ladder[ANN].games, ladder[ANN].wins, ladder[BOB].losses) == (1, 1, 1)
+    (line,) = await store.history(BOB, Game.SPIT, 10)
+    assert (line.match_id, line.verdict, line.opponent_id) == ("m1", Verdict.LOSS, ANN)
+    assert line.rating_before == 1500 and line.rating_after == ladder[BOB].rating.rating
+    assert line.played_unix_s == NOW
+
+
+async def test_the_same_result_stored_twice_counts_once(store: Store) -> None:
+    assert await store.record(win("m1", "ann", "bob"), NOW) is Recorded.RATED
+    before = await store.ladder(Game.SPIT, 10)
+    assert await store.record(win("m1", "ann", "bob"), NOW + 5) is Recorded.DUPLICATE
+    # Even a different result under a match id already counted changes nothing.
+    assert await store.record(win("m1", "bob", "ann"), NOW + 9) is Recorded.DUPLICATE
+    assert await store.ladder(Game.SPIT, 10) == before
+    assert len(await store.history(ANN, Game.SPIT, 10)) == 1
+
+
+async def test_voided_and_unrated_results_change_no_rating_but_appear_in_history(
+    store: Store,
+) -> None:
+    await store.record(win("m1", "ann", "bob"), NOW)
+    rated = {e.standing.player_id: e.standing for e in await store.ladder(Game.SPIT, 10)}
+    assert await store.record(void("m2", "ann", "bob"), NOW + 1) is Recorded.VOIDED
+    assert await store.record(win("m3", "bob", "ann", rated=False), NOW + 2) is Recorded.UNRATED
+    assert await store.record(win("m4", "ann", "cat"), NOW + 3) is Recorded.RATED
+    assert await store.ladder(Game.SPIT, 10) != ()
+    after = {e.standing.player_id: e.standing for e in await store.ladder(Game.SPIT, 10)}
+    assert after[BOB] == rated[BOB]
+    lines = await store.history(BOB, Game.SPIT, 10)
+    assert [(x.match_id, x.verdict, x.rated) for x in lines] == [
+        ("m3", Verdict.WIN, False),
+        ("m2", Verdict.VOID, False),
+        ("m1", Verdict.LOSS, True),
+    ]
+    assert all(x.change == 0 and x.rating_before == rated[BOB].rating.rating for x in lines[:2])
+    assert lines[1].void_reason == "event_loop_lag"
+
+
+async def test_a_player_never_rated_has_history_but_no_ladder_line(store: Store) -> None:
+    await store.record(win("m1", "dee", "eve", rated=False), NOW)
+    assert await store.ladder(Game.SPIT, 10) == ()
+    assert await store.standing(PlayerId("dee"), Game.SPIT) is None
+    (line,) = await store.history(PlayerId("dee"), Game.SPIT, 10)
+    assert line.rating_before is None and line.verdict is Verdict.WIN
+
+
+async def test_each_game_keeps_its_own_ladder(store: Store) -> None:
+    await store.record(win("m1", "ann", "bob", game=Game.BID), NOW)
+    assert await store.ladder(Game.SPIT, 10) == ()
+    assert [e.standing.player_id for e in await store.ladder(Game.BID, 10)] == [ANN, BOB]
+    assert await store.history(ANN, Game.SPIT, 10) == ()
+
+
+async def test_the_ladder_orders_by_rating_then_games_then_player_id(store: Store) -> None:
+    await put(
+        store,
+        Game.BID,
+        standing("dee", 1500, games=3),
+        standing("bob", 1500, games=9),
+        standing("ann", 1500, games=3),
+        standing("cat", 1800, rd=200, games=1),
+        standing("Zed", 1500, games=3),
+    )
+    ranked = await store.ladder(Game.BID, 4)
+    assert [(e.rank, e.standing.player_id) for e in ranked] == [
+        (1, "cat"),
+        (2, "bob"),
+        (3, "Zed"),
+        (4, "ann"),
+    ]
+    assert [e.is_provisional for e in ranked] == [True, False, False, False]
+
+
+async def test_concurrent_writers_lose_no_update_of_a_shared_player(target: Target) -> None:
+    databases = [Database(target) for _ in range(2)]
+    for database in databases:
+        await database.open()
+    stores = [Store(database) for database in databases]
+    await stores[0].migrate()
+    try:
+        await asyncio.gather(
+            *(
+                stores[i % 2].record(win(f"m{i}", "ann", f"rival{i % 3}"), NOW + i)
+                for i in range(24)
+            )
+        )
+        ann = await stores[0].standing(ANN, Game.SPIT)
+        assert ann is not None and (ann.games, ann.wins) == (24, 24)
+        assert len(await stores[1].history(ANN, Game.SPIT, 100)) == 24
+    finally:
+        for database in databases:
+            await database.close()
