@@ -5,6 +5,8 @@ Internal services trust these headers because only the gateway reaches them.
 
 from __future__ import annotations
 
+from urllib.parse import unquote
+
 import grpc
 
 from services.common.rejection import Rejection
@@ -33,5 +35,8 @@ def player_id_of(context: grpc.aio.ServicerContext[object, object]) -> str:
 
 
 def player_name_of(context: grpc.aio.ServicerContext[object, object]) -> str:
-    """Return the calling player's display name ("" when not given)."""
-    return _metadata(context).get(PLAYER_NAME, "")
+    """Return the calling player's display name ("" when not given).
+
+    Metadata values are ASCII, so the gateway percent-encodes the UTF-8 name.
+    """
+    return unquote(_metadata(context).get(PLAYER_NAME, ""))

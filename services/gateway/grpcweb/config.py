@@ -33,6 +33,8 @@ class GrpcWebConfig:
         for path, route in self.routes.items():
             if not is_method_path(path):
                 raise ValueError(f"route {path!r} is not of the form /package.Service/Method")
+            if route.target and not is_method_path(route.target):
+                raise ValueError(f"route {path} targets {route.target!r}, not a method path")
             if route.backend not in self.backends:
                 raise ValueError(f"route {path} names unknown backend {route.backend!r}")
         if self.max_message_bytes <= 0:

@@ -89,4 +89,4 @@ class GrpcWebProxy:
         message = reader.finish()
         own = await self._hook(request, route) if self._hook is not None else ()
         metadata = forwarded(request.headers, self._config.headers, own)
-        return Outgoing(path, message, metadata, timeout_s)
+        return Outgoing(route.target or path, message, metadata, timeout_s)

@@ -23,18 +23,23 @@ class MethodKind(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Route:
-    """Where one allowed method goes: its kind and the name of the backend channel."""
+    """Where one allowed method goes: its kind, the backend channel and the backend method.
+
+    ``target`` is the backend's "/package.Service/Method" when it differs from the public
+    path (the public API is one service; its methods are served by several backends).
+    """
 
     kind: MethodKind
     backend: str
+    target: str = ""
 
     @classmethod
-    def unary(cls, backend: str) -> Route:
-        return cls(MethodKind.UNARY, backend)
+    def unary(cls, backend: str, target: str = "") -> Route:
+        return cls(MethodKind.UNARY, backend, target)
 
     @classmethod
-    def server_streaming(cls, backend: str) -> Route:
-        return cls(MethodKind.SERVER_STREAMING, backend)
+    def server_streaming(cls, backend: str, target: str = "") -> Route:
+        return cls(MethodKind.SERVER_STREAMING, backend, target)
 
 
 def is_method_path(path: str) -> bool:

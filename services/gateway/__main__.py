@@ -1,0 +1,69 @@
+"""Run the gateway: `python -m services.gateway`."""
+
+from __future__ import annotations
+
+import asyncio
+import asyncio.base_events
+
+import grpc
+import nats
+from aiohttp import web
+
+from services.common import logs
+from services.common.metrics import add_metrics_route, sample_event_loop_lag
+from services.common.serving import wait_for_stop_signal
+from services.gateway.auth import identity_hook
+from services.gateway.config import Config
+from services.gateway.grpcweb import GrpcWebConfig, HeaderPolicy, setup
+from services.gateway.local import LocalArena, add_local_arena
+from services.gateway.page import placeholder
+from services.gateway.routing import public_routes
+
+
+async def main(config: Config) -> None:
+    nc = await nats.connect(config.nats_url, name="gateway")
+    arbitration = grpc.aio.insecure_channel(config.arbitration_addr)
+    local = grpc.aio.server()
+    add_local_arena(LocalArena(config.token_key, nc, arbitration), local)
+    local_port = local.add_insecure_port("127.0.0.1:0")
+    await local.start()
+    grpc_web = GrpcWebConfig(
+        routes=public_routes(),
+        backends={
+            "local": f"127.0.0.1:{local_port}",
+            "arbitration": config.arbitration_addr,
+            "matchmaking": config.matchmaking_addr,
+            "ratings": config.ratings_addr,
+        },
+        max_message_bytes=config.max_message_bytes,
+        # Nothing a client sends is passed on: the gateway names the player itself.
+        headers=HeaderPolicy(names=frozenset(), prefixes=()),
+    )
+    app = web.Application()
+    setup(app, grpc_web, identity_hook(config.token_key))
+    add_metrics_route(app)
+    if config.static_dir:
+        app.router.add_static("/", config.static_dir, show_index=False)
+    else:
+        app.router.add_get("/", placeholder)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, config.host, config.http_port)
+    await site.start()
+    lag = asyncio.create_task(sample_event_loop_lag())
+    server = site._server
+    assert isinstance(server, asyncio.base_events.Server)
+    print(f"READY gateway http={server.sockets[0].getsockname()[1]}", flush=True)
+    try:
+        await wait_for_stop_signal()
+    finally:
+        lag.cancel()
+        await runner.cleanup()
+        await local.stop(grace=1.0)
+        await arbitration.close()
+        await nc.drain()
+
+
+if __name__ == "__main__":
+    logs.configure("gateway")
+    asyncio.run(main(Config.from_env()))

@@ -1,0 +1,41 @@
+"""Who is calling: the bearer token checked once, at the edge, for every method but SignIn."""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import quote
+
+from aiohttp import web
+
+from services.common.identity import PLAYER_ID, PLAYER_NAME
+from services.gateway.grpcweb import Code, Metadata, MetadataHook, RequestRefused, Route, Status
+from services.gateway.routing import SIGN_IN
+from services.gateway.tokens import InvalidToken, verify
+
+RECEIVED_NS = "x-pf-received-ns"
+
+
+def identity_hook(token_key: bytes) -> MetadataHook:
+    """Return the hook that names the authenticated player to the backend."""
+
+    async def hook(request: web.Request, route: Route) -> Metadata:
+        received_ns = str(time.monotonic_ns())
+        if route.target == SIGN_IN:
+            return ((RECEIVED_NS, received_ns),)
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token:
+            raise RequestRefused(
+                Status(Code.UNAUTHENTICATED, "sign in first: authorization: Bearer <token>")
+            )
+        try:
+            identity = verify(token_key, token.strip(), int(time.time()))
+        except InvalidToken as error:
+            raise RequestRefused(Status(Code.UNAUTHENTICATED, str(error))) from None
+        return (
+            (PLAYER_ID, identity.player_id),
+            (PLAYER_NAME, quote(identity.name)),  # metadata is ASCII: names are UTF-8
+            (RECEIVED_NS, received_ns),
+        )
+
+    return hook

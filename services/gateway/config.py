@@ -1,0 +1,37 @@
+"""The gateway's settings, read once from the environment."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    host: str
+    http_port: int
+    nats_url: str
+    token_key: bytes
+    arbitration_addr: str
+    matchmaking_addr: str
+    ratings_addr: str
+    max_message_bytes: int
+    static_dir: str  # the built web client; empty: the placeholder page
+
+    @classmethod
+    def from_env(cls) -> Config:
+        env = os.environ
+        # Without a configured key tokens die with the process; fine for a single machine.
+        key = env.get("PF_TOKEN_KEY") or secrets.token_hex(32)
+        return cls(
+            host=env.get("PF_HOST", "127.0.0.1"),
+            http_port=int(env.get("PF_HTTP_PORT", "0")),
+            nats_url=env.get("NATS_URL", "nats://127.0.0.1:4222"),
+            token_key=key.encode(),
+            arbitration_addr=env["PF_ARBITRATION_ADDR"],
+            matchmaking_addr=env["PF_MATCHMAKING_ADDR"],
+            ratings_addr=env["PF_RATINGS_ADDR"],
+            max_message_bytes=int(env.get("PF_MAX_MESSAGE_BYTES", str(64 * 1024))),
+            static_dir=env.get("PF_STATIC_DIR", ""),
+        )

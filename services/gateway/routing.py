@@ -1,0 +1,38 @@
+"""The public API's methods and the backend that serves each one."""
+
+from __future__ import annotations
+
+from services.gateway.grpcweb import MethodKind, Route
+
+ARENA = "/photofinish.client.v1.Arena"
+SIGN_IN = f"{ARENA}/SignIn"
+
+_ARBITRATION = "/photofinish.arbitration.v1.Arbitration"
+_MATCHMAKING = "/photofinish.matchmaking.v1.Matchmaking"
+_RATINGS = "/photofinish.ratings.v1.Ratings"
+
+# public method → (kind, backend, backend method)
+_TABLE: dict[str, tuple[MethodKind, str, str]] = {
+    "SignIn": (MethodKind.UNARY, "local", f"{ARENA}/SignIn"),
+    "Watch": (MethodKind.SERVER_STREAMING, "local", f"{ARENA}/Watch"),
+    "Submit": (MethodKind.UNARY, "arbitration", f"{_ARBITRATION}/Submit"),
+    "Queue": (MethodKind.SERVER_STREAMING, "matchmaking", f"{_MATCHMAKING}/Queue"),
+    "CancelQueue": (MethodKind.UNARY, "matchmaking", f"{_MATCHMAKING}/CancelQueue"),
+    "CreateChallenge": (
+        MethodKind.SERVER_STREAMING,
+        "matchmaking",
+        f"{_MATCHMAKING}/CreateChallenge",
+    ),
+    "AcceptChallenge": (MethodKind.UNARY, "matchmaking", f"{_MATCHMAKING}/AcceptChallenge"),
+    "PlayComputer": (MethodKind.UNARY, "matchmaking", f"{_MATCHMAKING}/PlayComputer"),
+    "PlayHotSeat": (MethodKind.UNARY, "matchmaking", f"{_MATCHMAKING}/PlayHotSeat"),
+    "GetLadder": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetLadder"),
+}
+
+
+def public_routes() -> dict[str, Route]:
+    """Return the gRPC-web allow-list: every public method, routed to its backend."""
+    return {
+        f"{ARENA}/{name}": Route(kind, backend, target)
+        for name, (kind, backend, target) in _TABLE.items()
+    }

@@ -1,0 +1,45 @@
+"""Guest tokens: what they name, and every way a bad one is refused."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from services.gateway.tokens import InvalidToken, clean_name, issue, verify
+
+KEY = b"k" * 32
+
+
+def test_a_token_names_its_player_until_it_expires() -> None:
+    token, identity = issue(KEY, "  Ada   L ", now_s=1000, ttl_s=60)
+    assert identity.name == "Ada L"
+    assert verify(KEY, token, now_s=1059) == identity
+    with pytest.raises(InvalidToken, match="expired"):
+        verify(KEY, token, now_s=1060)
+
+
+def test_a_token_signed_with_another_key_is_refused() -> None:
+    token, _ = issue(b"other" * 8, "Eve", now_s=0)
+    with pytest.raises(InvalidToken, match="signature"):
+        verify(KEY, token, now_s=1)
+
+
+def test_a_token_whose_payload_was_edited_is_refused() -> None:
+    token, _ = issue(KEY, "Eve", now_s=0)
+    payload, signature = token.split(".")
+    forged = payload[:-2] + ("A" if payload[-2] != "A" else "B") + payload[-1]
+    with pytest.raises(InvalidToken):
+        verify(KEY, f"{forged}.{signature}", now_s=1)
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 25, "bell\x07"])
+def test_unusable_display_names_are_refused(name: str) -> None:
+    with pytest.raises(ValueError, match="display name"):
+        clean_name(name)
+
+
+@given(st.text(max_size=200))
+def test_garbage_is_never_a_token(text: str) -> None:
+    with pytest.raises(InvalidToken):
+        verify(KEY, text, now_s=0)
