@@ -1,0 +1,101 @@
+"""The public API as typed calls: what a person's client, or a bot, can do."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+
+import aiohttp
+
+from clients.grpcweb import CallError, GrpcWebClient
+from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.client.v1 import arena_pb2
+from photofinish.game.v1 import game_pb2
+from photofinish.matchmaking.v1 import matchmaking_pb2
+from photofinish.ratings.v1 import ratings_pb2
+
+ARENA = "/photofinish.client.v1.Arena"
+SUBMIT_RETRIES = 3
+
+
+class ArenaClient:
+    """One signed-in player talking to one gateway."""
+
+    def __init__(self, session: aiohttp.ClientSession, url: str) -> None:
+        self.web = GrpcWebClient(session, url)
+        self.player_id = ""
+        self.name = ""
+        self._seq = itertools.count(1)
+
+    async def sign_in(self, name: str) -> arena_pb2.SignInReply:
+        reply = await self.web.unary(
+            f"{ARENA}/SignIn", arena_pb2.SignInRequest(display_name=name), arena_pb2.SignInReply
+        )
+        self.web.token, self.player_id, self.name = (
+            reply.token,
+            reply.player_id,
+            reply.display_name,
+        )
+        return reply
+
+    async def play_computer(
+        self, game: game_pb2.Game.ValueType, level: game_pb2.Level.ValueType
+    ) -> matchmaking_pb2.MatchAssignment:
+        request = matchmaking_pb2.PlayComputerRequest(game=game, level=level)
+        return await self.web.unary(
+            f"{ARENA}/PlayComputer", request, matchmaking_pb2.MatchAssignment
+        )
+
+    async def play_hot_seat(self, game: game_pb2.Game.ValueType) -> matchmaking_pb2.MatchAssignment:
+        request = matchmaking_pb2.PlayHotSeatRequest(game=game)
+        return await self.web.unary(
+            f"{ARENA}/PlayHotSeat", request, matchmaking_pb2.MatchAssignment
+        )
+
+    def queue(
+        self, game: game_pb2.Game.ValueType, rated: bool
+    ) -> AsyncIterator[matchmaking_pb2.QueueUpdate]:
+        request = matchmaking_pb2.QueueRequest(game=game, rated=rated)
+        return self.web.stream(f"{ARENA}/Queue", request, matchmaking_pb2.QueueUpdate)
+
+    def create_challenge(
+        self, game: game_pb2.Game.ValueType, rated: bool
+    ) -> AsyncIterator[matchmaking_pb2.ChallengeUpdate]:
+        request = matchmaking_pb2.CreateChallengeRequest(game=game, rated=rated)
+        return self.web.stream(f"{ARENA}/CreateChallenge", request, matchmaking_pb2.ChallengeUpdate)
+
+    async def accept_challenge(self, code: str) -> matchmaking_pb2.MatchAssignment:
+        request = matchmaking_pb2.AcceptChallengeRequest(code=code)
+        return await self.web.unary(
+            f"{ARENA}/AcceptChallenge", request, matchmaking_pb2.MatchAssignment
+        )
+
+    def watch(self, match_id: str, seat: int) -> AsyncIterator[arbitration_pb2.MatchUpdate]:
+        request = arena_pb2.WatchRequest(match_id=match_id, seat=seat)
+        return self.web.stream(f"{ARENA}/Watch", request, arbitration_pb2.MatchUpdate)
+
+    async def submit(
+        self, match_id: str, seat: int, command: game_pb2.Command
+    ) -> arbitration_pb2.SubmitReply:
+        """Send a command; a transport failure is retried with the same client_seq.
+
+        Raises:
+            CallError: when the server refuses the command (the reason says why).
+        """
+        request = arbitration_pb2.SubmitRequest(
+            match_id=match_id, seat=seat, client_seq=next(self._seq), command=command
+        )
+        for attempt in range(SUBMIT_RETRIES):
+            try:
+                return await self.web.unary(f"{ARENA}/Submit", request, arbitration_pb2.SubmitReply)
+            except (aiohttp.ClientConnectionError, TimeoutError):
+                if attempt == SUBMIT_RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def ladder(self, game: game_pb2.Game.ValueType, limit: int = 50) -> ratings_pb2.Ladder:
+        request = ratings_pb2.GetLadderRequest(game=game, limit=limit)
+        return await self.web.unary(f"{ARENA}/GetLadder", request, ratings_pb2.Ladder)
+
+
+__all__ = ["ArenaClient", "CallError"]

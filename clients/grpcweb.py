@@ -1,0 +1,107 @@
+"""A small gRPC-web client over aiohttp: what the CLI, the bots and the tests speak.
+
+Binary framing (``application/grpc-web+proto``); the status comes from the trailer
+frame (or from the headers of a trailers-only answer). Errors raise :class:`CallError`
+with the reason the server put in ``google.rpc.ErrorInfo``.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import AsyncIterator, Mapping
+from typing import TypeVar
+
+import aiohttp
+from google.protobuf.message import Message
+from google.rpc import error_details_pb2, status_pb2
+
+from services.gateway.grpcweb.framing import FrameDecoder, parse_trailer_block, percent_decode
+
+M = TypeVar("M", bound=Message)
+MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+CONTENT_TYPE = "application/grpc-web+proto"
+
+
+class CallError(Exception):
+    """A call ended with a non-OK gRPC status."""
+
+    def __init__(self, code: int, message: str, reason: str, metadata: Mapping[str, str]) -> None:
+        super().__init__(f"grpc status {code}: {message}")
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.metadata = dict(metadata)
+
+
+def _error(status: Mapping[str, str]) -> CallError | None:
+    code = int(status.get("grpc-status", "2"))
+    if code == 0:
+        return None
+    reason, metadata = "", {}
+    details = status.get("grpc-status-details-bin")
+    if details:
+        proto = status_pb2.Status.FromString(base64.b64decode(details + "=" * (-len(details) % 4)))
+        for detail in proto.details:
+            info = error_details_pb2.ErrorInfo()
+            if detail.Unpack(info):
+                reason, metadata = info.reason, dict(info.metadata)
+    return CallError(code, percent_decode(status.get("grpc-message", "")), reason, metadata)
+
+
+class GrpcWebClient:
+    """Calls one gateway. ``token`` (after sign-in) goes in ``authorization``."""
+
+    def __init__(self, session: aiohttp.ClientSession, base_url: str) -> None:
+        self._session = session
+        self._base_url = base_url.rstrip("/")
+        self.token = ""
+
+    def _headers(self, timeout_s: float | None) -> dict[str, str]:
+        headers = {"content-type": CONTENT_TYPE, "x-grpc-web": "1", "accept": CONTENT_TYPE}
+        if self.token:
+            headers["authorization"] = f"Bearer {self.token}"
+        if timeout_s is not None:
+            headers["grpc-timeout"] = f"{max(1, int(timeout_s * 1000))}m"
+        return headers
+
+    async def unary(
+        self, path: str, request: Message, reply_type: type[M], timeout_s: float | None = 10.0
+    ) -> M:
+        """Return the reply of a unary call.
+
+        Raises:
+            CallError: when the call ends with a non-OK status.
+        """
+        async for reply in self.stream(path, request, reply_type, timeout_s):
+            return reply
+        raise CallError(13, f"{path} ended with no reply and no error", "", {})
+
+    async def stream(
+        self, path: str, request: Message, reply_type: type[M], timeout_s: float | None = None
+    ) -> AsyncIterator[M]:
+        """Yield the replies of a server-streaming call as they arrive.
+
+        Raises:
+            CallError: when the call ends with a non-OK status.
+        """
+        body = b"\x00" + len(payload := request.SerializeToString()).to_bytes(4, "big") + payload
+        async with self._session.post(
+            f"{self._base_url}{path}", data=body, headers=self._headers(timeout_s)
+        ) as response:
+            if response.status != 200:
+                raise CallError(14, f"HTTP {response.status}: {await response.text()}", "", {})
+            if "grpc-status" in response.headers:  # trailers-only: no body to wait for
+                error = _error(response.headers)
+                if error is not None:
+                    raise error
+            decoder = FrameDecoder(MAX_MESSAGE_BYTES)
+            async for chunk in response.content.iter_any():
+                for frame in decoder.feed(chunk):
+                    if frame.is_trailer:
+                        error = _error(dict(parse_trailer_block(frame.payload)))
+                        if error is not None:
+                            raise error
+                        return
+                    yield reply_type.FromString(frame.payload)
+            decoder.finish()
+        raise CallError(14, f"{path}: the stream ended without a status", "", {})
