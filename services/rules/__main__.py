@@ -1,0 +1,19 @@
+"""Run the rules service: `python -m services.rules`."""
+
+from __future__ import annotations
+
+import asyncio
+
+from services.common import logs
+from services.common.serving import serve
+from services.rules.config import Config
+from services.rules.servicer import register
+
+
+async def main(config: Config) -> None:
+    await serve("rules", config.listen, register)
+
+
+if __name__ == "__main__":
+    logs.configure("rules")
+    asyncio.run(main(Config.from_env()))

@@ -1,0 +1,113 @@
+"""Dominoes on the wire: tiles, open points, the board and settlements (Spectacular Bid)."""
+
+from __future__ import annotations
+
+from photofinish.game.v1 import bid_pb2
+from services.rules.codec.common import seat_to_proto
+from services.rules.engine.bid import Board, Counted, End, Placement, Port, Settlement, Tile
+from services.rules.engine.bid.board import parse_end
+from services.rules.engine.bid.model import SettlementKind
+from services.rules.engine.bid.tiles import MAX_PIPS
+from services.rules.engine.bid.view import OpenPoint
+from services.rules.engine.errors import Malformed, Reason
+
+_PORTS: dict[Port, bid_pb2.TilePort.ValueType] = {
+    Port.LOW: bid_pb2.TILE_PORT_LOW,
+    Port.HIGH: bid_pb2.TILE_PORT_HIGH,
+    Port.STRAIGHT_A: bid_pb2.TILE_PORT_STRAIGHT_A,
+    Port.STRAIGHT_B: bid_pb2.TILE_PORT_STRAIGHT_B,
+    Port.BRANCH_A: bid_pb2.TILE_PORT_BRANCH_A,
+    Port.BRANCH_B: bid_pb2.TILE_PORT_BRANCH_B,
+}
+_PORTS_BY_NUMBER = {int(number): port for port, number in _PORTS.items()}
+_KINDS: dict[SettlementKind, bid_pb2.SettlementKind.ValueType] = {
+    SettlementKind.WENT_OUT: bid_pb2.SETTLEMENT_KIND_WENT_OUT,
+    SettlementKind.BLOCKED: bid_pb2.SETTLEMENT_KIND_BLOCKED,
+}
+
+
+def tile_to_proto(tile: Tile) -> bid_pb2.Tile:
+    """Return ``tile``, smaller half first, with its text."""
+    return bid_pb2.Tile(low=tile.low, high=tile.high, text=str(tile))
+
+
+def maybe_tile_to_proto(tile: Tile | None) -> bid_pb2.Tile | None:
+    """Return ``tile`` as a message, None (the field stays unset) for None."""
+    return None if tile is None else tile_to_proto(tile)
+
+
+def tile_from_proto(tile: bid_pb2.Tile) -> Tile:
+    """Return the tile ``tile`` names by its halves, in either order (``text`` is ignored).
+
+    Raises:
+        Malformed: BAD_ARGUMENT when a half is outside 0–6.
+    """
+    low, high = sorted((tile.low, tile.high))
+    if low < 0 or high > MAX_PIPS:
+        raise Malformed(Reason.BAD_ARGUMENT, f"[{tile.low}|{tile.high}] is not a double-six tile")
+    return Tile(low, high)
+
+
+def port_to_proto(port: Port) -> bid_pb2.TilePort.ValueType:
+    """Return the wire number of ``port``."""
+    return _PORTS[port]
+
+
+def end_to_proto(end: End) -> bid_pb2.End:
+    """Return the open point ``end`` with its id text ("[1|4]:high")."""
+    return bid_pb2.End(tile=tile_to_proto(end.tile), port=_PORTS[end.port], text=str(end))
+
+
+def end_from_proto(end: bid_pb2.End) -> End:
+    """Return the open point ``end`` names by tile and port (``text`` is ignored).
+
+    Raises:
+        Malformed: BAD_ARGUMENT when the tile is missing or impossible, the port unknown,
+            or the tile has no such port (a double has no ``low``).
+    """
+    if not end.HasField("tile"):
+        raise Malformed(Reason.BAD_ARGUMENT, "the end names no tile")
+    tile = tile_from_proto(end.tile)
+    port = _PORTS_BY_NUMBER.get(end.port)
+    if port is None:
+        raise Malformed(Reason.BAD_ARGUMENT, f"{tile}: port number {end.port} is not a port")
+    # The engine's own parser holds the rule of which tile has which port.
+    return parse_end(f"{tile}:{port.value}")
+
+
+def board_to_proto(board: Board) -> bid_pb2.BidBoard:
+    """Return the line of play: every placement with where it joined."""
+    return bid_pb2.BidBoard(
+        placements=[_placement(p) for p in board.placements],
+        spinner=maybe_tile_to_proto(board.spinner),
+        branches_open=board.branches_open,
+    )
+
+
+def _placement(placement: Placement) -> bid_pb2.Placement:
+    return bid_pb2.Placement(
+        tile=tile_to_proto(placement.tile),
+        on=None if placement.on is None else end_to_proto(placement.on),
+        via=bid_pb2.TILE_PORT_UNSPECIFIED if placement.via is None else _PORTS[placement.via],
+    )
+
+
+def open_point_to_proto(point: OpenPoint) -> bid_pb2.OpenPoint:
+    """Return an open point and the value a tile must show to join it."""
+    return bid_pb2.OpenPoint(end=end_to_proto(point.end), value=point.value)
+
+
+def counted_to_proto(counted: Counted) -> bid_pb2.Counted:
+    """Return one contribution to the end sum."""
+    return bid_pb2.Counted(tile=tile_to_proto(counted.tile), points=counted.points)
+
+
+def settlement_to_proto(settlement: Settlement) -> bid_pb2.BidSettlement:
+    """Return a round's settlement: pip totals at a block, never the tiles."""
+    return bid_pb2.BidSettlement(
+        round_no=settlement.round_no,
+        kind=_KINDS[settlement.kind],
+        seat=seat_to_proto(settlement.seat),
+        pips=[] if settlement.pips is None else list(settlement.pips),
+        transfer=settlement.transfer,
+    )

@@ -1,0 +1,37 @@
+"""Playing cards on the wire (Spit): rank 1–13, suit, and the text players read ("Q♠")."""
+
+from __future__ import annotations
+
+from photofinish.game.v1 import spit_pb2
+from services.rules.engine.errors import Malformed, Reason
+from services.rules.engine.spit import Card, Rank, Suit
+
+_SUITS: dict[Suit, spit_pb2.Suit.ValueType] = {
+    Suit.SPADES: spit_pb2.SUIT_SPADES,
+    Suit.HEARTS: spit_pb2.SUIT_HEARTS,
+    Suit.DIAMONDS: spit_pb2.SUIT_DIAMONDS,
+    Suit.CLUBS: spit_pb2.SUIT_CLUBS,
+}
+_RANKS = {rank.value: rank for rank in Rank}
+
+
+def card_to_proto(card: Card) -> spit_pb2.Card:
+    """Return a face-up card with its text."""
+    return spit_pb2.Card(rank=card.rank.value, suit=_SUITS[card.suit], text=str(card))
+
+
+def maybe_card_to_proto(card: Card | None) -> spit_pb2.Card | None:
+    """Return ``card`` as a message, None (the field stays unset) for None."""
+    return None if card is None else card_to_proto(card)
+
+
+def rank_from_proto(value: int) -> Rank:
+    """Return the rank numbered ``value`` (1 ace … 13 king).
+
+    Raises:
+        Malformed: BAD_ARGUMENT outside 1–13.
+    """
+    rank = _RANKS.get(value)
+    if rank is None:
+        raise Malformed(Reason.BAD_ARGUMENT, f"rank {value} is not 1 (ace) to 13 (king)")
+    return rank

@@ -1,0 +1,22 @@
+"""Spit's codec: options, commands, views and events <-> their proto messages."""
+
+from __future__ import annotations
+
+from photofinish.game.v1 import game_pb2
+from services.rules.codec.spit_commands import command_from_proto, command_to_proto
+from services.rules.codec.spit_events import event_to_proto
+from services.rules.codec.spit_view import view_to_proto
+from services.rules.engine.spit import Options
+
+__all__ = [
+    "command_from_proto",
+    "command_to_proto",
+    "event_to_proto",
+    "options_from_proto",
+    "view_to_proto",
+]
+
+
+def options_from_proto(options: game_pb2.Options) -> Options:
+    """Return the match settings: ``pausable`` for a match against the computer."""
+    return Options(pausable=options.pausable)

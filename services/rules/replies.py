@@ -1,0 +1,64 @@
+"""Engine results -> rules replies: a step with its three perspectives, a view, legal commands.
+
+Secrets leave only through the engine's ``view`` and ``events_for``, called once per
+recipient: seat 0, seat 1 and the spectators (-1), in that order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from photofinish.rules.v1 import rules_pb2
+from services.rules.claims import Claim
+from services.rules.codec.common import decision_to_proto, outcome_to_proto, seat_to_proto
+from services.rules.engine.decision import Step
+from services.rules.engine.seats import SEATS, Seat
+from services.rules.games import Entry
+
+RECIPIENTS: tuple[Seat | None, ...] = (*SEATS, None)
+
+
+def step_reply(
+    entry: Entry, step: Step[Any, Any], claim: Claim | None = None
+) -> rules_pb2.StepReply:
+    """Return the reply for ``step``: the new state, decision, outcome and perspectives."""
+    engine, state = entry.engine, step.state
+    outcome = engine.outcome(state)
+    return rules_pb2.StepReply(
+        state=engine.encode_state(state),
+        decision=decision_to_proto(step.decision),
+        outcome=None if outcome is None else outcome_to_proto(outcome),
+        perspectives=[perspective(entry, state, step.events, seat) for seat in RECIPIENTS],
+        version=state.version,  # every engine's state counts its applied commands
+        claim="" if claim is None else claim[0],
+        claim_label="" if claim is None else claim[1],
+        clocked=entry.clocked,
+    )
+
+
+def perspective(
+    entry: Entry, state: Any, events: tuple[Any, ...], seat: Seat | None
+) -> rules_pb2.Perspective:
+    """Return what ``seat`` (None: the spectators) may see of ``state`` and ``events``."""
+    engine, codec = entry.engine, entry.codec
+    return rules_pb2.Perspective(
+        seat=seat_to_proto(seat),
+        view=codec.view_to_proto(engine.view(state, seat)),
+        events=[codec.event_to_proto(event) for event in engine.events_for(events, seat)],
+    )
+
+
+def view_reply(entry: Entry, state: Any, seat: Seat | None) -> rules_pb2.ViewReply:
+    """Return ``seat``'s view of ``state`` and the decision."""
+    return rules_pb2.ViewReply(
+        view=entry.codec.view_to_proto(entry.engine.view(state, seat)),
+        decision=decision_to_proto(entry.engine.decision(state)),
+    )
+
+
+def legal_reply(entry: Entry, commands: Iterable[Any]) -> rules_pb2.LegalCommandsReply:
+    """Return ``commands`` as wire commands."""
+    return rules_pb2.LegalCommandsReply(
+        commands=[entry.codec.command_to_proto(command) for command in commands]
+    )
