@@ -9,9 +9,9 @@ Project decisions (rules §3.1, §3.4, §5 and "Decisions left open"):
 - When nobody can go on and **neither** seat has a spit pile (no authoritative Spit rule;
   Speed does this), both centre piles are gathered, shuffled with the match's seeded
   generator, and split into two new face-down spit piles as evenly as possible. An odd
-  card goes to the seat with **fewer cards in its stock piles** (the one further from
-  going out carries less); if both hold as many, a seeded coin decides. Then the spit
-  happens at once.
+  card goes to the seat with **fewer cards in hand** — with both spit piles empty, that
+  is fewer cards in its stock piles, the seat nearer to going out — and if both hold as
+  many, a seeded coin decides. Then the spit happens at once.
 """
 
 from __future__ import annotations
