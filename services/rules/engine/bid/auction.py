@@ -100,13 +100,13 @@ def pass_auction(state: State, seat: Seat, events: list[Event]) -> State:
     """Return the opening turn of the jockey, who opens free with any tile."""
     events.append(AuctionPassed(seat))
     assert state.jockey is not None
-    return replace(state, phase=Phase.PLAY, to_act=state.jockey)
+    return replace(state, version=state.version + 1, phase=Phase.PLAY, to_act=state.jockey)
 
 
 def bid(state: State, seat: Seat, amount: int, events: list[Event]) -> State:
     """Return the auction with ``seat``'s bid standing and the opponent to decide."""
     events.append(BidMade(seat, amount))
-    return replace(state, bid=amount, bidder=seat, to_act=other(seat))
+    return replace(state, version=state.version + 1, bid=amount, bidder=seat, to_act=other(seat))
 
 
 def accept(state: State, seat: Seat, events: list[Event]) -> State:
@@ -115,7 +115,15 @@ def accept(state: State, seat: Seat, events: list[Event]) -> State:
     assert bidder is not None
     balances, paid = transfer(state.balances, bidder, net_payment(state, bidder, state.bid))
     events.append(BidAccepted(seat, bidder, state.bid, paid))
-    state = replace(state, balances=balances, phase=Phase.PLAY, to_act=bidder, bid=0, bidder=None)
+    state = replace(
+        state,
+        version=state.version + 1,
+        balances=balances,
+        phase=Phase.PLAY,
+        to_act=bidder,
+        bid=0,
+        bidder=None,
+    )
     if balances[bidder] == 0:
         # Rules §6: paying one's whole balance loses at once, before the opening.
         return end_match(state, seat, Termination.CHIPS, events)

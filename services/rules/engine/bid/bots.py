@@ -102,11 +102,12 @@ def _unseen(view: View) -> list[Tile]:
 
 def _expected_best_reply(board: Board, unseen: list[Tile], held: float, cap: int) -> float:
     """Return the expected best score the opponent makes next, tile by tile."""
+    ends = [(end, end.value) for end in board.ends]
     best: list[int] = []
     for tile in unseen:
         score = 0
-        for end in board.ends:
-            if tile.has(end.value):
+        for end, value in ends:
+            if value == tile.low or value == tile.high:
                 score = max(score, points_for(total_after(board, tile, end)))
         if score:
             best.append(min(cap, score))

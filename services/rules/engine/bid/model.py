@@ -75,6 +75,8 @@ class State:
     standing auction bid (0 before any) made by ``bidder``. ``must_open_with`` is the tile
     the opener is obliged to play (rank opening) and ``drawn`` the drawn tile that must be
     played now. ``pressed`` lists the seats that pressed at the current ``gate``.
+    ``version`` counts applied steps: each transition (one command, or a forfeit)
+    returns the state with its version incremented once.
     """
 
     options: Options

@@ -10,7 +10,8 @@ Decisions (the project's, where the rules leave it open):
   Decision.fresh is false only while a drawn tile waits to be played.
 - ``resign`` is accepted from either seat at any time before the end, gates included;
   ``forfeit`` (the arbitration's time flag, and resigning) makes the other seat win.
-- Refusal order: MATCH_OVER, then gate rules (AT_GATE / NOT_AT_GATE / ALREADY_PRESSED),
+- Error order: Malformed first (a seat other than 0/1, an object that is no command, a
+  tile outside the set), then MATCH_OVER, then gate rules (AT_GATE / NOT_AT_GATE / ALREADY_PRESSED),
   then NOT_YOUR_DECISION, then WRONG_PHASE, then the command's own rules. Errors never
   change the state: nothing here mutates.
 """
@@ -67,7 +68,10 @@ def outcome(state: State) -> Outcome | None:
 
 
 def legal_commands(state: State, seat: Seat) -> Iterator[Command]:
-    """Yield every command ``seat`` may send now; bids are listed amount by amount."""
+    """Yield every command ``seat`` may send now; bids are listed amount by amount.
+
+    While the match goes on, ``resign`` is always available and always listed last.
+    """
     if state.outcome is not None:
         return
     if state.gate is not None:
@@ -118,7 +122,7 @@ def apply(state: State, seat: Seat, command: Command) -> Step[State, Event]:
             after = _bid(state, seat, command, events)
         else:
             after = _play(state, seat, command, events)
-    after = replace(after, version=state.version + 1)
+    # Every transition above returns the state with its version incremented.
     return Step(after, tuple(events), decision(after))
 
 
@@ -131,8 +135,8 @@ def forfeit(state: State, loser: Seat, termination: Termination) -> Step[State, 
     if state.outcome is not None:
         raise Refused(Reason.MATCH_OVER, "the match is over")
     events: list[Event] = []
-    after = end_match(state, other(parse_seat(loser)), termination, events)
-    after = replace(after, version=state.version + 1)
+    bumped = replace(state, version=state.version + 1)
+    after = end_match(bumped, other(parse_seat(loser)), termination, events)
     return Step(after, tuple(events), decision(after))
 
 
@@ -145,8 +149,8 @@ def _press(state: State, seat: Seat, command: Command, events: list[Event]) -> S
     events.append(Pressed(seat, state.gate))
     pressed = (*state.pressed, seat)
     if len(pressed) == len(SEATS):
-        return replace(state, gate=None, pressed=())
-    return replace(state, pressed=pressed)
+        return replace(state, version=state.version + 1, gate=None, pressed=())
+    return replace(state, version=state.version + 1, pressed=pressed)
 
 
 def _bid(state: State, seat: Seat, command: Command, events: list[Event]) -> State:

@@ -47,7 +47,10 @@ def legal_plays(state: State, seat: Seat) -> list[Play]:
         tiles = state.hands[seat]
     if board.is_empty:
         return [Play(tile) for tile in tiles]
-    return [Play(tile, end) for tile in tiles for end in board.ends if tile.has(end.value)]
+    ends = [(end, end.value) for end in board.ends]
+    return [
+        Play(tile, end) for tile in tiles for end, value in ends if value in (tile.low, tile.high)
+    ]
 
 
 def check_play(state: State, seat: Seat, tile: Tile, end: End | None) -> None:
@@ -91,6 +94,7 @@ def play(state: State, seat: Seat, tile: Tile, end: End | None, events: list[Eve
     to_act = None if over else next_to_act(hands, state.boneyard, board, opponent, events)
     state = replace(
         state,
+        version=state.version + 1,
         board=board,
         hands=hands,
         balances=balances,
@@ -142,6 +146,7 @@ def draw(state: State, seat: Seat, events: list[Event]) -> State:
         to_act = next_to_act(hands, boneyard, state.board, seat, events)
     state = replace(
         state,
+        version=state.version + 1,
         hands=hands,
         boneyard=boneyard,
         drawn=playable,

@@ -10,6 +10,7 @@ appear only in the drawing seat's copy of a Drew event.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 from services.rules.engine.bid import auction
 from services.rules.engine.bid.board import Board, Counted, End
@@ -21,6 +22,8 @@ from services.rules.engine.bid.rules import decision, legal_commands
 from services.rules.engine.bid.tiles import Tile
 from services.rules.engine.decision import Gate, Outcome
 from services.rules.engine.seats import Seat
+
+_LOW_HIGH = attrgetter("low", "high")
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +91,7 @@ def view(state: State, seat: Seat | None) -> View:
         seat=seat,
         version=state.version,
         round_no=state.round_no,
-        hand=() if seat is None else tuple(sorted(state.hands[seat])),
+        hand=() if seat is None else tuple(sorted(state.hands[seat], key=_LOW_HIGH)),
         hand_counts=(len(state.hands[0]), len(state.hands[1])),
         boneyard_count=len(state.boneyard),
         board=board,
@@ -119,7 +122,9 @@ def _auction(state: State) -> AuctionView | None:
 
 def _legal(state: State, seat: Seat | None) -> tuple[Command, ...]:
     assert seat is not None
-    return tuple(c for c in legal_commands(state, seat) if not isinstance(c, Resign))
+    legal = tuple(legal_commands(state, seat))
+    assert isinstance(legal[-1], Resign)  # always listed, and listed last
+    return legal[:-1]
 
 
 def events_for(events: tuple[Event, ...], seat: Seat | None) -> tuple[Event, ...]:
