@@ -102,3 +102,9 @@ def test_self_play_ends_with_a_winner_and_replays_from_its_seed() -> None:
     assert first.outcome.winner in SEATS
     assert first.rounds >= 1 and first.commands > 0
     assert play_match(Level.MEDIUM, Level.EASY, 11) == first
+
+
+def test_hard_beats_easy_in_a_short_series() -> None:
+    # A sanity check only; the real comparison (hundreds of matches) is a benchmark.
+    wins = sum(play_match(Level.HARD, Level.EASY, seed).outcome.winner == S0 for seed in range(10))
+    assert wins >= 8
