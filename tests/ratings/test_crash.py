@@ -26,6 +26,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
 from services.common.subjects import RATINGS_CONSUMER, RESULTS_STREAM, results_stream_config
+from services.ratings.database import Database, Target
 from services.ratings.faults import EXIT_CODE
 from services.ratings.model import Finished, MatchResult
 from services.stack.natsd import NatsServer
@@ -84,7 +85,7 @@ async def rig(nats_server: NatsServer, database_url: str, tmp_path: Path) -> Asy
     env = {
         "NATS_URL": nats_server.url,
         "DATABASE_URL": database_url,
-        "PF_DATA_DIR": str(tmp_path / "data"),
+        "PF_DATA_DIR": str(tmp_path),  # SQLite: the file the ``target`` fixture names
         "PF_RATINGS_ACK_WAIT_S": "1",
         "PF_RATINGS_IDLE_POLL_S": "0.2",
     }
@@ -154,7 +155,7 @@ async def test_killed_after_receiving_before_storing_loses_nothing(rig: Rig) -> 
         await drained(rig.js)
         await assert_counted_once(child, expected(RESULTS))
     finally:
-        await child.stop()
+        assert await child.stop() == 0  # SIGTERM: a clean stop
 
 
 async def test_killed_after_commit_before_ack_counts_nothing_twice(rig: Rig) -> None:
@@ -192,3 +193,21 @@ async def test_sigkill_while_results_stream_in_counts_each_once_after_restart(
         await assert_counted_once(child, expected(results))
     finally:
         await child.stop()
+
+
+async def test_a_database_failure_stops_the_process_and_stores_nothing_of_the_result(
+    rig: Rig, target: Target
+) -> None:
+    child = await rig.start()
+    database = Database(target)
+    await database.open()
+    try:
+        await database.run(lambda s: s.execute("DROP TABLE history"))
+        await publish(rig.js, win("m1", "ann", "bob"))
+        assert await crashed(child) not in (0, EXIT_CODE)
+        # The transaction rolled back whole: no result row without its history.
+        assert await database.run(lambda s: s.rows("SELECT match_id FROM results")) == []
+        info = await rig.js.consumer_info(RESULTS_STREAM, RATINGS_CONSUMER)
+        assert info.num_ack_pending == 1  # not acked: redelivered once the store is fixed
+    finally:
+        await database.close()
