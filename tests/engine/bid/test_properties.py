@@ -41,6 +41,7 @@ from services.rules.engine.bid import (
     decode_state,
     encode_state,
     events_for,
+    forfeit,
     legal_commands,
     new_match,
     parse_command,
@@ -156,9 +157,10 @@ def _pick(state: State, rng: random.Random) -> tuple[Seat, Command]:
 
 
 def _replay(seed: int, log: list[tuple[Seat, Command]]) -> State:
+    # Replays the log as text, the way it is stored: str() then parse_command().
     state = new_match(Options(), seed)
     for seat, command in log:
-        state = apply(state, seat, command).state
+        state = apply(state, seat, parse_command(str(command))).state
     return state
 
 
@@ -184,6 +186,11 @@ def test_random_play_with_illegal_input_keeps_every_invariant(seed: int, driver:
         assert parse_command(str(command)) == command
         state = step.state
     assert encode_state(_replay(seed, log)) == encode_state(state)
+    if state.outcome is None:
+        loser = Seat(rng.randrange(2))
+        ended = forfeit(state, loser, Termination.TIME).state
+        assert ended.outcome is not None and ended.outcome.winner == other(loser)
+        _check_state(ended)
 
 
 @given(seed=SEEDS, driver=SEEDS)

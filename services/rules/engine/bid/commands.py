@@ -115,8 +115,12 @@ def parse_command(text: str) -> Command:
     if verb in _BARE and not args:
         return _BARE[verb]
     if verb == "play" and 1 <= len(args) <= 2:
-        end = parse_end(args[1]) if len(args) == 2 else None
-        return Play(parse_tile(args[0]), end)
+        try:
+            end = parse_end(args[1]) if len(args) == 2 else None
+            return Play(parse_tile(args[0]), end)
+        except Malformed as err:
+            # Quote the whole command, not only the tile or end that failed.
+            raise Malformed(err.reason, f"{text!r}: {err.detail}") from None
     if verb == "bid" and len(args) == 1:
         return Bid(_parse_amount(text, args[0]))
     if verb in _BARE or verb in ("play", "bid"):
