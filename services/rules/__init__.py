@@ -1,0 +1,1 @@
+"""The rules service: stateless gRPC over the pure game engines in ``engine/``."""

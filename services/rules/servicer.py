@@ -35,8 +35,7 @@ class RulesServicer(rules_pb2_grpc.RulesServicer):
         return await _answer(context, lambda: _new_match(request))
 
     async def Apply(self, request: rules_pb2.ApplyRequest, context: Context) -> rules_pb2.StepReply:
-        with applying(request.game):
-            return await _answer(context, lambda: _apply(request))
+        return await _answer(context, lambda: _apply(request))
 
     async def Forfeit(
         self, request: rules_pb2.ForfeitRequest, context: Context
@@ -61,10 +60,11 @@ def _new_match(request: rules_pb2.NewMatchRequest) -> rules_pb2.StepReply:
 
 
 def _apply(request: rules_pb2.ApplyRequest) -> rules_pb2.StepReply:
-    entry = entry_for(request.game)
-    state = entry.decode_state(request.state)
-    applied = steps.apply(entry, state, request.seat, request.command)
-    return replies.step_reply(entry, applied.step, applied.claim)
+    with applying(request.game):
+        entry = entry_for(request.game)
+        state = entry.decode_state(request.state)
+        applied = steps.apply(entry, state, request.seat, request.command)
+        return replies.step_reply(entry, applied.step, applied.claim)
 
 
 def _forfeit(request: rules_pb2.ForfeitRequest) -> rules_pb2.StepReply:

@@ -151,6 +151,15 @@ async def test_a_forfeit_ends_the_match_with_the_other_seat_winning(
     assert again.reason == "match_over"
 
 
+async def test_a_forfeit_must_name_a_seat_and_a_termination(rules: RulesClient) -> None:
+    start = await rules.new_match(game_pb2.GAME_BID, NO_OPTIONS, 3)
+    unnamed = rules.forfeit(game_pb2.GAME_BID, start.state, 0, game_pb2.TERMINATION_UNSPECIFIED)
+    refusal = await _refusal(unnamed)
+    assert (refusal.code, refusal.reason) == (grpc.StatusCode.INVALID_ARGUMENT, "bad_argument")
+    nobody = rules.forfeit(game_pb2.GAME_BID, start.state, -1, game_pb2.TERMINATION_RESIGN)
+    assert (await _refusal(nobody)).reason == "no_such_seat"
+
+
 async def test_a_resign_command_ends_the_match(rules: RulesClient) -> None:
     start = await rules.new_match(game_pb2.GAME_SPIT, NO_OPTIONS, 3)
     resign = spit_codec.command_to_proto(spit.Resign())
@@ -219,11 +228,14 @@ async def test_perspectives_never_show_a_recipient_what_it_may_not_see(
         reply = await rules.apply(game, reply.state, seat, wire)
 
 
-async def test_metrics_count_applied_commands(rules: RulesClient, child: Child) -> None:
+async def test_metrics_count_applied_commands_by_result(rules: RulesClient, child: Child) -> None:
     start = await rules.new_match(game_pb2.GAME_SPIT, NO_OPTIONS, 1)
     await rules.apply(game_pb2.GAME_SPIT, start.state, 0, NUDGE)
+    spit_now = spit_codec.command_to_proto(spit.Spit())
+    await _refusal(rules.apply(game_pb2.GAME_SPIT, start.state, 0, spit_now))
     url = f"http://{child.address('metrics')}/metrics"
     async with ClientSession() as session, session.get(url) as response:
         text = await response.text()
     assert 'pf_rules_commands_total{game="spit",result="accepted"}' in text
+    assert 'pf_rules_commands_total{game="spit",result="refused"}' in text
     assert "pf_rules_apply_seconds_bucket" in text
