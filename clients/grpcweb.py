@@ -45,7 +45,10 @@ def _error(status: Mapping[str, str]) -> CallError | None:
             info = error_details_pb2.ErrorInfo()
             if detail.Unpack(info):
                 reason, metadata = info.reason, dict(info.metadata)
-    return CallError(code, percent_decode(status.get("grpc-message", "")), reason, metadata)
+    message = percent_decode(status.get("grpc-message", ""))
+    if reason and message.startswith(f"{reason}: "):
+        message = message[len(reason) + 2 :]
+    return CallError(code, message, reason, metadata)
 
 
 class GrpcWebClient:

@@ -11,6 +11,7 @@ import nats
 
 from clients.rules import RulesClient
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
+from services.arbitration.clock import starting_clock
 from services.arbitration.config import Config
 from services.arbitration.publisher import Publisher
 from services.arbitration.service import ArbitrationServicer, Matches
@@ -33,6 +34,7 @@ async def main(config: Config) -> None:
             RulesClient(channel),
             Publisher(nc, js),
             Timers(config.gate_timeout_s, config.spit_pause_ms),
+            starting_clock(config.bank_ms, config.grace_ms),
         )
         matches.append(owned)
         await nc.subscribe(

@@ -85,3 +85,9 @@ def advance(clock: Clock, seat: Seat | None, fresh: bool, now_ns: int) -> Clock:
     if not fresh and clock.running == seat:
         return clock
     return start(clock, seat, now_ns)
+
+
+def starting_clock(bank_ms: int, grace_ms: int) -> Clock:
+    """Return both players' clock at the start of a match."""
+    bank_ns = bank_ms * NS_PER_MS
+    return Clock((bank_ns, bank_ns), None, 0, grace_ms * NS_PER_MS)

@@ -18,6 +18,8 @@ class Config:
     gate_timeout_s: float  # a Start/Continue gate nobody presses lifts itself after this
     spit_pause_ms: int  # Spit: the visible pause before the server spits in a block
     keep_finished_s: float  # how long a finished match still answers GetUpdate
+    bank_ms: int  # the match clock: 120 s bank (rules §5); other values for tests only
+    grace_ms: int  # and a fresh 10 s grace per genuinely new decision
 
     @classmethod
     def from_env(cls) -> Config:
@@ -34,4 +36,6 @@ class Config:
             gate_timeout_s=float(env.get("PF_GATE_TIMEOUT_S", "30")),
             spit_pause_ms=int(env.get("PF_SPIT_PAUSE_MS", "1000")),
             keep_finished_s=float(env.get("PF_KEEP_FINISHED_S", "600")),
+            bank_ms=int(env.get("PF_BANK_MS", "120000")),
+            grace_ms=int(env.get("PF_GRACE_MS", "10000")),
         )

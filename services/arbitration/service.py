@@ -12,6 +12,7 @@ from nats.aio.msg import Msg
 from clients.rules import RulesClient
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
 from photofinish.events.v1 import events_pb2
+from services.arbitration.clock import Clock
 from services.arbitration.codec import decision_from_proto
 from services.arbitration.match import Match, Submission
 from services.arbitration.publisher import Publisher, build_update
@@ -28,9 +29,15 @@ class Matches:
     """Every match this instance owns, each with its worker task."""
 
     def __init__(
-        self, instance: str, rules: RulesClient, publisher: Publisher, timers: Timers
+        self,
+        instance: str,
+        rules: RulesClient,
+        publisher: Publisher,
+        timers: Timers,
+        clock: Clock | None = None,
     ) -> None:
         self.instance = instance
+        self._clock = clock or Clock()
         self._rules = rules
         self._publisher = publisher
         self._referee = Referee(rules, publisher, timers.schedule)
@@ -56,7 +63,9 @@ class Matches:
         step = await self._rules.new_match(created.game, created.options, created.seed)
         now_ns = time.monotonic_ns()
         decision = decision_from_proto(step.decision)
-        timing = Timing(clocked=step.clocked, hot_seat=created.mode == events_pb2.MODE_HOTSEAT)
+        timing = Timing(
+            self._clock, clocked=step.clocked, hot_seat=created.mode == events_pb2.MODE_HOTSEAT
+        )
         match = Match(
             created=created,
             opened_ns=now_ns,

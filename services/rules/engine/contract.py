@@ -1,7 +1,7 @@
 """The surface every game engine offers, so services can serve any game without naming it.
 
 A game is a module (boardgame.io's idea, Python's types): the rules service, the bots and
-the benchmarks look it up in :data:`services.rules.engine.registry.ENGINES` and call these
+the benchmarks look it up in :data:`services.rules.engine.registry.GAMES` and call these
 functions. States, commands, views and events are opaque values here; each engine gives
 them precise types of its own.
 """
