@@ -162,24 +162,31 @@ def total_after(board: Board, tile: Tile, end: End | None) -> int:
     """
     if board.is_empty or end is None:
         return tile.pips  # a lone tile counts its pip total once
+    return total_covering(board, end) + exposed(tile, end.value)
+
+
+def total_covering(board: Board, end: End) -> int:
+    """Return the end sum of ``board`` once ``end`` is covered, before the new tile counts."""
     covered = end.tile
     if not covered.is_double:
-        delta = -end.value
-    elif covered != board.spinner:
-        delta = -covered.pips
-    elif board.branches_open:
-        delta = 0  # an unused branch counted 0
-    else:
-        # Filling the spinner's last open main arm stops its halves counting.
-        other_arm_open = any(
-            e.tile == covered and e.port in _STRAIGHTS and e.port is not end.port
-            for e in board.ends
-        )
-        delta = 0 if other_arm_open else -covered.pips
+        return board.total - end.value
+    if covered != board.spinner:
+        return board.total - covered.pips
+    if board.branches_open:
+        return board.total  # an unused branch counted 0
+    # Filling the spinner's last open main arm stops its halves counting.
+    other_arm_open = any(
+        e.tile == covered and e.port in _STRAIGHTS and e.port is not end.port for e in board.ends
+    )
+    return board.total if other_arm_open else board.total - covered.pips
+
+
+def exposed(tile: Tile, value: int) -> int:
+    """Return what ``tile`` counts once joined by its ``value`` half at an end."""
     if tile.is_double:
         # A joining double shows both halves, as the new spinner or as a later double.
-        return board.total + delta + tile.pips
-    return board.total + delta + (tile.high if tile.low == end.value else tile.low)
+        return tile.pips
+    return tile.high if tile.low == value else tile.low
 
 
 def _open(tile: Tile) -> Board:

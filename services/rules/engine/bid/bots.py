@@ -25,7 +25,14 @@ from __future__ import annotations
 
 import random
 
-from services.rules.engine.bid.board import Board, place, points_for, total_after
+from services.rules.engine.bid.board import (
+    Board,
+    exposed,
+    place,
+    points_for,
+    total_after,
+    total_covering,
+)
 from services.rules.engine.bid.commands import Accept, Bid, Command, Draw, PassBid, Play, Ready
 from services.rules.engine.bid.tiles import FULL_SET, Tile
 from services.rules.engine.bid.view import View
@@ -102,13 +109,15 @@ def _unseen(view: View) -> list[Tile]:
 
 def _expected_best_reply(board: Board, unseen: list[Tile], held: float, cap: int) -> float:
     """Return the expected best score the opponent makes next, tile by tile."""
-    ends = [(end, end.value) for end in board.ends]
+    ends = [(total_covering(board, end), end.value) for end in board.ends]
     best: list[int] = []
     for tile in unseen:
         score = 0
-        for end, value in ends:
+        for base, value in ends:
             if value == tile.low or value == tile.high:
-                score = max(score, points_for(total_after(board, tile, end)))
+                points = points_for(base + exposed(tile, value))
+                if points > score:
+                    score = points
         if score:
             best.append(min(cap, score))
     best.sort(reverse=True)
