@@ -22,6 +22,8 @@ class Child:
     process: asyncio.subprocess.Process
     ports: dict[str, int] = field(default_factory=dict)
     pump: asyncio.Task[None] | None = None
+    module: str = ""
+    env: dict[str, str] = field(default_factory=dict)
 
     def address(self, key: str = "grpc") -> str:
         return f"127.0.0.1:{self.ports[key]}"
@@ -62,7 +64,7 @@ async def start_child(
         stderr=asyncio.subprocess.STDOUT,
         start_new_session=True,
     )
-    child = Child(name, process)
+    child = Child(name, process, module=module, env=env)
     ready = asyncio.get_running_loop().create_future()
     child.pump = asyncio.create_task(_pump(child, log_path, ready, echo))
     try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+import signal
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,8 +53,30 @@ class Stack:
     children: dict[str, Child]
     gateway_url: str = ""
 
+    log_dir: Path = Path("var/logs")
+
     def address(self, name: str) -> str:
         return self.children[name].address()
+
+    async def restart(self, name: str, sig: signal.Signals = signal.SIGTERM) -> Child:
+        """Stop one process with ``sig`` and start it again on the same ports."""
+        await self.stop(name, sig)
+        return await self.start_again(name)
+
+    async def stop(self, name: str, sig: signal.Signals = signal.SIGTERM) -> int:
+        """Stop one process with ``sig`` (SIGKILL: no clean-up at all); return its exit code."""
+        return await self.children[name].stop(sig)
+
+    async def start_again(self, name: str) -> Child:
+        """Start a stopped process again with the environment and ports it had."""
+        old = self.children[name]
+        env = dict(old.env)
+        for key, port in old.ports.items():
+            env_key = {"grpc": "PF_GRPC_PORT", "metrics": "PF_METRICS_PORT", "http": "PF_HTTP_PORT"}
+            if key in env_key:
+                env[env_key[key]] = str(port)
+        self.children[name] = await start_child(name, old.module, env, self.log_dir)
+        return self.children[name]
 
 
 SERVICES = ("rules", "ratings", "arbitration", "matchmaking")
@@ -65,8 +88,8 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
     nats: NatsServer | None = None
     if not config.nats_url:
         nats = await start_nats(config.data_dir / "nats", config.ports.nats)
-    stack = Stack(config.nats_url or (nats.url if nats else ""), {})
     logs = config.data_dir / "logs"
+    stack = Stack(config.nats_url or (nats.url if nats else ""), {}, log_dir=logs)
     base = {
         "NATS_URL": stack.nats_url,
         "PF_DATA_DIR": str(config.data_dir),
