@@ -1,6 +1,6 @@
 """Spectacular Bid: a two-player Fives dominoes duel with an opening auction and chips.
 
-A pure rules engine (rules: ``/shared/rules/spectacular-bid.md``): no I/O, no clock, no
+A pure rules engine for the rules page ``spectacular-bid.md``: no I/O, no clock, no
 global randomness; every round's shuffle derives from the seed carried in the state.
 The project's decisions where the rules are silent are documented in the modules that
 implement them: ``rounds`` (deal, rank opening, settlement, gates), ``turns`` (draw as

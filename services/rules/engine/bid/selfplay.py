@@ -11,11 +11,13 @@ from services.rules.engine.bid.rules import apply, decision, new_match
 from services.rules.engine.bid.view import view
 from services.rules.engine.bot import Level
 from services.rules.engine.decision import Outcome
-from services.rules.engine.seats import Seat
 
 
 class MatchRecord(NamedTuple):
-    """How a self-play match ended, how many rounds it took, how many commands."""
+    """How a self-play match ended, the round it ended in, and how many commands it took.
+
+    A tuple, so ``outcome, rounds, commands = play_match(...)`` works.
+    """
 
     outcome: Outcome
     rounds: int
@@ -49,8 +51,3 @@ def play_match(
         state = apply(state, seat, chosen.command).state
         commands += 1
     return MatchRecord(state.outcome, state.round_no, commands)
-
-
-def seat_of(record: MatchRecord) -> Seat:
-    """Return the winning seat of ``record``."""
-    return record.outcome.winner
