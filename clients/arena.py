@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 
 import aiohttp
 
@@ -54,13 +54,13 @@ class ArenaClient:
 
     def queue(
         self, game: game_pb2.Game.ValueType, rated: bool
-    ) -> AsyncIterator[matchmaking_pb2.QueueUpdate]:
+    ) -> AsyncGenerator[matchmaking_pb2.QueueUpdate, None]:
         request = matchmaking_pb2.QueueRequest(game=game, rated=rated)
         return self.web.stream(f"{ARENA}/Queue", request, matchmaking_pb2.QueueUpdate)
 
     def create_challenge(
         self, game: game_pb2.Game.ValueType, rated: bool
-    ) -> AsyncIterator[matchmaking_pb2.ChallengeUpdate]:
+    ) -> AsyncGenerator[matchmaking_pb2.ChallengeUpdate, None]:
         request = matchmaking_pb2.CreateChallengeRequest(game=game, rated=rated)
         return self.web.stream(f"{ARENA}/CreateChallenge", request, matchmaking_pb2.ChallengeUpdate)
 
@@ -70,7 +70,7 @@ class ArenaClient:
             f"{ARENA}/AcceptChallenge", request, matchmaking_pb2.MatchAssignment
         )
 
-    def watch(self, match_id: str, seat: int) -> AsyncIterator[arbitration_pb2.MatchUpdate]:
+    def watch(self, match_id: str, seat: int) -> AsyncGenerator[arbitration_pb2.MatchUpdate, None]:
         request = arena_pb2.WatchRequest(match_id=match_id, seat=seat)
         return self.web.stream(f"{ARENA}/Watch", request, arbitration_pb2.MatchUpdate)
 

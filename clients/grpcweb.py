@@ -8,7 +8,7 @@ with the reason the server put in ``google.rpc.ErrorInfo``.
 from __future__ import annotations
 
 import base64
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from typing import TypeVar
 
 import aiohttp
@@ -81,7 +81,7 @@ class GrpcWebClient:
 
     async def stream(
         self, path: str, request: Message, reply_type: type[M], timeout_s: float | None = None
-    ) -> AsyncIterator[M]:
+    ) -> AsyncGenerator[M, None]:
         """Yield the replies of a server-streaming call as they arrive.
 
         Raises:

@@ -1,0 +1,68 @@
+"""What the end-to-end tests share: a running stack, signed-in players, a challenge."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import aiohttp
+
+from clients.arena import ArenaClient
+from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.game.v1 import game_pb2
+from services.stack.stack import Stack
+
+UPDATE_TIMEOUT_S = 20.0
+
+
+@dataclass(slots=True)
+class Seated:
+    """A player at a seat of a match."""
+
+    client: ArenaClient
+    match_id: str
+    seat: int
+
+    async def submit(self, command: game_pb2.Command) -> arbitration_pb2.SubmitReply:
+        return await self.client.submit(self.match_id, self.seat, command)
+
+
+async def player(http: aiohttp.ClientSession, stack: Stack, name: str) -> ArenaClient:
+    client = ArenaClient(http, stack.gateway_url)
+    await client.sign_in(name)
+    return client
+
+
+async def challenge(
+    a: ArenaClient, b: ArenaClient, game: game_pb2.Game.ValueType, rated: bool
+) -> tuple[Seated, Seated]:
+    """Return a and b seated at a new match: a challenges, b accepts by code."""
+    stream = a.create_challenge(game, rated)
+    first = await anext(stream)
+    accepted = await b.accept_challenge(first.code)
+    created = await anext(stream)
+    await stream.aclose()
+    assert created.match.match_id == accepted.match_id
+    return (
+        Seated(a, accepted.match_id, created.match.seats[0]),
+        Seated(b, accepted.match_id, accepted.seats[0]),
+    )
+
+
+async def next_update(
+    updates: AsyncIterator[arbitration_pb2.MatchUpdate],
+) -> arbitration_pb2.MatchUpdate:
+    return await asyncio.wait_for(anext(updates), UPDATE_TIMEOUT_S)
+
+
+async def until(
+    updates: AsyncIterator[arbitration_pb2.MatchUpdate],
+    done: object,
+) -> arbitration_pb2.MatchUpdate:
+    """Return the first update for which ``done(update)`` holds."""
+    assert callable(done)
+    while True:
+        update = await next_update(updates)
+        if done(update):
+            return update
