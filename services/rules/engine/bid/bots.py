@@ -75,7 +75,8 @@ def _play(view: View, seat: Seat, level: Level, rng: random.Random) -> Command:
     cap = view.balances[other(seat)]
     if level is Level.HARD:
         unseen = _unseen(view)
-        return max(plays, key=lambda p: (_hard_value(view, seat, p, unseen), rng.random()))
+        table = _reply_table(unseen)
+        return max(plays, key=lambda p: (_hard_value(view, seat, p, unseen, table), rng.random()))
     return max(plays, key=lambda p: (_points(view.board, p, cap), p.tile.pips, rng.random()))
 
 
@@ -83,7 +84,9 @@ def _points(board: Board, play: Play, cap: int) -> int:
     return min(cap, points_for(total_after(board, play.tile, play.end)))
 
 
-def _hard_value(view: View, seat: Seat, play: Play, unseen: list[Tile]) -> float:
+def _hard_value(
+    view: View, seat: Seat, play: Play, unseen: list[Tile], table: _ReplyTable
+) -> float:
     cap = view.balances[other(seat)]
     mine = _points(view.board, play, cap)
     if mine >= cap:
@@ -93,7 +96,7 @@ def _hard_value(view: View, seat: Seat, play: Play, unseen: list[Tile]) -> float
         return mine + 15.0  # going out ends the round and makes this seat the jockey
     board = place(view.board, play.tile, play.end)
     held = view.hand_counts[other(seat)] / max(1, len(unseen))
-    reply = _expected_best_reply(board, unseen, held, view.balances[seat])
+    reply = _expected_best_reply(board, table, len(unseen), held, view.balances[seat])
     values = {end.value for end in board.ends}
     fitting = sum(1 for t in rest if t.low in values or t.high in values)
     suits = len({v for t in rest for v in (t.low, t.high)})
@@ -107,20 +110,32 @@ def _unseen(view: View) -> list[Tile]:
     return [t for t in FULL_SET if t not in seen]
 
 
-def _expected_best_reply(board: Board, unseen: list[Tile], held: float, cap: int) -> float:
+# For each end value, the unseen tiles (by index) that can join it and what they would
+# then count; computed once per decision, reused for every candidate play.
+_ReplyTable = dict[int, list[tuple[int, int]]]
+
+
+def _reply_table(unseen: list[Tile]) -> _ReplyTable:
+    table: _ReplyTable = {value: [] for value in range(7)}
+    for i, tile in enumerate(unseen):
+        table[tile.low].append((i, exposed(tile, tile.low)))
+        if not tile.is_double:
+            table[tile.high].append((i, exposed(tile, tile.high)))
+    return table
+
+
+def _expected_best_reply(
+    board: Board, table: _ReplyTable, unseen_count: int, held: float, cap: int
+) -> float:
     """Return the expected best score the opponent makes next, tile by tile."""
-    ends = [(total_covering(board, end), end.value) for end in board.ends]
-    best: list[int] = []
-    for tile in unseen:
-        score = 0
-        for base, value in ends:
-            if value == tile.low or value == tile.high:
-                points = points_for(base + exposed(tile, value))
-                if points > score:
-                    score = points
-        if score:
-            best.append(min(cap, score))
-    best.sort(reverse=True)
+    scores = [0] * unseen_count
+    for end in board.ends:
+        base = total_covering(board, end)
+        for i, counted in table[end.value]:
+            total = base + counted
+            if total > scores[i] and total % 5 == 0:
+                scores[i] = total
+    best = sorted((min(cap, s) for s in scores if s), reverse=True)
     expected, missing = 0.0, 1.0
     for score in best:
         # The opponent's best reply is this tile's when they hold it and no better one.
