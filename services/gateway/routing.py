@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from google.protobuf import message_factory
+
+from photofinish.client.v1 import arena_pb2
 from services.gateway.grpcweb import MethodKind, Route
 
 ARENA = "/photofinish.client.v1.Arena"
@@ -31,8 +34,15 @@ _TABLE: dict[str, tuple[MethodKind, str, str]] = {
 
 
 def public_routes() -> dict[str, Route]:
-    """Return the gRPC-web allow-list: every public method, routed to its backend."""
+    """Return the gRPC-web allow-list: every public method, routed to its backend.
+
+    Each route knows its request type (from the Arena service's descriptor), so a body
+    that is not that message is refused at the edge.
+    """
+    methods = arena_pb2.DESCRIPTOR.services_by_name["Arena"].methods_by_name
     return {
-        f"{ARENA}/{name}": Route(kind, backend, target)
+        f"{ARENA}/{name}": Route(
+            kind, backend, target, message_factory.GetMessageClass(methods[name].input_type)
+        )
         for name, (kind, backend, target) in _TABLE.items()
     }

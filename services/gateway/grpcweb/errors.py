@@ -18,6 +18,7 @@ class Reason(enum.Enum):
     BAD_BASE64 = "bad_base64"
     BAD_TIMEOUT = "bad_timeout"
     BAD_HEADER = "bad_header"
+    BAD_MESSAGE = "bad_message"
 
 
 class MalformedRequest(ValueError):

@@ -6,6 +6,10 @@ import enum
 import re
 from dataclasses import dataclass
 
+from google.protobuf.message import DecodeError, Message
+
+from services.gateway.grpcweb.errors import MalformedRequest, Reason
+
 # "/package.Service/Method" with a dotted package: the gateway serves versioned APIs only,
 # and requiring the dot keeps the route clear of static paths such as "/assets/app.js".
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -32,6 +36,9 @@ class Route:
     kind: MethodKind
     backend: str
     target: str = ""
+    # The request's message type: when set, a body that does not parse as one is refused
+    # here with INVALID_ARGUMENT instead of reaching the backend as undecodable bytes.
+    request: type[Message] | None = None
 
     @classmethod
     def unary(cls, backend: str, target: str = "") -> Route:
@@ -40,6 +47,22 @@ class Route:
     @classmethod
     def server_streaming(cls, backend: str, target: str = "") -> Route:
         return cls(MethodKind.SERVER_STREAMING, backend, target)
+
+    def check(self, message: bytes) -> None:
+        """Check ``message`` parses as this route's request type (when it has one).
+
+        Raises:
+            MalformedRequest: when it does not.
+        """
+        if self.request is None:
+            return
+        try:
+            self.request.FromString(message)
+        except DecodeError as error:
+            name = self.request.DESCRIPTOR.full_name
+            raise MalformedRequest(
+                Reason.BAD_MESSAGE, f"the body is not a {name}: {error}"
+            ) from None
 
 
 def is_method_path(path: str) -> bool:

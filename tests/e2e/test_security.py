@@ -1,0 +1,149 @@
+"""Bad input through the public API: clear errors, and nothing changes."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+import pytest_asyncio
+
+from clients.arena import ArenaClient
+from clients.grpcweb import CallError
+from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.game.v1 import bid_pb2, game_pb2
+from services.gateway.grpcweb.framing import decode_frames, parse_trailer_block
+from services.stack.stack import Stack, StackConfig, run_stack
+from tests.e2e.support import Seated, challenge, player
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
+SUBMIT = "/photofinish.client.v1.Arena/Submit"
+GRPC_WEB = {"content-type": "application/grpc-web+proto", "x-grpc-web": "1"}
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def arena(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> AsyncIterator[tuple[Stack, aiohttp.ClientSession]]:
+    config = StackConfig(Path(tmp_path_factory.mktemp("stack")), with_bots=False)
+    async with run_stack(config) as stack, aiohttp.ClientSession() as http:
+        yield stack, http
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def seated(arena: tuple[Stack, aiohttp.ClientSession]) -> tuple[Seated, Seated]:
+    stack, http = arena
+    a, b = await player(http, stack, "Alice"), await player(http, stack, "Bob")
+    return await challenge(a, b, game_pb2.GAME_BID, rated=False)
+
+
+async def latest(seated: Seated) -> arbitration_pb2.MatchUpdate:
+    return await anext(seated.client.watch(seated.match_id, seated.seat))
+
+
+async def raw_call(
+    http: aiohttp.ClientSession, stack: Stack, path: str, body: bytes, token: str = ""
+) -> dict[str, str]:
+    """Return the gRPC status (trailers) of a hand-made gRPC-web request."""
+    headers = dict(GRPC_WEB, authorization=f"Bearer {token}") if token else GRPC_WEB
+    async with http.post(stack.gateway_url + path, data=body, headers=headers) as response:
+        assert response.status == 200
+        status = {k.lower(): v for k, v in response.headers.items() if k.startswith("grpc-")}
+        for frame in decode_frames(await response.read()):
+            if frame.is_trailer:
+                status.update(parse_trailer_block(frame.payload))
+        return status
+
+
+async def test_calls_without_a_valid_token_are_refused(
+    arena: tuple[Stack, aiohttp.ClientSession],
+) -> None:
+    stack, http = arena
+    anonymous = ArenaClient(http, stack.gateway_url)
+    with pytest.raises(CallError) as refused:
+        await anonymous.ladder(game_pb2.GAME_BID)
+    assert refused.value.code == 16
+    anonymous.web.token = "e30.forged"
+    with pytest.raises(CallError) as forged:
+        await anonymous.play_hot_seat(game_pb2.GAME_BID)
+    assert forged.value.code == 16
+
+
+async def test_a_token_cannot_act_in_another_players_seat(
+    arena: tuple[Stack, aiohttp.ClientSession], seated: tuple[Seated, Seated]
+) -> None:
+    stack, http = arena
+    alice, bob = seated
+    before = await latest(alice)
+    with pytest.raises(CallError) as other_seat:
+        await alice.client.submit(alice.match_id, bob.seat, READY)
+    assert (other_seat.value.code, other_seat.value.reason) == (7, "not_your_seat")
+    mallory = await player(http, stack, "Mallory")
+    with pytest.raises(CallError) as stranger:
+        await mallory.submit(alice.match_id, 0, READY)
+    assert stranger.value.reason == "not_your_seat"
+    with pytest.raises(CallError) as peek:
+        await anext(alice.client.watch(alice.match_id, bob.seat))
+    assert peek.value.reason == "not_your_seat"
+    with pytest.raises(CallError) as elsewhere:
+        await alice.client.submit("no-such-match", 0, READY)
+    assert (elsewhere.value.code, elsewhere.value.reason) == (5, "unknown_match")
+    assert (await latest(alice)).seq == before.seq
+
+
+async def test_a_replayed_client_seq_is_answered_not_applied_again(
+    seated: tuple[Seated, Seated],
+) -> None:
+    alice, _ = seated
+    request = arbitration_pb2.SubmitRequest(
+        match_id=alice.match_id, seat=alice.seat, client_seq=1000, command=READY
+    )
+    first = await alice.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
+    after_first = await latest(alice)
+    replay = await alice.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
+    assert replay == first
+    assert (await latest(alice)).seq == after_first.seq
+    request.client_seq = 999
+    with pytest.raises(CallError) as stale:
+        await alice.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
+    assert stale.value.reason == "stale_client_seq"
+    assert (await latest(alice)).seq == after_first.seq
+
+
+async def test_garbage_unknown_and_oversize_requests_get_clear_errors(
+    arena: tuple[Stack, aiohttp.ClientSession], seated: tuple[Seated, Seated]
+) -> None:
+    stack, http = arena
+    alice, _ = seated
+    token = alice.client.web.token
+    before = await latest(alice)
+    garbage = await raw_call(http, stack, SUBMIT, b"\x00\x00\x00\x00\x10abc", token)
+    assert garbage["grpc-status"] == "3"
+    not_proto = await raw_call(http, stack, SUBMIT, b"\x00\x00\x00\x00\x03\xff\xff\xff", token)
+    assert not_proto["grpc-status"] == "3"
+    assert "SubmitRequest" in not_proto["grpc-message"]
+    unknown = await raw_call(http, stack, "/photofinish.client.v1.Arena/Nope", b"", token)
+    assert unknown["grpc-status"] == "12"
+    huge = b"\x00" + (200_000).to_bytes(4, "big") + b"\x00" * 200_000
+    oversize = await raw_call(http, stack, SUBMIT, huge, token)
+    assert oversize["grpc-status"] == "8"
+    with pytest.raises(CallError) as empty:
+        await alice.submit(game_pb2.Command())
+    assert empty.value.code == 3
+    assert (await latest(alice)).seq == before.seq
+
+
+async def test_an_illegal_move_is_refused_with_the_rules_reason(
+    seated: tuple[Seated, Seated],
+) -> None:
+    alice, _ = seated
+    before = await latest(alice)
+    draw = game_pb2.Command(bid=bid_pb2.BidCommand(draw=bid_pb2.BidDraw()))
+    with pytest.raises(CallError) as refused:
+        await alice.submit(draw)
+    assert refused.value.code == 9
+    assert refused.value.reason == "at_gate"
+    assert (await latest(alice)).seq == before.seq
