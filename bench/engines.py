@@ -57,21 +57,26 @@ def main() -> None:
             f"median {statistics.median(samples) / 1000:6.1f} µs, "
             f"p99 {percentile(samples, 0.99):6.1f} µs"
         )
-    print(bid_rounds_per_second(args.matches))
+    for levels in (
+        (Level.EASY, Level.EASY),
+        (Level.MEDIUM, Level.MEDIUM),
+        (Level.HARD, Level.MEDIUM),
+    ):
+        print(bid_rounds_per_second(args.matches, levels))
 
 
-def bid_rounds_per_second(matches: int) -> str:
+def bid_rounds_per_second(matches: int, levels: tuple[Level, Level]) -> str:
     """Return how many complete bot-vs-bot Bid rounds one core plays per second."""
     rounds = commands = 0
     started = time.perf_counter()
     for seed in range(matches):
-        record = play_match(Level.HARD, Level.MEDIUM, seed)
+        record = play_match(levels[0], levels[1], seed)
         rounds += record.rounds
         commands += record.commands
     elapsed = time.perf_counter() - started
     return (
-        f"bid   {rounds} complete bot-vs-bot rounds ({commands} commands, bots' choices "
-        f"included) in {elapsed:.2f} s: {rounds / elapsed:.0f} rounds/s on one core"
+        f"bid   {levels[0].value} vs {levels[1].value}: {rounds} complete rounds ({commands} "
+        f"commands, bots' choices included) in {elapsed:.2f} s: {rounds / elapsed:.0f} rounds/s"
     )
 
 
