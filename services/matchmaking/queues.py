@@ -19,7 +19,7 @@ import contextlib
 import itertools
 import logging
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from services.matchmaking import pairing
@@ -40,6 +40,9 @@ log = logging.getLogger(__name__)
 
 # Opens a match between two people: (longest waiting, other, game, rated) -> the match.
 OpenOnline = Callable[[Player, Player, Game, bool], Awaitable[MatchSpec]]
+
+# Decides which tickets of one queue meet now: (waiting tickets, now_ns) -> pairs.
+Pairing = Callable[[Sequence[Ticket], int], tuple[pairing.Pair, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +69,14 @@ class _Holder:
 class Queues:
     """Every queue of the service, the tickets in them and the matches being opened."""
 
-    def __init__(self, open_online: OpenOnline, now_ns: Callable[[], int] = time.monotonic_ns):
+    def __init__(
+        self,
+        open_online: OpenOnline,
+        pair: Pairing = pairing.pair,
+        now_ns: Callable[[], int] = time.monotonic_ns,
+    ) -> None:
         self._open_online = open_online
+        self._pair = pair
         self._now_ns = now_ns
         self._lines: dict[QueueKey, list[_Holder]] = {}
         self._holders: dict[tuple[PlayerId, Game], _Holder] = {}
@@ -148,7 +157,7 @@ class Queues:
         """Pair what can be paired in ``queue``, then tell the rest how many wait."""
         line = self._lines.get(queue, [])
         by_order = {h.ticket.order: h for h in line}
-        for found in pairing.pair([h.ticket for h in line], self._now_ns()):
+        for found in self._pair([h.ticket for h in line], self._now_ns()):
             first, second = by_order[found.first.order], by_order[found.second.order]
             for holder in (first, second):
                 line.remove(holder)

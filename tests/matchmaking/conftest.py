@@ -31,6 +31,7 @@ from tests.matchmaking.responders import (
     BotPool,
     listen_as_arbitration,
     listen_as_bot_pool,
+    stop_listening,
 )
 
 if TYPE_CHECKING:
@@ -146,8 +147,7 @@ async def arbiter(nc: Client) -> AsyncIterator[Arbiter]:
     answering = Arbiter()
     sub = await listen_as_arbitration(nc, answering)
     yield answering
-    await sub.unsubscribe()
-    await nc.flush()
+    await stop_listening(nc, sub)
 
 
 @pytest_asyncio.fixture(loop_scope="module")
@@ -156,8 +156,7 @@ async def silent_arbiter(nc: Client) -> AsyncIterator[Arbiter]:
     silent = Arbiter(silent=True)
     sub = await listen_as_arbitration(nc, silent)
     yield silent
-    await sub.unsubscribe()
-    await nc.flush()
+    await stop_listening(nc, sub)
 
 
 @pytest_asyncio.fixture(loop_scope="module")
@@ -165,5 +164,4 @@ async def bot_pool(nc: Client) -> AsyncIterator[BotPool]:
     pool = BotPool()
     sub = await listen_as_bot_pool(nc, pool)
     yield pool
-    await sub.unsubscribe()
-    await nc.flush()
+    await stop_listening(nc, sub)

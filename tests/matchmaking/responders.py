@@ -2,18 +2,34 @@
 
 They subscribe on the real subjects in the real queue groups and answer the way the real
 services will (MatchOpened, BotReply), so the service under test speaks genuine NATS.
+
+nats-server (2.15) does not route to a subscription in the instant after SUB + PING/PONG
+every time: about one request in a hundred still saw "no responders" (and, after UNSUB,
+was still routed to the gone subscription). So a responder counts as listening only once
+a probe request (header ``Pf-Probe``, answered but not recorded) gets through, and as gone
+once a probe gets "no responders".
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
+import nats.errors
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from photofinish.events.v1 import events_pb2
 from services.common import subjects
+
+PROBE = {"Pf-Probe": "1"}
+PROBE_TIMEOUT_S = 0.2
+SETTLE_TIMEOUT_S = 10.0
+
+
+def is_probe(msg: Msg) -> bool:
+    return bool(msg.headers and msg.headers.get("Pf-Probe"))
 
 
 @dataclass(slots=True)
@@ -24,6 +40,9 @@ class Arbiter:
     received: list[events_pb2.MatchCreated] = field(default_factory=list)
 
     async def on_request(self, msg: Msg) -> None:
+        if is_probe(msg):
+            await msg.respond(b"")
+            return
         created = events_pb2.MatchCreated.FromString(msg.data)
         self.received.append(created)
         if not self.silent:
@@ -38,6 +57,9 @@ class BotPool:
     received: list[events_pb2.BotRequest] = field(default_factory=list)
 
     async def on_request(self, msg: Msg) -> None:
+        if is_probe(msg):
+            await msg.respond(b"")
+            return
         request = events_pb2.BotRequest.FromString(msg.data)
         self.received.append(request)
         number = len(self.received)
@@ -46,16 +68,40 @@ class BotPool:
 
 
 async def listen_as_arbitration(nc: Client, arbiter: Arbiter) -> Subscription:
-    """Return the subscription of ``arbiter``, known to the server when this returns."""
+    """Return the subscription of ``arbiter`` once requests reach it."""
     sub = await nc.subscribe(
         subjects.MATCH_CREATE, queue=subjects.ARBITRATION_QUEUE, cb=arbiter.on_request
     )
-    await nc.flush()
+    await until_listening(nc, subjects.MATCH_CREATE)
     return sub
 
 
 async def listen_as_bot_pool(nc: Client, pool: BotPool) -> Subscription:
-    """Return the subscription of ``pool``, known to the server when this returns."""
+    """Return the subscription of ``pool`` once requests reach it."""
     sub = await nc.subscribe(subjects.BOTS_REQUEST, queue=subjects.BOTS_QUEUE, cb=pool.on_request)
-    await nc.flush()
+    await until_listening(nc, subjects.BOTS_REQUEST)
     return sub
+
+
+async def stop_listening(nc: Client, sub: Subscription) -> None:
+    """Unsubscribe ``sub``; return once requests on its subject find no responders."""
+    await sub.unsubscribe()
+    async with asyncio.timeout(SETTLE_TIMEOUT_S):
+        while True:
+            try:
+                await nc.request(sub.subject, b"", timeout=PROBE_TIMEOUT_S, headers=PROBE)
+            except nats.errors.NoRespondersError:
+                return
+            except nats.errors.TimeoutError:
+                pass
+
+
+async def until_listening(nc: Client, subject: str) -> None:
+    """Return once a probe on ``subject`` is answered."""
+    async with asyncio.timeout(SETTLE_TIMEOUT_S):
+        while True:
+            try:
+                await nc.request(subject, b"", timeout=PROBE_TIMEOUT_S, headers=PROBE)
+                return
+            except (nats.errors.NoRespondersError, nats.errors.TimeoutError):
+                await asyncio.sleep(0.005)

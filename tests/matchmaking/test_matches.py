@@ -1,0 +1,67 @@
+"""Building matches: seats from the seed's coin, modes, rating, options, assignments."""
+
+from __future__ import annotations
+
+import string
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from services.matchmaking import matches
+from services.matchmaking.games import Game, Level
+from services.matchmaking.identity import Player, PlayerId
+from services.matchmaking.matches import MatchId, Mode, assignment, is_swapped
+from tests.matchmaking.tickets import player
+
+ANN, BOB = player("Ann"), player("Bob")
+ROBO = Player(PlayerId("bot-7"), "Robo", bot=True)
+ID = MatchId("m1")
+seeds = st.integers(0, 2**63 - 1)
+
+
+def test_the_seat_coin_is_fixed_by_the_seed_and_fair_over_many_seeds() -> None:
+    flips = [is_swapped(seed) for seed in range(10_000)]
+    assert flips == [is_swapped(seed) for seed in range(10_000)]
+    assert 4_800 < sum(flips) < 5_200
+
+
+def test_the_seed_coin_decides_who_sits_in_seat_0() -> None:
+    straight = next(seed for seed in range(100) if not is_swapped(seed))
+    swapped = next(seed for seed in range(100) if is_swapped(seed))
+    assert matches.online(ANN, BOB, Game.SPIT, True, ID, straight).players == (ANN, BOB)
+    assert matches.online(ANN, BOB, Game.SPIT, True, ID, swapped).players == (BOB, ANN)
+
+
+@given(seeds, st.booleans())
+def test_both_people_of_an_online_match_hold_one_seat_each(seed: int, rated: bool) -> None:
+    spec = matches.online(ANN, BOB, Game.BID, rated, ID, seed)
+    ann, bob = assignment(spec, ANN.id), assignment(spec, BOB.id)
+    assert sorted([*ann.seats, *bob.seats]) == [0, 1]
+    assert spec.mode is Mode.ONLINE and spec.rated is rated and ann.rated is rated
+    assert ann.player_names == bob.player_names == tuple(p.name for p in spec.players)
+
+
+@given(seeds)
+def test_a_match_against_the_computer_is_never_rated_and_only_spit_pauses(seed: int) -> None:
+    spit = matches.computer(ANN, ROBO, Game.SPIT, Level.HARD, ID, seed)
+    bid = matches.computer(ANN, ROBO, Game.BID, Level.HARD, ID, seed)
+    for spec in (spit, bid):
+        assert spec.mode is Mode.COMPUTER and not spec.rated and spec.bot_level is Level.HARD
+        assert set(spec.players) == {ANN, ROBO}
+        assert len(assignment(spec, ANN.id).seats) == 1
+    assert spit.pausable and not bid.pausable
+
+
+def test_hot_seat_gives_one_person_both_seats_under_two_names() -> None:
+    spec = matches.hotseat(ANN, Game.BID, ID, 5)
+    mine = assignment(spec, ANN.id)
+    assert spec.mode is Mode.HOTSEAT and not spec.rated and not spec.pausable
+    assert [p.id for p in spec.players] == [ANN.id, ANN.id]
+    assert mine.seats == (0, 1) and mine.player_names == ("Ann (1)", "Ann (2)")
+
+
+def test_fresh_ids_are_url_safe_and_fresh_seeds_fit_63_bits() -> None:
+    ids = {matches.fresh_match_id() for _ in range(100)}
+    assert len(ids) == 100
+    assert all(set(i) <= set(string.ascii_letters + string.digits + "-_") for i in ids)
+    assert all(0 <= matches.fresh_seed() < 2**63 for _ in range(100))

@@ -1,0 +1,46 @@
+"""Players, tickets and a stand-in for opening matches, for the in-process tests."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from services.matchmaking import matches
+from services.matchmaking.errors import Unavailable
+from services.matchmaking.games import Game
+from services.matchmaking.identity import Player, PlayerId
+from services.matchmaking.matches import MatchId, MatchSpec
+from services.matchmaking.tickets import QueueKey, Ticket
+
+SPIT_CASUAL = QueueKey(Game.SPIT, rated=False)
+SPIT_RATED = QueueKey(Game.SPIT, rated=True)
+BID_CASUAL = QueueKey(Game.BID, rated=False)
+
+
+def player(name: str) -> Player:
+    return Player(PlayerId(name.lower()), name)
+
+
+def ticket(order: int, name: str, queue: QueueKey = SPIT_CASUAL) -> Ticket:
+    return Ticket(order, player(name), queue, since_ns=order * 1_000_000_000)
+
+
+@dataclass(slots=True)
+class Opening:
+    """Opens online matches in memory: ``gate`` holds them in flight, ``failure`` fails them."""
+
+    opened: list[MatchSpec] = field(default_factory=list)
+    gate: asyncio.Event = field(default_factory=asyncio.Event)
+    failure: Unavailable | None = None
+
+    def __post_init__(self) -> None:
+        self.gate.set()
+
+    async def online(self, first: Player, second: Player, game: Game, rated: bool) -> MatchSpec:
+        await self.gate.wait()
+        if self.failure is not None:
+            raise self.failure
+        number = len(self.opened) + 1
+        spec = matches.online(first, second, game, rated, MatchId(f"match-{number}"), number)
+        self.opened.append(spec)
+        return spec
