@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -12,6 +13,8 @@ from services.matchmaking.games import Game, Level
 from services.matchmaking.identity import Player
 from services.matchmaking.matches import MatchId, MatchSpec
 from services.matchmaking.metrics import MATCHES_CREATED, OPEN_FAILURES
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +61,13 @@ class Opener:
         )
 
     async def _open(self, spec: MatchSpec) -> MatchSpec:
+        fields = {"match_id": spec.match_id, "game": str(spec.game), "mode": str(spec.mode)}
         try:
             await self.broker.open_match(spec)
         except Unavailable as error:
             OPEN_FAILURES.labels(error.reason.value).inc()
+            log.warning("match not opened", extra={"fields": {**fields, "why": error.detail}})
             raise
         MATCHES_CREATED.labels(str(spec.mode)).inc()
+        log.info("match opened", extra={"fields": {**fields, "rated": spec.rated}})
         return spec

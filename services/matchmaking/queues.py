@@ -82,6 +82,9 @@ class Queues:
         self._holders: dict[tuple[PlayerId, Game], _Holder] = {}
         self._orders = itertools.count(1)
         self._openings: set[asyncio.Task[None]] = set()
+        for game in Game:  # every queue is exported from the start, empty
+            for rated in (False, True):
+                QUEUE_LENGTH.labels(str(game), str(rated).lower()).set(0)
 
     def length(self, queue: QueueKey) -> int:
         """Return how many tickets wait in ``queue``."""

@@ -3,7 +3,7 @@ encode the reply."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 
 from photofinish.matchmaking.v1 import matchmaking_pb2 as pb
 from photofinish.matchmaking.v1 import matchmaking_pb2_grpc
@@ -28,7 +28,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
     @status.stream
     async def Queue(
         self, request: pb.QueueRequest, context: Context
-    ) -> AsyncIterator[pb.QueueUpdate]:
+    ) -> AsyncGenerator[pb.QueueUpdate, None]:
         player = caller(context.invocation_metadata())
         queue = QueueKey(codec.decode_game(request.game), request.rated)
         async with self._queues.ticket(player, queue) as updates:
@@ -46,7 +46,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
     @status.stream
     async def CreateChallenge(
         self, request: pb.CreateChallengeRequest, context: Context
-    ) -> AsyncIterator[pb.ChallengeUpdate]:
+    ) -> AsyncGenerator[pb.ChallengeUpdate, None]:
         player = caller(context.invocation_metadata())
         game = codec.decode_game(request.game)
         async with self._challenges.create(player, game, request.rated) as (code, match):

@@ -7,8 +7,9 @@ Anything else is a bug and reaches grpc as it is (UNKNOWN, logged).
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 import grpc
@@ -60,15 +61,18 @@ def unary(
 
 
 def stream(
-    handler: Callable[[S, Req, Context], AsyncIterator[Resp]],
-) -> Callable[[S, Req, Context], AsyncIterator[Resp]]:
+    handler: Callable[[S, Req, Context], AsyncGenerator[Resp, None]],
+) -> Callable[[S, Req, Context], AsyncGenerator[Resp, None]]:
     """Return the streaming ``handler`` with its matchmaking errors sent as statuses."""
 
     @functools.wraps(handler)
-    async def handle(self: S, request: Req, context: Context) -> AsyncIterator[Resp]:
+    async def handle(self: S, request: Req, context: Context) -> AsyncGenerator[Resp, None]:
         try:
-            async for response in handler(self, request, context):
-                yield response
+            # Closed here, not left to the garbage collector, so a handler's ``async with``
+            # (a ticket, a challenge) is released as soon as the client goes away.
+            async with contextlib.aclosing(handler(self, request, context)) as responses:
+                async for response in responses:
+                    yield response
         except MatchmakingError as error:
             await context.abort_with_status(rejection(error).to_status())
 
