@@ -4,4 +4,6 @@ Every game module offers the same functions (see :class:`services.rules.games.Co
 ``options_from_proto``, ``command_from_proto``, ``command_to_proto``, ``view_to_proto`` and
 ``event_to_proto``. Decoding a command raises the engine's ``Malformed`` for anything the
 engine could not name, so the one error mapping of the service covers codec errors too.
+Clients that play by the engines' own bots (the bot pool) decode views back with each
+game's ``view_from_proto``, the exact inverse of ``view_to_proto``.
 """

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from photofinish.game.v1 import bid_pb2
-from services.rules.codec.common import seat_to_proto
+from services.rules.codec.common import pair_from_proto, seat_from_proto, seat_to_proto
 from services.rules.engine.bid import Board, Counted, End, Placement, Port, Settlement, Tile
 from services.rules.engine.bid.board import parse_end
 from services.rules.engine.bid.model import SettlementKind
@@ -109,5 +109,98 @@ def settlement_to_proto(settlement: Settlement) -> bid_pb2.BidSettlement:
         kind=_KINDS[settlement.kind],
         seat=seat_to_proto(settlement.seat),
         pips=[] if settlement.pips is None else list(settlement.pips),
+        transfer=settlement.transfer,
+    )
+
+
+# --- From the wire: what a client (the bot pool) rebuilds from a BidView. ---
+
+_KINDS_BY_NUMBER = {int(number): kind for kind, number in _KINDS.items()}
+
+
+def maybe_tile_from_proto(tile: bid_pb2.Tile | None) -> Tile | None:
+    """Return the tile ``tile`` names, None for None (an unset field).
+
+    Raises:
+        Malformed: BAD_ARGUMENT when a half is outside 0–6.
+    """
+    return None if tile is None else tile_from_proto(tile)
+
+
+def port_from_proto(value: int) -> Port | None:
+    """Return the port ``value`` numbers, None for TILE_PORT_UNSPECIFIED.
+
+    Raises:
+        Malformed: BAD_ARGUMENT for an unknown number.
+    """
+    if value == bid_pb2.TILE_PORT_UNSPECIFIED:
+        return None
+    port = _PORTS_BY_NUMBER.get(value)
+    if port is None:
+        raise Malformed(Reason.BAD_ARGUMENT, f"port number {value} is not a port")
+    return port
+
+
+def board_from_proto(
+    board: bid_pb2.BidBoard, open_points: tuple[OpenPoint, ...], end_sum: int
+) -> Board:
+    """Return the engine's board: the line of play from ``board``, the open points (in
+    board order) and the end sum from the view that carries it.
+
+    Raises:
+        Malformed: BAD_ARGUMENT for a tile or port that cannot exist.
+    """
+    return Board(
+        placements=tuple(_placement_from_proto(p) for p in board.placements),
+        ends=tuple(point.end for point in open_points),
+        spinner=maybe_tile_from_proto(board.spinner if board.HasField("spinner") else None),
+        branches_open=board.branches_open,
+        total=end_sum,
+    )
+
+
+def _placement_from_proto(placement: bid_pb2.Placement) -> Placement:
+    if not placement.HasField("tile"):
+        raise Malformed(Reason.BAD_ARGUMENT, "a placement names no tile")
+    return Placement(
+        tile=tile_from_proto(placement.tile),
+        on=end_from_proto(placement.on) if placement.HasField("on") else None,
+        via=port_from_proto(placement.via),
+    )
+
+
+def open_point_from_proto(point: bid_pb2.OpenPoint) -> OpenPoint:
+    """Return an open point and the value a tile must show to join it.
+
+    Raises:
+        Malformed: BAD_ARGUMENT for an end that cannot exist.
+    """
+    return OpenPoint(end=end_from_proto(point.end), value=point.value)
+
+
+def counted_from_proto(counted: bid_pb2.Counted) -> Counted:
+    """Return one contribution to the end sum.
+
+    Raises:
+        Malformed: BAD_ARGUMENT for a tile that cannot exist.
+    """
+    return Counted(tile=tile_from_proto(counted.tile), points=counted.points)
+
+
+def settlement_from_proto(settlement: bid_pb2.BidSettlement) -> Settlement:
+    """Return a round's settlement (``pips`` None unless the round was blocked).
+
+    Raises:
+        Malformed: BAD_ARGUMENT for an unknown kind or pips not one per seat;
+            NO_SUCH_SEAT for an impossible seat.
+    """
+    kind = _KINDS_BY_NUMBER.get(settlement.kind)
+    if kind is None:
+        raise Malformed(Reason.BAD_ARGUMENT, f"settlement kind {settlement.kind} is not a kind")
+    return Settlement(
+        round_no=settlement.round_no,
+        kind=kind,
+        seat=seat_from_proto(settlement.seat),
+        pips=pair_from_proto(settlement.pips, "pips") if settlement.pips else None,
         transfer=settlement.transfer,
     )

@@ -35,3 +35,27 @@ def rank_from_proto(value: int) -> Rank:
     if rank is None:
         raise Malformed(Reason.BAD_ARGUMENT, f"rank {value} is not 1 (ace) to 13 (king)")
     return rank
+
+
+_SUITS_BY_NUMBER = {int(number): suit for suit, number in _SUITS.items()}
+
+
+def card_from_proto(card: spit_pb2.Card) -> Card:
+    """Return the card ``card`` names by rank and suit (``text`` is ignored).
+
+    Raises:
+        Malformed: BAD_ARGUMENT for a rank outside 1–13 or an unknown suit.
+    """
+    suit = _SUITS_BY_NUMBER.get(card.suit)
+    if suit is None:
+        raise Malformed(Reason.BAD_ARGUMENT, f"suit number {card.suit} is not a suit")
+    return Card(rank_from_proto(card.rank), suit)
+
+
+def maybe_card_from_proto(card: spit_pb2.Card | None) -> Card | None:
+    """Return the card ``card`` names, None for None (an unset field).
+
+    Raises:
+        Malformed: BAD_ARGUMENT for a card that cannot exist.
+    """
+    return None if card is None else card_from_proto(card)

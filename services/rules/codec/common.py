@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from photofinish.game.v1 import game_pb2
 from services.rules.engine.decision import Decision, Gate, Outcome, Termination
 from services.rules.engine.errors import Malformed, Reason
@@ -24,6 +26,7 @@ _TERMINATIONS: dict[Termination, game_pb2.Termination.ValueType] = {
 _TERMINATIONS_BY_NUMBER = {
     int(number): termination for termination, number in _TERMINATIONS.items()
 }
+_GATES_BY_NUMBER = {int(number): gate for gate, number in _GATES.items()}
 
 
 def seat_to_proto(seat: Seat | None) -> int:
@@ -45,9 +48,33 @@ def seats_to_proto(seats: frozenset[Seat] | tuple[Seat, ...]) -> list[int]:
     return sorted(int(seat) for seat in seats)
 
 
+def seats_from_proto(values: Sequence[int]) -> tuple[Seat, ...]:
+    """Return the seats ``values`` name, in seat order.
+
+    Raises:
+        Malformed: NO_SUCH_SEAT for anything but 0 and 1.
+    """
+    return tuple(sorted(parse_seat(value) for value in values))
+
+
 def gate_to_proto(gate: Gate | None) -> game_pb2.Gate.ValueType:
     """Return the wire number of ``gate`` (GATE_NONE for None)."""
     return game_pb2.GATE_NONE if gate is None else _GATES[gate]
+
+
+def gate_from_proto(value: int) -> Gate | None:
+    """Return the engine gate ``value`` numbers, None for GATE_NONE.
+
+    Raises:
+        Malformed: BAD_ARGUMENT for a number no engine view carries (GATE_HANDOVER is the
+            arbitration's, never an engine's) or an unknown one.
+    """
+    if value == game_pb2.GATE_NONE:
+        return None
+    gate = _GATES_BY_NUMBER.get(value)
+    if gate is None:
+        raise Malformed(Reason.BAD_ARGUMENT, f"gate {value!r} is not an engine's gate")
+    return gate
 
 
 def termination_to_proto(termination: Termination) -> game_pb2.Termination.ValueType:
@@ -88,3 +115,25 @@ def result_to_proto(outcome: Outcome | None) -> tuple[int, int]:
     if outcome is None:
         return NO_SEAT, game_pb2.TERMINATION_UNSPECIFIED
     return int(outcome.winner), termination_to_proto(outcome.termination)
+
+
+def result_from_proto(winner: int, termination: int) -> Outcome | None:
+    """Return a view's outcome from (winner, termination number): None for (-1, 0).
+
+    Raises:
+        Malformed: NO_SUCH_SEAT or BAD_ARGUMENT when the two do not name an outcome.
+    """
+    if winner == NO_SEAT and termination == game_pb2.TERMINATION_UNSPECIFIED:
+        return None
+    return Outcome(parse_seat(winner), termination_from_proto(termination))
+
+
+def pair_from_proto(values: Sequence[int], what: str) -> tuple[int, int]:
+    """Return a by-seat pair of numbers (hand counts, balances).
+
+    Raises:
+        Malformed: BAD_ARGUMENT unless there are exactly two.
+    """
+    if len(values) != 2:
+        raise Malformed(Reason.BAD_ARGUMENT, f"{what}: expected one per seat, got {list(values)}")
+    return values[0], values[1]
