@@ -1,0 +1,19 @@
+"""Run the bot pool: ``python -m clients.bots``."""
+
+from __future__ import annotations
+
+import asyncio
+
+from clients.bots.config import Config
+from clients.bots.pool import serve
+from services.common.logs import configure
+
+
+def main() -> None:
+    config = Config.from_env()
+    configure("bots", config.log_level)
+    asyncio.run(serve(config))
+
+
+if __name__ == "__main__":
+    main()

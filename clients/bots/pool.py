@@ -1,0 +1,256 @@
+"""The pool: names computer players for matchmaking and plays their seats once seated.
+
+Requests (``pf.bots.request``, queue group ``bots``, so several pools share the load) are
+answered with a fresh guest signed in through the gateway; the pool remembers it as
+waiting. Every pool hears every ``pf.match.<id>.opened`` and plays only the seats of its
+own waiting bots, so pools scale out without coordination.
+
+A request the pool cannot serve — unreadable, an unknown game or level, the pool full,
+the gateway refusing the sign-in — is answered at once with a BotReply naming no player:
+matchmaking's broker turns that into UNAVAILABLE "the reply names no player", so the
+person is told straight away instead of after the request timeout. Each seat is one task;
+a seat that fails is logged and ends, and never takes the pool down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import sys
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+import nats
+from google.protobuf.message import DecodeError
+from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
+
+from clients.arena import ArenaClient
+from clients.bots.config import Config
+from clients.bots.games import GAMES, LEVELS, bot_name
+from clients.bots.planning import Pace
+from clients.bots.seat import SeatPlayer
+from clients.bots.watching import Reconnect, WatchLost
+from clients.grpcweb import CallError
+from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.events.v1 import events_pb2
+from services.common import subjects
+from services.common.serving import wait_for_stop_signal
+from services.rules.engine.bot import Level
+
+log = logging.getLogger("bots")
+
+SIGN_IN_TIMEOUT_S = 5.0
+SWEEP_EVERY_S = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A bot named to matchmaking whose match has not opened yet."""
+
+    client: ArenaClient
+    game: int
+    level: Level
+    since_s: float
+
+
+class Pool:
+    """Every bot of this process: waiting for a match, or playing a seat."""
+
+    def __init__(self, config: Config, session: aiohttp.ClientSession, nc: NATS) -> None:
+        self._config = config
+        self._session = session
+        self._nc = nc
+        self._pace = Pace(think_scale=config.think_scale)
+        self._reconnect = Reconnect(give_up_s=config.give_up_s)
+        self._waiting: dict[str, Waiting] = {}
+        self._playing: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._chores: set[asyncio.Task[None]] = set()
+        self._subscriptions: list[Subscription] = []
+
+    @property
+    def seats(self) -> int:
+        """Return how many bots are waiting or playing."""
+        return len(self._waiting) + len(self._playing)
+
+    async def start(self) -> None:
+        """Listen for requests and for opened matches."""
+        self._subscriptions = [
+            await self._nc.subscribe(
+                subjects.BOTS_REQUEST, queue=subjects.BOTS_QUEUE, cb=self._on_request
+            ),
+            await self._nc.subscribe(subjects.MATCH_OPENED_ALL, cb=self._on_opened),
+        ]
+        await self._nc.flush()  # the server knows we listen before anyone is told we are ready
+        self._spawn(self._sweep(), "sweep")
+
+    async def close(self) -> None:
+        """Stop listening, stop every seat and chore, and wait for them to end."""
+        for subscription in self._subscriptions:
+            await subscription.unsubscribe()
+        tasks = [*self._playing.values(), *self._chores]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _on_request(self, msg: Msg) -> None:
+        # Signing in is an HTTP round trip: serve each request in its own task so one slow
+        # sign-in does not hold up the others.
+        self._spawn(self._serve(msg), "request")
+
+    async def _serve(self, msg: Msg) -> None:
+        if not msg.reply:
+            log.warning("a bot request with no reply subject", extra={"fields": {}})
+            return
+        player = await self._sign_in(msg.data)
+        reply = events_pb2.BotReply(player=player) if player is not None else events_pb2.BotReply()
+        await msg.respond(reply.SerializeToString())
+
+    async def _sign_in(self, data: bytes) -> events_pb2.Player | None:
+        """Return a fresh bot signed in and waiting, or None (logged) when it cannot be."""
+        try:
+            request = events_pb2.BotRequest.FromString(data)
+        except DecodeError as error:
+            log.warning("unreadable bot request", extra={"fields": {"error": str(error)}})
+            return None
+        level = LEVELS.get(request.level)
+        fields: dict[str, object] = {"game": request.game, "bot_level": request.level}
+        if request.game not in GAMES or level is None:
+            log.warning("bot request for no known game or level", extra={"fields": fields})
+            return None
+        if self.seats >= self._config.max_seats:
+            log.warning("bot pool full", extra={"fields": {**fields, "seats": self.seats}})
+            return None
+        client = ArenaClient(self._session, self._config.gateway_url)
+        try:
+            async with asyncio.timeout(SIGN_IN_TIMEOUT_S):
+                await client.sign_in(bot_name(level))
+        except (CallError, aiohttp.ClientError, TimeoutError) as error:
+            log.warning("bot sign-in failed", extra={"fields": {**fields, "error": repr(error)}})
+            return None
+        self._waiting[client.player_id] = Waiting(client, request.game, level, time.monotonic())
+        log.info("bot named", extra={"fields": {**fields, "player": client.player_id}})
+        return events_pb2.Player(player_id=client.player_id, name=client.name, bot=True)
+
+    async def _on_opened(self, msg: Msg) -> None:
+        try:
+            created = events_pb2.MatchCreated.FromString(msg.data)
+        except DecodeError as error:
+            log.warning("unreadable opened match", extra={"fields": {"error": str(error)}})
+            return
+        for seat, player in enumerate(created.players):
+            waiting = self._waiting.pop(player.player_id, None)
+            if waiting is not None:
+                self._seat(created, seat, waiting)
+
+    def _seat(self, created: events_pb2.MatchCreated, seat: int, waiting: Waiting) -> None:
+        fields = {"match": created.match_id, "seat": seat, "player": waiting.client.player_id}
+        game = GAMES.get(created.game)
+        if game is None:
+            log.warning("bot seated in a game it cannot play", extra={"fields": fields})
+            return
+        if created.game != waiting.game:
+            # Matchmaking's mistake, but the person at the table still wants a game.
+            log.warning("bot seated in another game than asked", extra={"fields": fields})
+        player = SeatPlayer(
+            waiting.client,
+            created.match_id,
+            seat,
+            game,
+            waiting.level,
+            self._rng(created.match_id, seat),
+            self._pace,
+            self._reconnect,
+        )
+        key = (created.match_id, seat)
+        task = asyncio.create_task(self._play(player, fields), name=f"seat-{key}")
+        self._playing[key] = task
+        task.add_done_callback(lambda done: self._forget(key, done))
+        log.info("bot seated", extra={"fields": fields})
+
+    async def _play(self, player: SeatPlayer, fields: dict[str, object]) -> None:
+        try:
+            final = await player.play()
+        except WatchLost as error:
+            log.warning("seat given up", extra={"fields": {**fields, "why": str(error)}})
+            return
+        status = arbitration_pb2.Status.Name(final.status)
+        winner = final.outcome.winner if final.HasField("outcome") else -1
+        tally = player.tally
+        log.info(
+            "bot done",
+            extra={
+                "fields": {
+                    **fields,
+                    "status": status,
+                    "winner": winner,
+                    "accepted": tally.accepted,
+                    "refused": tally.refused,
+                }
+            },
+        )
+
+    def _forget(self, key: tuple[str, int], task: asyncio.Task[None]) -> None:
+        """Forget a finished seat (and its bot player)."""
+        self._playing.pop(key, None)
+        _log_failure(task, {"match": key[0], "seat": key[1]})
+
+    def _rng(self, match_id: str, seat: int) -> random.Random:
+        """Return the seat's generator: seeded by (seed, match, seat) when a seed is set."""
+        if self._config.seed is None:
+            return random.Random()
+        return random.Random(f"{self._config.seed}/{match_id}/{seat}")
+
+    async def _sweep(self) -> None:
+        """Forget, every little while, bots whose match never opened."""
+        while True:
+            await asyncio.sleep(min(SWEEP_EVERY_S, self._config.waiting_ttl_s))
+            cutoff = time.monotonic() - self._config.waiting_ttl_s
+            for player_id, waiting in list(self._waiting.items()):
+                if waiting.since_s < cutoff:
+                    del self._waiting[player_id]
+                    log.info("bot never seated", extra={"fields": {"player": player_id}})
+
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+        task.add_done_callback(lambda done: _log_failure(done, {"task": name}))
+
+
+def _log_failure(task: asyncio.Task[None], fields: dict[str, object]) -> None:
+    """Log the error that ended ``task``, if one did: it ends that task, not the pool."""
+    if task.cancelled() or task.exception() is None:
+        return
+    error = task.exception()
+    assert error is not None
+    log.error(
+        "task failed",
+        exc_info=(type(error), error, error.__traceback__),
+        extra={"fields": {**fields, "task_name": task.get_name()}},
+    )
+
+
+async def serve(config: Config) -> None:
+    """Run the pool until SIGINT/SIGTERM: connect, announce ``READY bots``, then close."""
+    nc = await nats.connect(config.nats_url, name="bots")
+    connector = aiohttp.TCPConnector(limit=2 * config.max_seats + 16)
+    # No total timeout: a Watch stream lasts the whole match (each call sets its own).
+    timeout = aiohttp.ClientTimeout(total=None, sock_connect=10.0)
+    try:
+        async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+            pool = Pool(config, session, nc)
+            await pool.start()
+            print("READY bots", flush=True)
+            try:
+                await wait_for_stop_signal()
+            finally:
+                await pool.close()
+    finally:
+        await nc.drain()
+    print("STOPPED bots", file=sys.stderr, flush=True)

@@ -1,0 +1,152 @@
+"""The bot pool as a process in the real stack: naming bots, surviving a gateway restart,
+and stopping cleanly on SIGTERM with seats in play.
+
+Tests that stop a process start it again, so they hold in any order (xdist splits files).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import signal
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import nats
+import pytest
+import pytest_asyncio
+
+from clients.arena import ArenaClient
+from clients.bots.games import GAMES
+from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.events.v1 import events_pb2
+from photofinish.game.v1 import game_pb2
+from services.common import subjects
+from services.rules.engine.bot import Level
+from services.stack.processes import start_child
+from services.stack.stack import Stack, StackConfig, run_stack
+from tests.bots.driver import Log, drive
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+TOKEN_KEY = "ab" * 32  # fixed, so tokens outlive a gateway restart
+STACK_ENV = (("PF_GATE_TIMEOUT_S", "5"), ("PF_BOTS_THINK_SCALE", "0.02"))
+REQUEST_TIMEOUT_S = 5.0
+NO_SUCH_LEVEL = game_pb2.Level.ValueType(9)
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("pool")
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def stack(data_dir: Path) -> AsyncIterator[Stack]:
+    config = StackConfig(data_dir, token_key=TOKEN_KEY, extra_env=STACK_ENV)
+    async with run_stack(config) as running:
+        yield running
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def http() -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession() as session:
+        yield session
+
+
+async def ask(stack: Stack, payload: bytes) -> events_pb2.BotReply:
+    nc = await nats.connect(stack.nats_url)
+    try:
+        reply = await nc.request(subjects.BOTS_REQUEST, payload, timeout=REQUEST_TIMEOUT_S)
+    finally:
+        await nc.close()
+    return events_pb2.BotReply.FromString(reply.data)
+
+
+def bots_log(data_dir: Path) -> list[dict[str, object]]:
+    path = data_dir / "logs" / "bots.log"
+    return [json.loads(line) for line in path.read_text().splitlines() if line.startswith("{")]
+
+
+async def test_a_request_names_a_fresh_computer_player(stack: Stack) -> None:
+    request = events_pb2.BotRequest(game=game_pb2.GAME_SPIT, level=game_pb2.LEVEL_MEDIUM)
+    first = await ask(stack, request.SerializeToString())
+    second = await ask(stack, request.SerializeToString())
+    assert first.player.name == "Computer (medium)" and first.player.bot
+    assert first.player.player_id and second.player.player_id != first.player.player_id
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        b"\xff\xff not a message",
+        events_pb2.BotRequest(game=game_pb2.GAME_BID).SerializeToString(),  # no level
+        events_pb2.BotRequest(level=game_pb2.LEVEL_EASY).SerializeToString(),  # no game
+        events_pb2.BotRequest(
+            game=game_pb2.GAME_BID, level=game_pb2.Level.ValueType(9)
+        ).SerializeToString(),
+    ],
+)
+async def test_a_request_the_pool_cannot_serve_is_answered_at_once_with_no_player(
+    stack: Stack, payload: bytes
+) -> None:
+    assert await ask(stack, payload) == events_pb2.BotReply()
+
+
+async def test_a_gateway_restart_mid_match_is_ridden_out(
+    stack: Stack, data_dir: Path, http: aiohttp.ClientSession
+) -> None:
+    ann = ArenaClient(http, stack.gateway_url)
+    await ann.sign_in("Ann")
+    match = await ann.play_computer(game_pb2.GAME_BID, game_pb2.LEVEL_EASY)
+    [seat] = match.seats
+    game, rng, log = GAMES[game_pb2.GAME_BID], random.Random(3), Log()
+
+    def settled(update: arbitration_pb2.MatchUpdate) -> bool:
+        return update.view.bid.HasField("last_settlement")
+
+    await drive(ann, match.match_id, seat, game, Level.MEDIUM, rng, log, stop=settled)
+    await restart_gateway(stack, data_dir / "logs")
+    final = await drive(ann, match.match_id, seat, game, Level.MEDIUM, rng, log)
+    assert final.status == arbitration_pb2.STATUS_FINISHED
+    assert final.outcome.termination == game_pb2.TERMINATION_CHIPS
+    reconnects = [e for e in bots_log(data_dir) if e["msg"] == "watch lost; reconnecting"]
+    assert any(e["match"] == match.match_id for e in reconnects)
+
+
+async def restart_gateway(stack: Stack, logs: Path) -> None:
+    """Stop the gateway and start it again on the same port (the pool's URL stays valid)."""
+    old = stack.children["gateway"]
+    port = old.ports["http"]
+    await old.stop()
+    env = {
+        "NATS_URL": stack.nats_url,
+        "PF_TOKEN_KEY": TOKEN_KEY,
+        "PF_HTTP_PORT": str(port),
+        "PF_ARBITRATION_ADDR": stack.address("arbitration"),
+        "PF_MATCHMAKING_ADDR": stack.address("matchmaking"),
+        "PF_RATINGS_ADDR": stack.address("ratings"),
+    }
+    await asyncio.sleep(0.5)  # long enough for the pool to notice it is gone
+    stack.children["gateway"] = await start_child("gateway", "services.gateway", env, logs)
+
+
+async def test_sigterm_with_seats_in_play_stops_the_pool_cleanly(
+    stack: Stack, data_dir: Path, http: aiohttp.ClientSession
+) -> None:
+    bea = ArenaClient(http, stack.gateway_url)
+    await bea.sign_in("Bea")
+    match = await bea.play_computer(game_pb2.GAME_SPIT, game_pb2.LEVEL_HARD)
+    seated = [e for e in bots_log(data_dir) if e["msg"] == "bot seated"]
+    for _ in range(50):
+        if any(e["match"] == match.match_id for e in seated):
+            break
+        await asyncio.sleep(0.1)
+        seated = [e for e in bots_log(data_dir) if e["msg"] == "bot seated"]
+    assert any(e["match"] == match.match_id for e in seated)
+    assert await stack.children["bots"].stop(signal.SIGTERM) == 0
+    text = (data_dir / "logs" / "bots.log").read_text()
+    assert "STOPPED bots" in text and "Traceback" not in text
+    env = {"NATS_URL": stack.nats_url, "PF_GATEWAY_URL": stack.gateway_url, **dict(STACK_ENV)}
+    stack.children["bots"] = await start_child("bots", "clients.bots", env, data_dir / "logs")
