@@ -1,0 +1,1 @@
+"""The terminal client: sign in, pick a game from a menu, watch a board, type commands."""

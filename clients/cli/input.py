@@ -1,0 +1,136 @@
+"""Typed lines: the client's own words, and game commands built with the engines' parsers.
+
+A game command is parsed by the engine's ``parse_command`` (the same text syntax the
+server documents) and converted by the codec, so the client never hand-builds protobuf.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.game.v1 import game_pb2
+from services.rules.codec import bid as bid_codec
+from services.rules.codec import spit as spit_codec
+from services.rules.engine import bid, spit
+from services.rules.engine.errors import Malformed, Reason
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    """Leave the match screen (the match itself goes on)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Help:
+    """Print the commands."""
+
+
+@dataclass(frozen=True, slots=True)
+class Blank:
+    """An empty line: reveal at a hand-over, else redraw the board."""
+
+
+@dataclass(frozen=True, slots=True)
+class Time:
+    """Print the clocks counted down locally since the last update."""
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """A game command (``reveal`` included); ``seat`` when the line named one (``@1 …``)."""
+
+    text: str
+    seat: int | None = None
+
+
+Action = Quit | Help | Blank | Time | Send
+
+_WORDS: dict[str, Action] = {"quit": Quit(), "help": Help(), "?": Help(), "time": Time()}
+
+
+def parse_line(line: str) -> Action:
+    """Return what a typed line asks for; ``@N`` in front names the seat (hot-seat)."""
+    text = line.strip()
+    seat: int | None = None
+    if text.startswith("@"):
+        head, _, rest = text.partition(" ")
+        if head[1:] in ("0", "1"):
+            seat, text = int(head[1:]), rest.strip()
+    if not text:
+        return Blank()
+    word = _WORDS.get(text.lower())
+    return word if word is not None and seat is None else Send(text, seat)
+
+
+def is_reveal(text: str) -> bool:
+    """Return whether ``text`` asks to reveal one's hand after a hand-over."""
+    return text.strip().lower() == "reveal"
+
+
+def build_command(text: str, update: arbitration_pb2.MatchUpdate) -> game_pb2.Command:
+    """Return the command ``text`` writes, in the game of ``update``.
+
+    A Spit ``play`` without the seen top gets the top shown in ``update`` as ``onto``, and
+    a bare ``spit`` gets the next spit's number, so a stale command is refused rather
+    than applied to a board its sender never saw.
+
+    Raises:
+        Malformed: when ``text`` is not a command of the game; the message quotes it.
+    """
+    if is_reveal(text):
+        return game_pb2.Command(reveal=game_pb2.Reveal())
+    if update.game == game_pb2.GAME_BID:
+        return bid_codec.command_to_proto(bid.parse_command(text))
+    if update.game == game_pb2.GAME_SPIT:
+        return spit_codec.command_to_proto(_with_seen(spit.parse_command(text), update))
+    raise Malformed(Reason.UNKNOWN_COMMAND, f"{text!r}: no game to send it to")
+
+
+def _with_seen(command: spit.Command, update: arbitration_pb2.MatchUpdate) -> spit.Command:
+    view = update.view.spit
+    if (
+        isinstance(command, spit.Play)
+        and command.onto is None
+        and command.pile < len(view.centre)
+        and view.centre[command.pile].HasField("top")
+    ):
+        return replace(command, onto=spit.Rank(view.centre[command.pile].top.rank))
+    if isinstance(command, spit.Spit) and command.number is None:
+        return replace(command, number=view.spits + 1)
+    return command
+
+
+BID_HELP = """\
+commands (Spectacular Bid):
+  ready                    press Start / Continue at a gate
+  play [3|5]               open the round with [3|5]
+  play [3|5] [1|5]:high    join [3|5] at the open point [1|5]:high (ids as listed under open)
+  draw                     draw until a playable tile appears (then play it)
+  pass                     let the jockey open for free (auction)
+  bid 20                   bid for the right to open; accept   accept the standing bid
+  resign                   give up the match"""
+
+SPIT_HELP = """\
+commands (Spit; piles count from 0):
+  ready                    press Ready at the start of a round
+  play 2 0                 play the top of your stock pile 2 onto centre pile 0
+                           (the top you saw is added; play 2 0 Q names it yourself)
+  move 1 3                 move the top of stock pile 1 into the empty space 3
+  spit                     spit when nobody can go on
+  pause / resume           against the computer only
+  resign                   give up the match"""
+
+CLIENT_HELP = """\
+also:
+  (Enter)                  at a hand-over: reveal your hand; otherwise redraw the board
+  @0 … / @1 …              on a shared device: send the command for that seat
+  time                     the clocks, counted down since the last update
+  help                     this list
+  quit                     leave this screen (the match and its clock go on)"""
+
+
+def help_text(game: game_pb2.Game.ValueType) -> str:
+    """Return the commands of ``game`` and the client's own words."""
+    rules = BID_HELP if game == game_pb2.GAME_BID else SPIT_HELP
+    return f"{rules}\n{CLIENT_HELP}"

@@ -1,0 +1,116 @@
+"""A Spit board as text, from one seat's MatchUpdate.
+
+Face-down cards are counts for everyone, owner included, so nothing here is secret; the
+viewer's side is listed first. Hints list the plays and moves the board allows now (the
+server still decides: the other player may get there first).
+"""
+
+from __future__ import annotations
+
+from clients.cli.render_common import Update, decision_line, ending_lines, header, label, race_line
+from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.game.v1 import game_pb2, spit_pb2
+from services.rules.engine.spit import Rank, is_adjacent
+
+
+def render_spit(update: Update, viewer: int | None = None) -> str:
+    """Return the board of ``update`` (a Spit match); ``viewer`` -1 labels both sides by name."""
+    view = update.view.spit
+    me = view.seat if viewer is None else viewer
+    lines = [header(update, view.round_no), _centre(view)]
+    order = (me, 1 - me) if me in (0, 1) else (0, 1)
+    for seat in order:
+        if seat < len(view.sides):
+            lines.append(_side(update, view.sides[seat], seat, me))
+    lines += [f"last     {text}" for text in event_lines(update, me)]
+    lines += _gate(update, view, me)
+    live = update.status == arbitration_pb2.STATUS_LIVE
+    for seat in order if me < 0 else (me,):
+        hints = playable(view, seat)
+        if hints and update.decision.gate == game_pb2.GATE_NONE and live:
+            who = "" if me >= 0 else f"{label(update, seat, me)}: "
+            lines.append(f"can      {who}" + " | ".join(hints))
+    race = race_line(update, me)
+    lines += [race] if race else []
+    lines += ending_lines(update, me)
+    return "\n".join(lines)
+
+
+def _centre(view: spit_pb2.SpitView) -> str:
+    piles = []
+    for number, pile in enumerate(view.centre):
+        top = pile.top.text if pile.HasField("top") else "empty"
+        cards = "card" if pile.size == 1 else "cards"
+        piles.append(f"pile {number}: {top} ({pile.size} {cards})")
+    return "centre   " + "   ".join(piles)
+
+
+def _side(update: Update, side: spit_pb2.SpitSide, seat: int, me: int) -> str:
+    piles = []
+    for number, pile in enumerate(side.stock):
+        top = pile.top.text if pile.HasField("top") else "—"
+        hidden = f"+{pile.hidden}" if pile.hidden else ""
+        piles.append(f"{number}:{top}{hidden}")
+    who = label(update, seat, me)
+    return f"stock    {who:<16} " + "  ".join(piles) + f"   spit pile {side.spit_count}"
+
+
+def _gate(update: Update, view: spit_pb2.SpitView, me: int) -> list[str]:
+    if view.paused:
+        return ["gate     PAUSED: type resume to go on"]
+    if view.gate == game_pb2.GATE_SPIT:
+        return [f"gate     nobody can go on: spit {view.spits + 1} comes (or type spit)"]
+    decision = decision_line(update, me)
+    return [decision] if decision and update.decision.gate != game_pb2.GATE_NONE else []
+
+
+def playable(view: spit_pb2.SpitView, seat: int) -> list[str]:
+    """Return the commands ``seat``'s stock allows on the board of ``view``."""
+    if not 0 <= seat < len(view.sides):
+        return []
+    stock = view.sides[seat].stock
+    hints = []
+    for number, pile in enumerate(stock):
+        if not pile.HasField("top"):
+            continue
+        for target, centre in enumerate(view.centre):
+            if centre.HasField("top") and is_adjacent(Rank(pile.top.rank), Rank(centre.top.rank)):
+                hints.append(f"play {number} {target}")
+    empty = [n for n, pile in enumerate(stock) if not pile.HasField("top")]
+    covering = [n for n, pile in enumerate(stock) if pile.HasField("top") and pile.hidden]
+    if empty and covering:
+        hints.append(f"move {covering[0]} {empty[0]}")
+    return hints
+
+
+def event_lines(update: Update, me: int) -> list[str]:
+    """Return what the step behind ``update`` did, one line per event worth telling."""
+    lines = []
+    for event in update.events:
+        text = _event_text(update, event.spit, me) if event.HasField("spit") else None
+        if text:
+            lines.append(text)
+    return lines
+
+
+def _event_text(update: Update, event: spit_pb2.SpitEvent, me: int) -> str | None:
+    kind = event.WhichOneof("kind")
+    if kind == "played":
+        played = event.played
+        who = label(update, played.seat, me)
+        return f"{who} played {played.card.text} from stock {played.stock} onto pile {played.pile}"
+    if kind == "spat":
+        spat = event.spat
+        return f"{label(update, spat.seat, me)} spat {spat.card.text} onto pile {spat.pile}"
+    if kind == "round_ended":
+        ended = event.round_ended
+        counts = "–".join(str(count) for count in ended.card_counts)
+        who = label(update, ended.finisher, me)
+        return f"round {ended.round_no}: {who} went out, took pile {ended.taken}; cards {counts}"
+    if kind == "reshuffled":
+        return "both centre piles were shuffled into new spit piles"
+    if kind == "paused":
+        return f"{label(update, event.paused.seat, me)} paused"
+    if kind == "resumed":
+        return f"{label(update, event.resumed.seat, me)} resumed"
+    return None

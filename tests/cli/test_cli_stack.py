@@ -1,0 +1,164 @@
+"""The CLI against the real stack (no bot pool), typed into through a pipe like a person."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from services.stack.stack import Stack, StackConfig, run_stack
+from tests.cli.terminal import Terminal, first_legal
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+MENU = r"^choose 1–7:"
+BANNER = r"^Pass the device to (.+)\. Press Enter to reveal your hand\.$"
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack]:
+    data_dir: Path = tmp_path_factory.mktemp("stack")
+    async with run_stack(StackConfig(data_dir, with_bots=False)) as running:
+        yield running
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def terminals(stack: Stack, tmp_path: Path) -> AsyncIterator[list[Terminal]]:
+    started: list[Terminal] = []
+    yield started
+    for terminal in started:
+        terminal.kill()
+
+
+async def open_terminal(
+    stack: Stack, terminals: list[Terminal], tmp_path: Path, name: str
+) -> Terminal:
+    terminal = await Terminal.start(stack.gateway_url, name, tmp_path / f"{name}.stderr")
+    terminals.append(terminal)
+    await terminal.expect(f"^Signed in as {name}")
+    return terminal
+
+
+async def quit_client(terminal: Terminal) -> None:
+    await terminal.expect(MENU)
+    await terminal.send("7")
+    assert await terminal.finish() == 0, terminal.text()
+    assert terminal.transcript[-1] == "Bye."
+
+
+async def play_hot_seat(terminal: Terminal, moves: int) -> str:
+    """Answer gates, hand-overs and legal lists; resign after ``moves``; return the ending."""
+    made = 0
+    both_to_press = r"gate     \w+: waiting for .+, .+ to press ready"
+    pattern = rf"^(legal    .*|{both_to_press}|MATCH OVER.*)$|{BANNER}"
+    while True:
+        line = (await terminal.expect(pattern)).group(0)
+        if line.startswith("MATCH OVER"):
+            return line
+        if line.startswith("Pass the device"):
+            await terminal.send("")  # Enter reveals
+        elif line.startswith("gate"):
+            await terminal.send("ready")  # presses for both seats
+        else:
+            await terminal.send(first_legal(line) if made < moves else "resign")
+            made += 1
+
+
+def assert_hands_only_after_their_banner(transcript: list[str]) -> None:
+    """Every hand printed belongs to the seat the device was last handed to."""
+    handed_to, you = "", ""
+    hands = 0
+    for line in transcript:
+        if line.startswith("Pass the device to "):
+            handed_to = line.removeprefix("Pass the device to ").split(". Press")[0]
+        elif line.startswith("chips"):
+            you = next((part for part in line.split(" · ") if "(you)" in part), "")
+        elif line.startswith("hand     ["):
+            hands += 1
+            assert handed_to and handed_to in you, (handed_to, you)
+    assert hands > 0
+
+
+async def test_hot_seat_bid_from_ready_to_resignation(
+    stack: Stack, terminals: list[Terminal], tmp_path: Path
+) -> None:
+    terminal = await open_terminal(stack, terminals, tmp_path, "alice")
+    await terminal.expect(MENU)
+    await terminal.send("2")  # hot-seat
+    await terminal.expect(r"^choose 1–2:")
+    await terminal.send("2")  # Spectacular Bid
+    ending = await play_hot_seat(terminal, moves=6)
+    assert re.fullmatch(r"MATCH OVER: alice \([12]\) wins \(by resignation\)\.", ending)
+    await quit_client(terminal)
+    text = terminal.text()
+    assert "gate     start: waiting for alice (1), alice (2) to press ready" in text
+    assert any(line.startswith("board    [") for line in terminal.transcript)
+    assert any(line.startswith("open     [") for line in terminal.transcript)
+    assert "clock    alice (1) grace" in text
+    assert [line for line in terminal.transcript if line.startswith("refused")] == []
+    assert_hands_only_after_their_banner(terminal.transcript)
+
+
+async def test_two_terminals_meet_in_the_queue_after_one_left_it_with_ctrl_c(
+    stack: Stack, terminals: list[Terminal], tmp_path: Path
+) -> None:
+    ann = await open_terminal(stack, terminals, tmp_path, "ann")
+    await ann.expect(MENU)
+    for answer in ("3", "1", "2"):  # queue, Spit, casual
+        await ann.send(answer)
+    await ann.expect(r"^waiting \(1 in queue\)")
+    ann.interrupt()
+    await ann.expect(r"^left$")
+    await ann.expect(MENU)
+    for answer in ("queue", "spit", "casual"):
+        await ann.send(answer)
+    await ann.expect(r"^waiting \(1 in queue\)")  # the ticket Ctrl-C left is gone
+    ben = await open_terminal(stack, terminals, tmp_path, "ben")
+    await ben.expect(MENU)
+    for answer in ("3", "1", "2"):
+        await ben.send(answer)
+    for terminal in (ann, ben):
+        await terminal.expect(r"^Match \S+: ")
+        await terminal.expect(r"^gate     start: waiting for .*\(you\)")
+        await terminal.send("ready")
+    await ann.expect(r"^centre   pile 0: \S+ \(1 card\)")
+    await ben.send("resign")
+    assert (await ann.expect(r"^MATCH OVER.*")).group(0) == "MATCH OVER: You win (by resignation)."
+    assert (await ben.expect(r"^MATCH OVER.*")).group(0) == "MATCH OVER: ann wins (by resignation)."
+    await quit_client(ann)
+    await quit_client(ben)
+    assert "stock    ann (you)" in ann.text() and "stock    ben (you)" in ben.text()
+
+
+async def test_a_challenge_code_brings_two_terminals_into_one_bid_match(
+    stack: Stack, terminals: list[Terminal], tmp_path: Path
+) -> None:
+    cat = await open_terminal(stack, terminals, tmp_path, "cat")
+    await cat.expect(MENU)
+    for answer in ("4", "2", "2"):  # create a challenge, Spectacular Bid, casual
+        await cat.send(answer)
+    code = (await cat.expect(r"^challenge code: (\S+)$")).group(1)
+    dan = await open_terminal(stack, terminals, tmp_path, "dan")
+    await dan.expect(MENU)
+    await dan.send("5")
+    await dan.expect(r"^challenge code:")
+    await dan.send(code)
+    for terminal in (cat, dan):
+        await terminal.expect(r"^gate     start: waiting for .*\(you\)")
+        await terminal.send("ready")
+    await cat.expect(r"^to move  ")
+    await cat.send("dance")
+    assert (await cat.expect(r"^not understood .*")).group(0) == (
+        "not understood (unknown_command): 'dance' is not a command"
+    )
+    await cat.send("draw")  # refused either way: the opener holds a tile to open with
+    refusal = (await cat.expect(r"^refused \((\w+)\): .+")).group(1)
+    assert refusal in ("can_play", "not_your_decision")
+    await dan.send("resign")
+    assert (await cat.expect(r"^MATCH OVER.*")).group(0) == "MATCH OVER: You win (by resignation)."
+    await dan.expect(r"^MATCH OVER: cat wins")
+    await quit_client(cat)
+    await quit_client(dan)
