@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
 PROTOS := $(shell find proto -name '*.proto' | sort)
 
-.PHONY: install proto proto-check test lint typecheck unit bench tournament clean
+.PHONY: install proto proto-check run test lint typecheck unit bench tournament clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ proto-check: install
 	if diff -r -x __pycache__ $$tmp/photofinish photofinish >/dev/null; then \
 		echo "generated code is up to date"; rm -rf $$tmp; \
 	else echo "photofinish/ is stale: run 'make proto' and commit it"; rm -rf $$tmp; exit 1; fi
+
+# Everything on this machine: nats-server, every service, bots, gateway. Ctrl-C stops all.
+run: install
+	$(PY) -m services.stack
 
 lint: install
 	$(VENV)/bin/ruff check .
