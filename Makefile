@@ -23,7 +23,7 @@ GEN = PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto --p
 
 proto: install
 	rm -rf photofinish
-	$(call GEN,.)
+	@( $(call GEN,.) ) >/dev/null 2>&1 || ( $(call GEN,.) )
 
 proto-check: install
 	@tmp=$$(mktemp -d) && ( $(call GEN,$$tmp) ) >/dev/null 2>&1 && \
@@ -32,7 +32,7 @@ proto-check: install
 	else echo "photofinish/ is stale: run 'make proto' and commit it"; rm -rf $$tmp; exit 1; fi
 
 # Everything on this machine: nats-server, every service, bots, gateway. Ctrl-C stops all.
-run: install
+run: install proto
 	$(PY) -m services.stack
 
 lint: install

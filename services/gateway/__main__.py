@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import asyncio.base_events
+import sys
 
 import grpc
 import nats
@@ -42,6 +43,7 @@ async def main(config: Config) -> None:
     app = web.Application()
     setup(app, grpc_web, identity_hook(config.token_key))
     add_metrics_route(app)
+    app.router.add_get("/healthz", healthz)
     if config.static_dir:
         app.router.add_static("/", config.static_dir, show_index=False)
     else:
@@ -62,6 +64,12 @@ async def main(config: Config) -> None:
         await local.stop(grace=1.0)
         await arbitration.close()
         await nc.drain()
+        print("STOPPED gateway", file=sys.stderr, flush=True)
+
+
+async def healthz(request: web.Request) -> web.Response:
+    """Answer liveness and readiness probes: the gateway is up and serving."""
+    return web.Response(text="ok\n")
 
 
 if __name__ == "__main__":
