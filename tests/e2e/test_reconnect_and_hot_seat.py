@@ -1,0 +1,79 @@
+"""The clock belongs to the server: a reconnect finds it still running; a hand-over stops it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+import pytest_asyncio
+
+from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.game.v1 import bid_pb2, game_pb2
+from services.stack.stack import Stack, StackConfig, run_stack
+from tests.e2e.support import Seated, challenge, next_update, player, until
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
+REVEAL = game_pb2.Command(reveal=game_pb2.Reveal())
+PAUSE_S = 1.2
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def arena(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> AsyncIterator[tuple[Stack, aiohttp.ClientSession]]:
+    config = StackConfig(Path(tmp_path_factory.mktemp("stack")), with_bots=False)
+    async with run_stack(config) as stack, aiohttp.ClientSession() as http:
+        yield stack, http
+
+
+def running(update: arbitration_pb2.MatchUpdate) -> bool:
+    return update.clock.running >= 0
+
+
+async def test_reconnecting_resumes_the_match_with_the_clock_still_running(
+    arena: tuple[Stack, aiohttp.ClientSession],
+) -> None:
+    stack, http = arena
+    a, b = await player(http, stack, "Ria"), await player(http, stack, "Sol")
+    first, second = await challenge(a, b, game_pb2.GAME_BID, rated=False)
+    await first.submit(READY)
+    await second.submit(READY)
+    stream = first.client.watch(first.match_id, first.seat)
+    before = await until(stream, running)
+    await stream.aclose()  # the connection drops
+    mover = before.clock.running
+    await asyncio.sleep(PAUSE_S)
+    after = await next_update(first.client.watch(first.match_id, first.seat))
+    assert after.seq == before.seq
+    assert after.clock.running == mover
+    spent_ms = before.clock.seats[mover].grace_ms - after.clock.seats[mover].grace_ms
+    assert spent_ms >= PAUSE_S * 1000 - 1  # the server's clock never stopped
+
+
+async def test_a_hot_seat_hand_over_stops_both_clocks_until_the_reveal(
+    arena: tuple[Stack, aiohttp.ClientSession],
+) -> None:
+    stack, http = arena
+    host = await player(http, stack, "Pat")
+    assignment = await host.play_hot_seat(game_pb2.GAME_BID)
+    assert list(assignment.seats) == [0, 1]
+    seats = [Seated(host, assignment.match_id, s) for s in (0, 1)]
+    for seat in seats:
+        await seat.submit(READY)
+    stream = host.watch(assignment.match_id, 0)
+    handover = await until(stream, lambda u: u.decision.gate == game_pb2.GATE_HANDOVER)
+    assert handover.clock.running == -1
+    waiting = handover.decision.seats[0]
+    await asyncio.sleep(PAUSE_S)
+    still = await next_update(host.watch(assignment.match_id, waiting))
+    assert still.clock.running == -1
+    assert still.clock.seats[waiting].bank_ms == handover.clock.seats[waiting].bank_ms
+    await seats[waiting].submit(REVEAL)
+    revealed = await until(stream, running)
+    assert revealed.clock.running == waiting
+    assert revealed.decision.gate == game_pb2.GATE_NONE
