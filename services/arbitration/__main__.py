@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 
 import grpc
 import nats
@@ -13,6 +13,8 @@ from clients.rules import RulesClient
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
 from services.arbitration.clock import starting_clock
 from services.arbitration.config import Config
+from services.arbitration.faults import Fault
+from services.arbitration.monitor import NatsOutages, watch_for_stalls
 from services.arbitration.publisher import Publisher
 from services.arbitration.service import ArbitrationServicer, Matches
 from services.arbitration.timers import Timers
@@ -25,7 +27,14 @@ async def main(config: Config) -> None:
 
     @contextlib.asynccontextmanager
     async def lifespan() -> AsyncIterator[None]:
-        nc = await nats.connect(config.nats_url, name=f"arbitration-{config.instance}")
+        faults: list[Callable[[Fault], None]] = []
+        outages = NatsOutages(config.tolerances, lambda fault: faults[0](fault))
+        nc = await nats.connect(
+            config.nats_url,
+            name=f"arbitration-{config.instance}",
+            max_reconnect_attempts=-1,
+            **outages.callbacks(),
+        )
         js = nc.jetstream()
         await js.add_stream(subjects.results_stream_config())
         channel = grpc.aio.insecure_channel(config.rules_addr)
@@ -35,8 +44,11 @@ async def main(config: Config) -> None:
             Publisher(nc, js),
             Timers(config.gate_timeout_s, config.spit_pause_ms),
             starting_clock(config.bank_ms, config.grace_ms),
+            config.tolerances,
         )
         matches.append(owned)
+        faults.append(owned.on_fault)
+        stalls = asyncio.create_task(watch_for_stalls(config.tolerances, owned.on_fault))
         await nc.subscribe(
             subjects.MATCH_CREATE, queue=subjects.ARBITRATION_QUEUE, cb=owned.on_create_request
         )
@@ -45,6 +57,7 @@ async def main(config: Config) -> None:
             yield
         finally:
             evictor.cancel()
+            stalls.cancel()
             await owned.close()
             await nc.drain()
             await channel.close()

@@ -6,6 +6,7 @@ import os
 import socket
 from dataclasses import dataclass
 
+from services.arbitration.faults import Tolerances
 from services.common.serving import Listen
 
 
@@ -20,6 +21,7 @@ class Config:
     keep_finished_s: float  # how long a finished match still answers GetUpdate
     bank_ms: int  # the match clock: 120 s bank (rules §5); other values for tests only
     grace_ms: int  # and a fresh 10 s grace per genuinely new decision
+    tolerances: Tolerances  # how much untrustworthy time is accepted (docs/timing-faults.md)
 
     @classmethod
     def from_env(cls) -> Config:
@@ -38,4 +40,10 @@ class Config:
             keep_finished_s=float(env.get("PF_KEEP_FINISHED_S", "600")),
             bank_ms=int(env.get("PF_BANK_MS", "120000")),
             grace_ms=int(env.get("PF_GRACE_MS", "10000")),
+            tolerances=Tolerances(
+                event_loop_lag_ms=float(env.get("PF_TOLERANCE_LOOP_LAG_MS", "100")),
+                timer_late_ms=float(env.get("PF_TOLERANCE_TIMER_LATE_MS", "100")),
+                forwarding_delay_ms=float(env.get("PF_TOLERANCE_FORWARDING_MS", "100")),
+                nats_disconnected_ms=float(env.get("PF_TOLERANCE_NATS_OUTAGE_MS", "0")),
+            ),
         )

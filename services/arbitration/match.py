@@ -9,6 +9,7 @@ from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
+from services.arbitration.faults import Exposure, Fault
 from services.arbitration.timing import Timing
 from services.common.rejection import Rejection
 from services.rules.engine.decision import Decision
@@ -42,13 +43,20 @@ class Flag:
 
 
 @dataclass(frozen=True, slots=True)
+class FaultNotice:
+    """A timing fault the process measured: judge what it means for this match."""
+
+    fault: Fault
+
+
+@dataclass(frozen=True, slots=True)
 class Nudge:
     """A gate nobody lifted in time, or a due spit: the arbitration presses itself."""
 
     version: int  # the state version the timer was set for; stale nudges do nothing
 
 
-Item = Submission | Flag | Nudge
+Item = Submission | Flag | Nudge | FaultNotice
 Answer = arbitration_pb2.SubmitReply | Rejection
 
 
@@ -74,6 +82,9 @@ class Match:
     queue: asyncio.Queue[Item] = field(default_factory=asyncio.Queue)
     timer: asyncio.TimerHandle | None = None
     finished_ns: int | None = None
+    exposure: Exposure = field(default_factory=Exposure)
+    faults: tuple[Fault, ...] = ()  # faults that overlapped this match's exposure
+    void_reason: str = ""
 
     @property
     def match_id(self) -> str:
@@ -85,6 +96,14 @@ class Match:
 
     def is_over(self) -> bool:
         return self.status != arbitration_pb2.STATUS_LIVE
+
+    def is_exposed(self) -> bool:
+        """Return whether timing matters now: a clock runs, or an unclocked game is in play."""
+        if self.is_over():
+            return False
+        if self.timing.clocked:
+            return self.timing.clock.running is not None
+        return self.decision.gate is None and bool(self.decision.seats)
 
     def player_seats(self, player_id: str) -> set[int]:
         """Return the seats ``player_id`` holds (both on a hot-seat device)."""

@@ -53,6 +53,7 @@ def build_update(match: Match, seat: int, now_ns: int) -> arbitration_pb2.MatchU
         decision=decision_shown(match),
         clock=clock_view(match, now_ns),
         status=match.status,
+        void_reason=match.void_reason,
     )
     if perspective is not None:
         update.view.CopyFrom(perspective.view)
@@ -95,6 +96,21 @@ class Publisher:
         await self._js.publish(
             subjects.RESULTS_FINISHED,
             result.SerializeToString(),
+            headers={"Nats-Msg-Id": match.match_id},
+        )
+
+    async def voided(self, match: Match, reason: str, figures: str) -> None:
+        """Publish the void once: no rating result, with the reason and the figures."""
+        void = events_pb2.MatchVoided(
+            match_id=match.match_id,
+            game=match.game,
+            players=match.created.players,
+            reason=reason,
+            figures=figures,
+        )
+        await self._js.publish(
+            subjects.RESULTS_VOIDED,
+            void.SerializeToString(),
             headers={"Nats-Msg-Id": match.match_id},
         )
 

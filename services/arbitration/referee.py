@@ -21,7 +21,17 @@ from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
 from services.arbitration.codec import decision_from_proto
-from services.arbitration.match import Flag, Item, Landing, Match, Nudge, Submission
+from services.arbitration.faults import (
+    Fault,
+    FaultKind,
+    Tolerances,
+    exposure_after,
+    flag_is_tainted,
+    measured,
+    should_void,
+)
+from services.arbitration.match import FaultNotice, Flag, Item, Landing, Match, Nudge, Submission
+from services.arbitration.metrics import COMMANDS, TIMER_LATENESS, VOIDS
 from services.arbitration.publisher import Publisher
 from services.arbitration.timing import after_reveal, after_step
 from services.common.rejection import Rejection
@@ -47,10 +57,14 @@ class Referee:
         rules: RulesClient,
         publisher: Publisher,
         schedule: Callable[[Match], None],
+        tolerances: Tolerances,
+        broadcast: Callable[[Fault], None],
     ) -> None:
         self._rules = rules
         self._publisher = publisher
         self._schedule = schedule
+        self._tolerances = tolerances
+        self._broadcast = broadcast  # a fault of the whole process reaches every match
 
     async def run(self, match: Match) -> None:
         """Work through the match's queue until the task is cancelled."""
@@ -62,10 +76,13 @@ class Referee:
         """Apply one item; a submission's future gets its answer (reply or rejection)."""
         if isinstance(item, Submission):
             answer = await self._submission(match, item)
+            COMMANDS.labels("refused" if isinstance(answer, Rejection) else "accepted").inc()
             if isinstance(answer, Rejection):
                 item.answer.set_exception(answer)
             else:
                 item.answer.set_result(answer)
+        elif isinstance(item, FaultNotice):
+            await self.judge_fault(match, item.fault)
         elif isinstance(item, Flag):
             # The loop may wake a hair early; the flag falls at the deadline, not before.
             early_ns = item.deadline_ns - time.monotonic_ns()
@@ -139,6 +156,7 @@ class Referee:
         if match.timing.handover != item.seat:
             return refuse("no_handover", "there is no hand-over waiting for this seat")
         match.timing = after_reveal(match.timing, Seat(item.seat), item.arrival_ns)
+        match.exposure = exposure_after(match.exposure, match.is_exposed(), item.arrival_ns)
         match.seq += 1
         await self._publisher.updates(match)
         self._schedule(match)
@@ -167,6 +185,7 @@ class Referee:
             match.outcome = step.outcome
             match.status = arbitration_pb2.STATUS_FINISHED
             match.finished_ns = time.monotonic_ns()
+        match.exposure = exposure_after(match.exposure, match.is_exposed(), at_ns)
         await self._publisher.updates(match)
         if match.outcome is not None:
             await self._publisher.finished(match, match.seq)
@@ -198,6 +217,19 @@ class Referee:
         running = match.timing.clock.running
         if match.is_over() or deadline is None or running is None or now_ns < deadline:
             return
+        late_ns = time.monotonic_ns() - deadline
+        TIMER_LATENESS.observe(late_ns / 1e9)
+        lateness = measured(FaultKind.TIMER_LATE, deadline, deadline + late_ns, self._tolerances)
+        if lateness is not None:
+            self._broadcast(lateness)  # the process was late: every exposed match is judged
+            await self.judge_fault(match, lateness)
+        tainted = flag_is_tainted(match.faults, match.timing.clock.turn_started_ns, deadline)
+        if match.is_over():
+            return
+        if tainted is not None:
+            # A casual match is not voided for a fault, unless its outcome rests on it.
+            await self._void(match, tainted)
+            return
         step = await self._rules.forfeit(
             match.game, match.state, running, game_pb2.TERMINATION_TIME
         )
@@ -220,6 +252,29 @@ class Referee:
         seat = min(match.decision.seats, default=0)
         step = await self._rules.apply(match.game, match.state, seat, command)
         await self._advance(match, step, time.monotonic_ns(), None)
+
+    async def judge_fault(self, match: Match, fault: Fault) -> None:
+        """Void the match if ``fault`` hit its timing while rated; else remember it."""
+        if match.is_over() or not match.exposure.overlaps(fault):
+            return
+        match.faults = (*match.faults, fault)
+        if should_void(match.created.rated, match.exposure, fault):
+            await self._void(match, fault)
+
+    async def _void(self, match: Match, fault: Fault) -> None:
+        """End the match with no result: time could not be trusted (design principle 6)."""
+        figures = fault.figures(self._tolerances.limit_ms(fault.kind))
+        match.status = arbitration_pb2.STATUS_VOIDED
+        match.void_reason = f"{fault.kind.value}: {figures}"
+        match.finished_ns = time.monotonic_ns()
+        match.seq += 1
+        VOIDS.labels(fault.kind.value).inc()
+        await self._publisher.updates(match)
+        await self._publisher.voided(match, fault.kind.value, figures)
+        self._schedule(match)
+        log.warning(
+            "voided", extra={"fields": {"match": match.match_id, "reason": match.void_reason}}
+        )
 
 
 def _is_resign(command: game_pb2.Command) -> bool:

@@ -14,12 +14,14 @@ from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
 from photofinish.events.v1 import events_pb2
 from services.arbitration.clock import Clock
 from services.arbitration.codec import decision_from_proto
-from services.arbitration.match import Match, Submission
+from services.arbitration.faults import Fault, FaultKind, Tolerances, exposure_after, measured
+from services.arbitration.match import FaultNotice, Match, Submission
+from services.arbitration.metrics import FORWARDING_DELAY, LIVE_MATCHES, TIMING_FAULTS
 from services.arbitration.publisher import Publisher, build_update
 from services.arbitration.referee import Referee, spawn
 from services.arbitration.timers import Timers
 from services.arbitration.timing import Timing, after_step
-from services.common.identity import player_id_of
+from services.common.identity import player_id_of, received_ns_of
 from services.common.rejection import Rejection
 
 log = logging.getLogger("arbitration")
@@ -35,12 +37,14 @@ class Matches:
         publisher: Publisher,
         timers: Timers,
         clock: Clock | None = None,
+        tolerances: Tolerances | None = None,
     ) -> None:
         self.instance = instance
         self._clock = clock or Clock()
         self._rules = rules
         self._publisher = publisher
-        self._referee = Referee(rules, publisher, timers.schedule)
+        self.tolerances = tolerances or Tolerances()
+        self._referee = Referee(rules, publisher, timers.schedule, self.tolerances, self.on_fault)
         self._timers = timers
         self._live: dict[str, Match] = {}
         self._workers: dict[str, asyncio.Task[None]] = {}
@@ -76,12 +80,35 @@ class Matches:
             timing=after_step(timing, decision, now_ns),
             perspectives={p.seat: p for p in step.perspectives},
         )
+        match.exposure = exposure_after(match.exposure, match.is_exposed(), now_ns)
         self._live[created.match_id] = match
+        LIVE_MATCHES.inc()
         self._workers[created.match_id] = spawn(self._referee, match)
         self._timers.schedule(match)
         await self._publisher.updates(match)
         await self._publisher.opened(match)
         return match
+
+    def on_fault(self, fault: Fault) -> None:
+        """Count a fault of this process and let every live match judge it, in order."""
+        TIMING_FAULTS.labels(fault.kind.value).inc()
+        log.warning(
+            "timing fault",
+            extra={"fields": {"kind": fault.kind.value, "ms": round(fault.duration_ms, 3)}},
+        )
+        for match in self._live.values():
+            if not match.is_over():
+                match.queue.put_nowait(FaultNotice(fault))
+
+    def forwarded(self, match: Match, received_ns: int | None, arrival_ns: int) -> None:
+        """Check how long a command took from the gateway; a slow one is this match's fault."""
+        if received_ns is None:
+            return
+        FORWARDING_DELAY.observe(max(0, arrival_ns - received_ns) / 1e9)
+        fault = measured(FaultKind.FORWARDING_DELAY, received_ns, arrival_ns, self.tolerances)
+        if fault is not None:
+            TIMING_FAULTS.labels(fault.kind.value).inc()
+            match.queue.put_nowait(FaultNotice(fault))
 
     async def on_create_request(self, msg: Msg) -> None:
         """Answer matchmaking's NATS request to open a match."""
@@ -106,6 +133,7 @@ class Matches:
                 if match.finished_ns is not None and match.finished_ns < cutoff:
                     self._workers.pop(match_id).cancel()
                     del self._live[match_id]
+                    LIVE_MATCHES.dec()
 
     async def close(self) -> None:
         for worker in self._workers.values():
@@ -138,6 +166,7 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
                     "bad_client_seq",
                     "client_seq must be 1 or more",
                 )
+            self._matches.forwarded(match, received_ns_of(context), arrival_ns)
             answer: asyncio.Future[arbitration_pb2.SubmitReply] = (
                 asyncio.get_running_loop().create_future()
             )

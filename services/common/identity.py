@@ -13,6 +13,7 @@ from services.common.rejection import Rejection
 
 PLAYER_ID = "x-pf-player-id"
 PLAYER_NAME = "x-pf-player-name"
+RECEIVED_NS = "x-pf-received-ns"  # the gateway's monotonic stamp of a request's receipt
 
 
 def _metadata(context: grpc.aio.ServicerContext[object, object]) -> dict[str, str]:
@@ -40,3 +41,9 @@ def player_name_of(context: grpc.aio.ServicerContext[object, object]) -> str:
     Metadata values are ASCII, so the gateway percent-encodes the UTF-8 name.
     """
     return unquote(_metadata(context).get(PLAYER_NAME, ""))
+
+
+def received_ns_of(context: grpc.aio.ServicerContext[object, object]) -> int | None:
+    """Return when the gateway received this call (its monotonic clock), if it said."""
+    value = _metadata(context).get(RECEIVED_NS, "")
+    return int(value) if value.isdigit() else None

@@ -41,7 +41,7 @@ async def main(config: Config) -> None:
         headers=HeaderPolicy(names=frozenset(), prefixes=()),
     )
     app = web.Application()
-    setup(app, grpc_web, identity_hook(config.token_key))
+    setup(app, grpc_web, identity_hook(config.token_key, config.inject_forwarding_delay_ms / 1000))
     add_metrics_route(app)
     app.router.add_get("/healthz", healthz)
     if config.static_dir:

@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from urllib.parse import quote
 
 from aiohttp import web
 
-from services.common.identity import PLAYER_ID, PLAYER_NAME
+from services.common.identity import PLAYER_ID, PLAYER_NAME, RECEIVED_NS
 from services.gateway.grpcweb import Code, Metadata, MetadataHook, RequestRefused, Route, Status
 from services.gateway.routing import SIGN_IN
 from services.gateway.tokens import InvalidToken, verify
 
-RECEIVED_NS = "x-pf-received-ns"
 
+def identity_hook(token_key: bytes, inject_delay_s: float = 0.0) -> MetadataHook:
+    """Return the hook that names the authenticated player to the backend.
 
-def identity_hook(token_key: bytes) -> MetadataHook:
-    """Return the hook that names the authenticated player to the backend."""
+    It also stamps the request's receipt, so the arbitration can measure the forwarding
+    delay. ``inject_delay_s`` holds every request that long after the stamp: fault
+    injection for the timing-fault tests, never set in production.
+    """
 
     async def hook(request: web.Request, route: Route) -> Metadata:
         received_ns = str(time.monotonic_ns())
+        if inject_delay_s:
+            await asyncio.sleep(inject_delay_s)
         if route.target == SIGN_IN:
             return ((RECEIVED_NS, received_ns),)
         header = request.headers.get("authorization", "")

@@ -18,6 +18,7 @@ class Config:
     ratings_addr: str
     max_message_bytes: int
     static_dir: str  # the built web client; empty: the placeholder page
+    inject_forwarding_delay_ms: float  # fault injection for tests only: hold each request
 
     @classmethod
     def from_env(cls) -> Config:
@@ -34,4 +35,5 @@ class Config:
             ratings_addr=env["PF_RATINGS_ADDR"],
             max_message_bytes=int(env.get("PF_MAX_MESSAGE_BYTES", str(64 * 1024))),
             static_dir=env.get("PF_STATIC_DIR", ""),
+            inject_forwarding_delay_ms=float(env.get("PF_INJECT_FORWARDING_DELAY_MS", "0")),
         )
