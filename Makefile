@@ -49,6 +49,7 @@ test: proto-check lint typecheck unit
 
 bench: install
 	$(PY) -m bench.engines
+	$(PY) -m bench.stack
 
 tournament: install
 	$(PY) -m bench.tournament
