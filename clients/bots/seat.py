@@ -115,8 +115,11 @@ class SeatPlayer:
         pending_s = None if self._pending is None else self._pending.due_s
         due = [t for t in (self._retry_at, pending_s) if t is not None]
         timeout = max(0.0, min(due) - loop.time()) if due else None
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
+        # that lands in the same loop step as the wake-up, leaving a cancelled seat waiting.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._wake.wait()
         self._wake.clear()
 
     def _think(self, now: float) -> None:

@@ -120,7 +120,8 @@ async def _within(stream: AsyncIterator[M], idle_s: float) -> AsyncGenerator[M, 
     try:
         while True:
             try:
-                item = await asyncio.wait_for(anext(stream), idle_s)
+                async with asyncio.timeout(idle_s):  # not wait_for: see SeatPlayer._sleep
+                    item = await anext(stream)
             except StopAsyncIteration:
                 return
             yield item

@@ -1,0 +1,84 @@
+"""No fault, no void: 200 concurrent matches at human pace leave the timing untouched."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from pathlib import Path
+
+import aiohttp
+from prometheus_client.parser import text_string_to_metric_families
+
+from clients.arena import ArenaClient
+from clients.bots.games import GAMES
+from clients.bots.planning import Pace
+from clients.bots.seat import SeatPlayer
+from clients.bots.watching import Reconnect
+from photofinish.game.v1 import game_pb2
+from services.rules.engine.bot import Level
+from services.stack.stack import Stack, StackConfig, run_stack
+from tests.e2e.support import Seated, challenge, player
+
+RATED_MATCHES = 100
+COMPUTER_MATCHES = 100
+PLAY_S = 15.0
+GAMES_CYCLE = (game_pb2.GAME_SPIT, game_pb2.GAME_BID)
+
+
+def seat_player(seated: Seated, game: game_pb2.Game.ValueType, level: Level) -> SeatPlayer:
+    return SeatPlayer(
+        seated.client,
+        seated.match_id,
+        seated.seat,
+        GAMES[game],
+        level,
+        random.Random(f"{seated.match_id}/{seated.seat}"),
+        Pace(),
+        Reconnect(),
+    )
+
+
+async def samples(http: aiohttp.ClientSession, stack: Stack, name: str) -> float:
+    url = f"http://127.0.0.1:{stack.children['arbitration'].ports['metrics']}/metrics"
+    async with http.get(url) as response:
+        text = await response.text()
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == name
+    )
+
+
+async def test_two_hundred_concurrent_matches_at_human_pace_void_nothing(tmp_path: Path) -> None:
+    # Every seat holds a Watch stream open: no cap on connections, or submits would queue.
+    connector = aiohttp.TCPConnector(limit=0)
+    async with (
+        run_stack(StackConfig(tmp_path)) as stack,
+        aiohttp.ClientSession(connector=connector) as http,
+    ):
+        players: list[SeatPlayer] = []
+        for index in range(RATED_MATCHES):
+            game = GAMES_CYCLE[index % 2]
+            a, b = await player(http, stack, f"a{index}"), await player(http, stack, f"b{index}")
+            for seated in await challenge(a, b, game, rated=True):
+                players.append(seat_player(seated, game, Level.HARD))
+        for index in range(COMPUTER_MATCHES):
+            game = GAMES_CYCLE[index % 2]
+            human: ArenaClient = await player(http, stack, f"h{index}")
+            assignment = await human.play_computer(game, game_pb2.LEVEL_MEDIUM)
+            seated = Seated(human, assignment.match_id, assignment.seats[0])
+            players.append(seat_player(seated, game, Level.MEDIUM))
+        tasks = [asyncio.create_task(p.play()) for p in players]
+        await asyncio.sleep(PLAY_S)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        played = sum(p.tally.accepted for p in players)
+        assert played > len(players)  # the matches really were played
+        assert await samples(http, stack, "pf_live_matches") >= 1
+        assert await samples(http, stack, "pf_timing_faults_total") == 0
+        assert await samples(http, stack, "pf_voids_total") == 0
