@@ -43,7 +43,8 @@ typecheck: install
 	$(VENV)/bin/mypy
 
 unit: install
-	$(PY) -m pytest -n 2
+	$(PY) -m pytest -n 2 -m 'not load'
+	$(PY) -m pytest -m load
 
 test: proto-check lint typecheck unit
 

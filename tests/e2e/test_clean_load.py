@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import aiohttp
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from clients.arena import ArenaClient
@@ -51,6 +52,7 @@ async def samples(http: aiohttp.ClientSession, stack: Stack, name: str) -> float
     )
 
 
+@pytest.mark.load
 async def test_two_hundred_concurrent_matches_at_human_pace_void_nothing(tmp_path: Path) -> None:
     # Every seat holds a Watch stream open: no cap on connections, or submits would queue.
     connector = aiohttp.TCPConnector(limit=0)
