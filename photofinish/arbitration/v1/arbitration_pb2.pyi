@@ -8,6 +8,7 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from photofinish.arbitration.v1 import log_pb2 as _log_pb2
 from photofinish.events.v1 import events_pb2 as _events_pb2
 from photofinish.game.v1 import game_pb2 as _game_pb2
 import builtins as _builtins
@@ -227,6 +228,7 @@ class MatchUpdate(_message.Message):
     OUTCOME_FIELD_NUMBER: _builtins.int
     VOID_REASON_FIELD_NUMBER: _builtins.int
     RACE_FIELD_NUMBER: _builtins.int
+    FLAG_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     seq: _builtins.int
     seat: _builtins.int
@@ -250,6 +252,10 @@ class MatchUpdate(_message.Message):
     def outcome(self) -> _game_pb2.Outcome: ...
     @_builtins.property
     def race(self) -> Global___Race: ...
+    @_builtins.property
+    def flag(self) -> _log_pb2.FlagRecord:
+        """set once the server's timer flagged a player: its own figures"""
+
     def __init__(
         self,
         *,
@@ -268,10 +274,11 @@ class MatchUpdate(_message.Message):
         outcome: _game_pb2.Outcome | None = ...,
         void_reason: _builtins.str = ...,
         race: Global___Race | None = ...,
+        flag: _log_pb2.FlagRecord | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "decision", b"decision", "outcome", b"outcome", "race", b"race", "view", b"view"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "decision", b"decision", "flag", b"flag", "outcome", b"outcome", "race", b"race", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "decision", b"decision", "events", b"events", "game", b"game", "match_id", b"match_id", "mode", b"mode", "outcome", b"outcome", "players", b"players", "race", b"race", "rated", b"rated", "seat", b"seat", "seq", b"seq", "status", b"status", "view", b"view", "void_reason", b"void_reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "decision", b"decision", "events", b"events", "flag", b"flag", "game", b"game", "match_id", b"match_id", "mode", b"mode", "outcome", b"outcome", "players", b"players", "race", b"race", "rated", b"rated", "seat", b"seat", "seq", b"seq", "status", b"status", "view", b"view", "void_reason", b"void_reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -4,6 +4,7 @@ import grpc
 import warnings
 
 from photofinish.arbitration.v1 import arbitration_pb2 as photofinish_dot_arbitration_dot_v1_dot_arbitration__pb2
+from photofinish.arbitration.v1 import log_pb2 as photofinish_dot_arbitration_dot_v1_dot_log__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -44,6 +45,11 @@ class ArbitrationStub:
                 request_serializer=photofinish_dot_arbitration_dot_v1_dot_arbitration__pb2.GetUpdateRequest.SerializeToString,
                 response_deserializer=photofinish_dot_arbitration_dot_v1_dot_arbitration__pb2.MatchUpdate.FromString,
                 _registered_method=True)
+        self.GetMatchLog = channel.unary_unary(
+                '/photofinish.arbitration.v1.Arbitration/GetMatchLog',
+                request_serializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.SerializeToString,
+                response_deserializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.MatchLog.FromString,
+                _registered_method=True)
 
 
 class ArbitrationServicer:
@@ -66,6 +72,14 @@ class ArbitrationServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetMatchLog(self, request, context):
+        """A finished match's arbitration log (log.proto), for its players: FAILED_PRECONDITION
+        `match_live` before the end, PERMISSION_DENIED `not_your_match` for anyone else.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArbitrationServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -78,6 +92,11 @@ def add_ArbitrationServicer_to_server(servicer, server):
                     servicer.GetUpdate,
                     request_deserializer=photofinish_dot_arbitration_dot_v1_dot_arbitration__pb2.GetUpdateRequest.FromString,
                     response_serializer=photofinish_dot_arbitration_dot_v1_dot_arbitration__pb2.MatchUpdate.SerializeToString,
+            ),
+            'GetMatchLog': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetMatchLog,
+                    request_deserializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.FromString,
+                    response_serializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.MatchLog.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -134,6 +153,33 @@ class Arbitration:
             '/photofinish.arbitration.v1.Arbitration/GetUpdate',
             photofinish_dot_arbitration_dot_v1_dot_arbitration__pb2.GetUpdateRequest.SerializeToString,
             photofinish_dot_arbitration_dot_v1_dot_arbitration__pb2.MatchUpdate.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetMatchLog(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.arbitration.v1.Arbitration/GetMatchLog',
+            photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.SerializeToString,
+            photofinish_dot_arbitration_dot_v1_dot_log__pb2.MatchLog.FromString,
             options,
             channel_credentials,
             insecure,

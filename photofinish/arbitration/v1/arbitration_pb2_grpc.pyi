@@ -6,6 +6,7 @@ The arbitration service: owns live matches, their order and their time; not thei
 from collections import abc as _abc
 from grpc import aio as _aio
 from photofinish.arbitration.v1 import arbitration_pb2 as _arbitration_pb2
+from photofinish.arbitration.v1 import log_pb2 as _log_pb2
 import abc as _abc_1
 import grpc as _grpc
 import sys
@@ -39,6 +40,10 @@ class ArbitrationStub:
     """
     GetUpdate: _grpc.UnaryUnaryMultiCallable[_arbitration_pb2.GetUpdateRequest, _arbitration_pb2.MatchUpdate]
     """The latest update of a match as `seat` sees it: the first message of a watch stream."""
+    GetMatchLog: _grpc.UnaryUnaryMultiCallable[_log_pb2.GetMatchLogRequest, _log_pb2.MatchLog]
+    """A finished match's arbitration log (log.proto), for its players: FAILED_PRECONDITION
+    `match_live` before the end, PERMISSION_DENIED `not_your_match` for anyone else.
+    """
 
 @_typing.type_check_only
 class ArbitrationAsyncStub(ArbitrationStub):
@@ -51,6 +56,10 @@ class ArbitrationAsyncStub(ArbitrationStub):
     """
     GetUpdate: _aio.UnaryUnaryMultiCallable[_arbitration_pb2.GetUpdateRequest, _arbitration_pb2.MatchUpdate]  # type: ignore[assignment]
     """The latest update of a match as `seat` sees it: the first message of a watch stream."""
+    GetMatchLog: _aio.UnaryUnaryMultiCallable[_log_pb2.GetMatchLogRequest, _log_pb2.MatchLog]  # type: ignore[assignment]
+    """A finished match's arbitration log (log.proto), for its players: FAILED_PRECONDITION
+    `match_live` before the end, PERMISSION_DENIED `not_your_match` for anyone else.
+    """
 
 class ArbitrationServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -72,5 +81,15 @@ class ArbitrationServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_arbitration_pb2.MatchUpdate, _abc.Awaitable[_arbitration_pb2.MatchUpdate]]:
         """The latest update of a match as `seat` sees it: the first message of a watch stream."""
+
+    @_abc_1.abstractmethod
+    def GetMatchLog(
+        self,
+        request: _log_pb2.GetMatchLogRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_log_pb2.MatchLog, _abc.Awaitable[_log_pb2.MatchLog]]:
+        """A finished match's arbitration log (log.proto), for its players: FAILED_PRECONDITION
+        `match_live` before the end, PERMISSION_DENIED `not_your_match` for anyone else.
+        """
 
 def add_ArbitrationServicer_to_server(servicer: ArbitrationServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

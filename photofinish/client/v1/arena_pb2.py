@@ -23,23 +23,24 @@ _sym_db = _symbol_database.Default()
 
 
 from photofinish.arbitration.v1 import arbitration_pb2 as photofinish_dot_arbitration_dot_v1_dot_arbitration__pb2
+from photofinish.arbitration.v1 import log_pb2 as photofinish_dot_arbitration_dot_v1_dot_log__pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2 as photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2
 from photofinish.ratings.v1 import ratings_pb2 as photofinish_dot_ratings_dot_v1_dot_ratings__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!photofinish/client/v1/arena.proto\x12\x15photofinish.client.v1\x1a,photofinish/arbitration/v1/arbitration.proto\x1a,photofinish/matchmaking/v1/matchmaking.proto\x1a$photofinish/ratings/v1/ratings.proto\"%\n\rSignInRequest\x12\x14\n\x0c\x64isplay_name\x18\x01 \x01(\t\"^\n\x0bSignInReply\x12\r\n\x05token\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\x12\x17\n\x0f\x65xpires_at_unix\x18\x04 \x01(\x03\".\n\x0cWatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x32\xf8\x07\n\x05\x41rena\x12R\n\x06SignIn\x12$.photofinish.client.v1.SignInRequest\x1a\".photofinish.client.v1.SignInReply\x12\\\n\x05Queue\x12(.photofinish.matchmaking.v1.QueueRequest\x1a\'.photofinish.matchmaking.v1.QueueUpdate0\x01\x12k\n\x0b\x43\x61ncelQueue\x12..photofinish.matchmaking.v1.CancelQueueRequest\x1a,.photofinish.matchmaking.v1.CancelQueueReply\x12t\n\x0f\x43reateChallenge\x12\x32.photofinish.matchmaking.v1.CreateChallengeRequest\x1a+.photofinish.matchmaking.v1.ChallengeUpdate0\x01\x12r\n\x0f\x41\x63\x63\x65ptChallenge\x12\x32.photofinish.matchmaking.v1.AcceptChallengeRequest\x1a+.photofinish.matchmaking.v1.MatchAssignment\x12l\n\x0cPlayComputer\x12/.photofinish.matchmaking.v1.PlayComputerRequest\x1a+.photofinish.matchmaking.v1.MatchAssignment\x12j\n\x0bPlayHotSeat\x12..photofinish.matchmaking.v1.PlayHotSeatRequest\x1a+.photofinish.matchmaking.v1.MatchAssignment\x12W\n\x05Watch\x12#.photofinish.client.v1.WatchRequest\x1a\'.photofinish.arbitration.v1.MatchUpdate0\x01\x12\\\n\x06Submit\x12).photofinish.arbitration.v1.SubmitRequest\x1a\'.photofinish.arbitration.v1.SubmitReply\x12U\n\tGetLadder\x12(.photofinish.ratings.v1.GetLadderRequest\x1a\x1e.photofinish.ratings.v1.Ladderb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!photofinish/client/v1/arena.proto\x12\x15photofinish.client.v1\x1a,photofinish/arbitration/v1/arbitration.proto\x1a$photofinish/arbitration/v1/log.proto\x1a,photofinish/matchmaking/v1/matchmaking.proto\x1a$photofinish/ratings/v1/ratings.proto\"%\n\rSignInRequest\x12\x14\n\x0c\x64isplay_name\x18\x01 \x01(\t\"^\n\x0bSignInReply\x12\r\n\x05token\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\x12\x17\n\x0f\x65xpires_at_unix\x18\x04 \x01(\x03\".\n\x0cWatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x32\xdd\x08\n\x05\x41rena\x12R\n\x06SignIn\x12$.photofinish.client.v1.SignInRequest\x1a\".photofinish.client.v1.SignInReply\x12\\\n\x05Queue\x12(.photofinish.matchmaking.v1.QueueRequest\x1a\'.photofinish.matchmaking.v1.QueueUpdate0\x01\x12k\n\x0b\x43\x61ncelQueue\x12..photofinish.matchmaking.v1.CancelQueueRequest\x1a,.photofinish.matchmaking.v1.CancelQueueReply\x12t\n\x0f\x43reateChallenge\x12\x32.photofinish.matchmaking.v1.CreateChallengeRequest\x1a+.photofinish.matchmaking.v1.ChallengeUpdate0\x01\x12r\n\x0f\x41\x63\x63\x65ptChallenge\x12\x32.photofinish.matchmaking.v1.AcceptChallengeRequest\x1a+.photofinish.matchmaking.v1.MatchAssignment\x12l\n\x0cPlayComputer\x12/.photofinish.matchmaking.v1.PlayComputerRequest\x1a+.photofinish.matchmaking.v1.MatchAssignment\x12j\n\x0bPlayHotSeat\x12..photofinish.matchmaking.v1.PlayHotSeatRequest\x1a+.photofinish.matchmaking.v1.MatchAssignment\x12W\n\x05Watch\x12#.photofinish.client.v1.WatchRequest\x1a\'.photofinish.arbitration.v1.MatchUpdate0\x01\x12\\\n\x06Submit\x12).photofinish.arbitration.v1.SubmitRequest\x1a\'.photofinish.arbitration.v1.SubmitReply\x12U\n\tGetLadder\x12(.photofinish.ratings.v1.GetLadderRequest\x1a\x1e.photofinish.ratings.v1.Ladder\x12\x63\n\x0bGetMatchLog\x12..photofinish.arbitration.v1.GetMatchLogRequest\x1a$.photofinish.arbitration.v1.MatchLogb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'photofinish.client.v1.arena_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SIGNINREQUEST']._serialized_start=190
-  _globals['_SIGNINREQUEST']._serialized_end=227
-  _globals['_SIGNINREPLY']._serialized_start=229
-  _globals['_SIGNINREPLY']._serialized_end=323
-  _globals['_WATCHREQUEST']._serialized_start=325
-  _globals['_WATCHREQUEST']._serialized_end=371
-  _globals['_ARENA']._serialized_start=374
-  _globals['_ARENA']._serialized_end=1390
+  _globals['_SIGNINREQUEST']._serialized_start=228
+  _globals['_SIGNINREQUEST']._serialized_end=265
+  _globals['_SIGNINREPLY']._serialized_start=267
+  _globals['_SIGNINREPLY']._serialized_end=361
+  _globals['_WATCHREQUEST']._serialized_start=363
+  _globals['_WATCHREQUEST']._serialized_end=409
+  _globals['_ARENA']._serialized_start=412
+  _globals['_ARENA']._serialized_end=1529
 # @@protoc_insertion_point(module_scope)

@@ -4,6 +4,7 @@ import grpc
 import warnings
 
 from photofinish.arbitration.v1 import arbitration_pb2 as photofinish_dot_arbitration_dot_v1_dot_arbitration__pb2
+from photofinish.arbitration.v1 import log_pb2 as photofinish_dot_arbitration_dot_v1_dot_log__pb2
 from photofinish.client.v1 import arena_pb2 as photofinish_dot_client_dot_v1_dot_arena__pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2 as photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2
 from photofinish.ratings.v1 import ratings_pb2 as photofinish_dot_ratings_dot_v1_dot_ratings__pb2
@@ -87,6 +88,11 @@ class ArenaStub:
                 request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetLadderRequest.SerializeToString,
                 response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Ladder.FromString,
                 _registered_method=True)
+        self.GetMatchLog = channel.unary_unary(
+                '/photofinish.client.v1.Arena/GetMatchLog',
+                request_serializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.SerializeToString,
+                response_deserializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.MatchLog.FromString,
+                _registered_method=True)
 
 
 class ArenaServicer:
@@ -153,6 +159,14 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetMatchLog(self, request, context):
+        """After the end, a player's own match as the arbitration judged it: every command with its
+        arrival stamp, every race with both stamps and the gap, every flag with its deadline.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -205,6 +219,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.GetLadder,
                     request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetLadderRequest.FromString,
                     response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Ladder.SerializeToString,
+            ),
+            'GetMatchLog': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetMatchLog,
+                    request_deserializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.FromString,
+                    response_serializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.MatchLog.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -477,6 +496,33 @@ class Arena:
             '/photofinish.client.v1.Arena/GetLadder',
             photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetLadderRequest.SerializeToString,
             photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Ladder.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetMatchLog(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/GetMatchLog',
+            photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.SerializeToString,
+            photofinish_dot_arbitration_dot_v1_dot_log__pb2.MatchLog.FromString,
             options,
             channel_credentials,
             insecure,

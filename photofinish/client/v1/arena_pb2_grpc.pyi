@@ -8,6 +8,7 @@ Every method but SignIn needs `authorization: Bearer <token>` from SignIn.
 from collections import abc as _abc
 from grpc import aio as _aio
 from photofinish.arbitration.v1 import arbitration_pb2 as _arbitration_pb2
+from photofinish.arbitration.v1 import log_pb2 as _log_pb2
 from photofinish.client.v1 import arena_pb2 as _arena_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2 as _matchmaking_pb2
 from photofinish.ratings.v1 import ratings_pb2 as _ratings_pb2
@@ -47,6 +48,10 @@ class ArenaStub:
     """The caller's view of a match: the latest update first, then one per change."""
     Submit: _grpc.UnaryUnaryMultiCallable[_arbitration_pb2.SubmitRequest, _arbitration_pb2.SubmitReply]
     GetLadder: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetLadderRequest, _ratings_pb2.Ladder]
+    GetMatchLog: _grpc.UnaryUnaryMultiCallable[_log_pb2.GetMatchLogRequest, _log_pb2.MatchLog]
+    """After the end, a player's own match as the arbitration judged it: every command with its
+    arrival stamp, every race with both stamps and the gap, every flag with its deadline.
+    """
 
 @_typing.type_check_only
 class ArenaAsyncStub(ArenaStub):
@@ -62,6 +67,10 @@ class ArenaAsyncStub(ArenaStub):
     """The caller's view of a match: the latest update first, then one per change."""
     Submit: _aio.UnaryUnaryMultiCallable[_arbitration_pb2.SubmitRequest, _arbitration_pb2.SubmitReply]  # type: ignore[assignment]
     GetLadder: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetLadderRequest, _ratings_pb2.Ladder]  # type: ignore[assignment]
+    GetMatchLog: _aio.UnaryUnaryMultiCallable[_log_pb2.GetMatchLogRequest, _log_pb2.MatchLog]  # type: ignore[assignment]
+    """After the end, a player's own match as the arbitration judged it: every command with its
+    arrival stamp, every race with both stamps and the gap, every flag with its deadline.
+    """
 
 class ArenaServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -134,5 +143,15 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _ratings_pb2.GetLadderRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_ratings_pb2.Ladder, _abc.Awaitable[_ratings_pb2.Ladder]]: ...
+
+    @_abc_1.abstractmethod
+    def GetMatchLog(
+        self,
+        request: _log_pb2.GetMatchLogRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_log_pb2.MatchLog, _abc.Awaitable[_log_pb2.MatchLog]]:
+        """After the end, a player's own match as the arbitration judged it: every command with its
+        arrival stamp, every race with both stamps and the gap, every flag with its deadline.
+        """
 
 def add_ArenaServicer_to_server(servicer: ArenaServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
