@@ -8,7 +8,7 @@ from collections.abc import AsyncGenerator
 import aiohttp
 
 from clients.grpcweb import CallError, GrpcWebClient
-from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.client.v1 import arena_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2
@@ -96,6 +96,15 @@ class ArenaClient:
     async def ladder(self, game: game_pb2.Game.ValueType, limit: int = 50) -> ratings_pb2.Ladder:
         request = ratings_pb2.GetLadderRequest(game=game, limit=limit)
         return await self.web.unary(f"{ARENA}/GetLadder", request, ratings_pb2.Ladder)
+
+    async def match_log(self, match_id: str) -> log_pb2.MatchLog:
+        """Return a finished match's arbitration log (the caller must have played in it).
+
+        Raises:
+            CallError: ``match_live`` before the end, ``not_your_match`` for a stranger.
+        """
+        request = log_pb2.GetMatchLogRequest(match_id=match_id)
+        return await self.web.unary(f"{ARENA}/GetMatchLog", request, log_pb2.MatchLog)
 
 
 __all__ = ["ArenaClient", "CallError"]

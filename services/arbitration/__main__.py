@@ -14,6 +14,8 @@ from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
 from services.arbitration.clock import starting_clock
 from services.arbitration.config import Config
 from services.arbitration.faults import Fault
+from services.arbitration.journal import Journal, StreamStore
+from services.arbitration.logbook import Logbook
 from services.arbitration.monitor import NatsOutages, watch_for_stalls
 from services.arbitration.publisher import Publisher
 from services.arbitration.service import ArbitrationServicer, Matches
@@ -24,6 +26,7 @@ from services.common.serving import serve
 
 async def main(config: Config) -> None:
     matches: list[Matches] = []
+    logbooks: list[Logbook] = []
 
     @contextlib.asynccontextmanager
     async def lifespan() -> AsyncIterator[None]:
@@ -37,6 +40,8 @@ async def main(config: Config) -> None:
         )
         js = nc.jetstream()
         await js.add_stream(subjects.results_stream_config())
+        await js.add_stream(subjects.log_stream_config())
+        journal = Journal(StreamStore(js), config.instance)
         channel = grpc.aio.insecure_channel(config.rules_addr)
         owned = Matches(
             config.instance,
@@ -45,8 +50,10 @@ async def main(config: Config) -> None:
             Timers(config.gate_timeout_s, config.spit_pause_ms),
             starting_clock(config.bank_ms, config.grace_ms),
             config.tolerances,
+            journal,
         )
         matches.append(owned)
+        logbooks.append(Logbook(js))
         faults.append(owned.on_fault)
         stalls = asyncio.create_task(watch_for_stalls(config.tolerances, owned.on_fault))
         await nc.subscribe(
@@ -59,12 +66,13 @@ async def main(config: Config) -> None:
             evictor.cancel()
             stalls.cancel()
             await owned.close()
+            await journal.close()
             await nc.drain()
             await channel.close()
 
     def register(server: grpc.aio.Server) -> Sequence[str]:
         arbitration_pb2_grpc.add_ArbitrationServicer_to_server(
-            ArbitrationServicer(matches[0]), server
+            ArbitrationServicer(matches[0], logbooks[0]), server
         )
         return [arbitration_pb2.DESCRIPTOR.services_by_name["Arbitration"].full_name]
 

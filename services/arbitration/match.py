@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
@@ -79,6 +79,7 @@ class Match:
     last_client_seq: dict[int, int] = field(default_factory=dict)
     claims: dict[str, Landing] = field(default_factory=dict)
     race: arbitration_pb2.Race | None = None
+    flag: log_pb2.FlagRecord | None = None  # the flag that ended the match, its figures
     queue: asyncio.Queue[Item] = field(default_factory=asyncio.Queue)
     timer: asyncio.TimerHandle | None = None
     finished_ns: int | None = None

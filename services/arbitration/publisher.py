@@ -62,6 +62,8 @@ def build_update(match: Match, seat: int, now_ns: int) -> arbitration_pb2.MatchU
         update.outcome.CopyFrom(match.outcome)
     if match.race is not None:
         update.race.CopyFrom(match.race)
+    if match.flag is not None:
+        update.flag.CopyFrom(match.flag)
     return update
 
 

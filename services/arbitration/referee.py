@@ -21,6 +21,7 @@ from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
 from services.arbitration.codec import decision_from_proto
+from services.arbitration.entries import flag_record
 from services.arbitration.faults import (
     Fault,
     FaultKind,
@@ -30,6 +31,7 @@ from services.arbitration.faults import (
     measured,
     should_void,
 )
+from services.arbitration.journal import Journal
 from services.arbitration.match import FaultNotice, Flag, Item, Landing, Match, Nudge, Submission
 from services.arbitration.metrics import COMMANDS, TIMER_LATENESS, VOIDS
 from services.arbitration.publisher import Publisher
@@ -59,12 +61,14 @@ class Referee:
         schedule: Callable[[Match], None],
         tolerances: Tolerances,
         broadcast: Callable[[Fault], None],
+        journal: Journal | None = None,
     ) -> None:
         self._rules = rules
         self._publisher = publisher
         self._schedule = schedule
         self._tolerances = tolerances
         self._broadcast = broadcast  # a fault of the whole process reaches every match
+        self._journal = journal or Journal.discarding()
 
     async def run(self, match: Match) -> None:
         """Work through the match's queue until the task is cancelled."""
@@ -91,6 +95,9 @@ class Referee:
             await self._timer_step(self._flag(match, item.deadline_ns))
         else:
             await self._timer_step(self._nudge(match, item))
+        # The result goes out once the item's entries and the end are stored in the log.
+        if match.outcome is not None and await self._journal.seal(match):
+            await self._publisher.finished(match, match.seq)
 
     async def _timer_step(self, step: Coroutine[None, None, None]) -> None:
         # A timer has nobody to answer: a refusal (the rules service unreachable, a state
@@ -114,7 +121,9 @@ class Referee:
                 "stale_client_seq", f"client_seq {item.client_seq} was already used or skipped"
             )
         match.last_client_seq[item.seat] = item.client_seq
+        deadline_ns = match.timing.deadline_ns()
         answer = await self._judge(match, item)
+        self._journal.judged(match, item, answer, deadline_ns)
         match.answers[key] = answer
         return answer
 
@@ -187,8 +196,6 @@ class Referee:
             match.finished_ns = time.monotonic_ns()
         match.exposure = exposure_after(match.exposure, match.is_exposed(), at_ns)
         await self._publisher.updates(match)
-        if match.outcome is not None:
-            await self._publisher.finished(match, match.seq)
         self._schedule(match)
 
     async def _note_race(self, match: Match, item: Submission, rejection: Rejection) -> None:
@@ -233,7 +240,9 @@ class Referee:
         step = await self._rules.forfeit(
             match.game, match.state, running, game_pb2.TERMINATION_TIME
         )
+        match.flag = flag_record(match, running, deadline, deadline + late_ns)
         await self._advance(match, step, deadline, None)
+        self._journal.flagged(match)
         log.info(
             "flagged",
             extra={
@@ -252,6 +261,7 @@ class Referee:
         seat = min(match.decision.seats, default=0)
         step = await self._rules.apply(match.game, match.state, seat, command)
         await self._advance(match, step, time.monotonic_ns(), None)
+        self._journal.nudged(match)
 
     async def judge_fault(self, match: Match, fault: Fault) -> None:
         """Void the match if ``fault`` hit its timing while rated; else remember it."""
@@ -270,6 +280,7 @@ class Referee:
         match.seq += 1
         VOIDS.labels(fault.kind.value).inc()
         await self._publisher.updates(match)
+        await self._journal.seal(match)
         await self._publisher.voided(match, fault.kind.value, figures)
         self._schedule(match)
         log.warning(

@@ -10,11 +10,13 @@ import grpc
 from nats.aio.msg import Msg
 
 from clients.rules import RulesClient
-from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
+from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc, log_pb2
 from photofinish.events.v1 import events_pb2
 from services.arbitration.clock import Clock
 from services.arbitration.codec import decision_from_proto
 from services.arbitration.faults import Fault, FaultKind, Tolerances, exposure_after, measured
+from services.arbitration.journal import Journal
+from services.arbitration.logbook import Logbook
 from services.arbitration.match import FaultNotice, Match, Submission
 from services.arbitration.metrics import FORWARDING_DELAY, LIVE_MATCHES, TIMING_FAULTS
 from services.arbitration.publisher import Publisher, build_update
@@ -38,13 +40,17 @@ class Matches:
         timers: Timers,
         clock: Clock | None = None,
         tolerances: Tolerances | None = None,
+        journal: Journal | None = None,
     ) -> None:
         self.instance = instance
         self._clock = clock or Clock()
         self._rules = rules
         self._publisher = publisher
         self.tolerances = tolerances or Tolerances()
-        self._referee = Referee(rules, publisher, timers.schedule, self.tolerances, self.on_fault)
+        self.journal = journal or Journal.discarding()
+        self._referee = Referee(
+            rules, publisher, timers.schedule, self.tolerances, self.on_fault, self.journal
+        )
         self._timers = timers
         self._live: dict[str, Match] = {}
         self._workers: dict[str, asyncio.Task[None]] = {}
@@ -59,6 +65,10 @@ class Matches:
         if match is None:
             raise Rejection(grpc.StatusCode.NOT_FOUND, "unknown_match", f"no match {match_id!r}")
         return match
+
+    def find(self, match_id: str) -> Match | None:
+        """Return the match if this instance holds it."""
+        return self._live.get(match_id)
 
     async def open(self, created: events_pb2.MatchCreated) -> Match:
         """Open a match from matchmaking's request: deal, publish, start its worker."""
@@ -81,6 +91,7 @@ class Matches:
             perspectives={p.seat: p for p in step.perspectives},
         )
         match.exposure = exposure_after(match.exposure, match.is_exposed(), now_ns)
+        self.journal.opened(match)
         self._live[created.match_id] = match
         LIVE_MATCHES.inc()
         self._workers[created.match_id] = spawn(self._referee, match)
@@ -134,6 +145,7 @@ class Matches:
                     self._workers.pop(match_id).cancel()
                     del self._live[match_id]
                     LIVE_MATCHES.dec()
+                    self.journal.forget(match_id)
 
     async def close(self) -> None:
         for worker in self._workers.values():
@@ -147,10 +159,11 @@ class Matches:
 
 
 class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
-    """Submit and GetUpdate: decode, hand to the match's queue, encode."""
+    """Submit, GetUpdate and GetMatchLog: decode, hand to the match or the log, encode."""
 
-    def __init__(self, matches: Matches) -> None:
+    def __init__(self, matches: Matches, logbook: Logbook | None = None) -> None:
         self._matches = matches
+        self._logbook = logbook
 
     async def Submit(
         self,
@@ -189,6 +202,20 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
             else:
                 match = self._seated(request.match_id, request.seat, context)
             return build_update(match, request.seat, time.monotonic_ns())
+        except Rejection as rejection:
+            await rejection.abort(context)
+            raise AssertionError("abort returns by raising") from None
+
+    async def GetMatchLog(
+        self,
+        request: log_pb2.GetMatchLogRequest,
+        context: grpc.aio.ServicerContext[object, object],
+    ) -> log_pb2.MatchLog:
+        try:
+            if self._logbook is None:
+                raise Rejection(grpc.StatusCode.UNIMPLEMENTED, "no_log", "no log store here")
+            held = self._matches.find(request.match_id)
+            return await self._logbook.fetch(request.match_id, player_id_of(context), held)
         except Rejection as rejection:
             await rejection.abort(context)
             raise AssertionError("abort returns by raising") from None

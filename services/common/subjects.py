@@ -35,6 +35,14 @@ def match_created(match_id: str) -> str:
 
 MATCH_OPENED_ALL = "pf.match.*.opened"
 
+# The arbitration log: one JetStream stream for every match, one subject per match.
+LOG_STREAM = "PF_MATCH_LOG"
+
+
+def match_log(match_id: str) -> str:
+    """Return the subject of one match's arbitration log entries."""
+    return f"pf.log.{match_id}"
+
 
 def results_stream_config() -> api.StreamConfig:
     """Return the results stream's configuration; every user declares it identically."""
@@ -43,4 +51,18 @@ def results_stream_config() -> api.StreamConfig:
         subjects=["pf.results.>"],
         storage=api.StorageType.FILE,
         duplicate_window=24 * 3600.0,  # seconds: a result resent within a day is dropped
+    )
+
+
+def log_stream_config() -> api.StreamConfig:
+    """Return the log stream's configuration; every user declares it identically.
+
+    Entries are kept on file with no age limit: a finished match's log is its record.
+    Each entry's Nats-Msg-Id is ``<match id>.<index>``, so a retried append is dropped.
+    """
+    return api.StreamConfig(
+        name=LOG_STREAM,
+        subjects=["pf.log.>"],
+        storage=api.StorageType.FILE,
+        duplicate_window=120.0,  # seconds: covers the writer's retries of one entry
     )

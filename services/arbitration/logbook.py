@@ -1,0 +1,133 @@
+"""Reading a match's arbitration log back from JetStream, and who may read it.
+
+The stream is the only source: a log reads the same from any arbitration instance and
+after a restart. A log is readable once it holds its last entry (the match finished or
+was voided), and only by the match's players: nothing in it is secret after the end, but
+there is no public-match setting yet, so the narrower rule holds until one exists.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterable, Sequence
+
+import grpc
+import nats.errors
+import nats.js.errors
+from nats.js import JetStreamContext, api
+
+from photofinish.arbitration.v1 import log_pb2
+from photofinish.events.v1 import events_pb2
+from services.arbitration.match import Match
+from services.common import subjects
+from services.common.rejection import Rejection
+
+# Match ids are url-safe tokens; anything else could widen the subject (`*`, `>`, `.`).
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+FETCH_BATCH = 512
+FETCH_TIMEOUT_S = 2.0
+CLOSING = frozenset({log_pb2.ENTRY_KIND_FINISHED, log_pb2.ENTRY_KIND_VOIDED})
+
+
+def in_order(stored: Iterable[log_pb2.LogEntry]) -> list[log_pb2.LogEntry]:
+    """Return the entries by index from 0, each once, up to the first missing index."""
+    by_index: dict[int, log_pb2.LogEntry] = {}
+    for entry in stored:
+        by_index.setdefault(entry.index, entry)
+    ordered: list[log_pb2.LogEntry] = []
+    while len(ordered) in by_index:
+        ordered.append(by_index[len(ordered)])
+    return ordered
+
+
+def is_closed(log: Sequence[log_pb2.LogEntry]) -> bool:
+    """Return whether the log holds its match's last entry."""
+    return any(entry.kind in CLOSING for entry in log)
+
+
+def check_reader(players: Sequence[events_pb2.Player], player_id: str, closed: bool) -> None:
+    """Return if ``player_id`` may read the log now.
+
+    Raises:
+        Rejection: PERMISSION_DENIED ``not_your_match`` for anyone but the players;
+            FAILED_PRECONDITION ``match_live`` before the match is over.
+    """
+    if player_id not in {p.player_id for p in players}:
+        raise Rejection(
+            grpc.StatusCode.PERMISSION_DENIED, "not_your_match", "only its players read a log"
+        )
+    if not closed:
+        raise Rejection(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "match_live",
+            "the log is readable once the match is over",
+        )
+
+
+def check_match_id(match_id: str) -> None:
+    """Return if ``match_id`` can name a match.
+
+    Raises:
+        Rejection: INVALID_ARGUMENT ``bad_match_id`` otherwise.
+    """
+    if not MATCH_ID.fullmatch(match_id):
+        raise Rejection(
+            grpc.StatusCode.INVALID_ARGUMENT, "bad_match_id", f"{match_id[:80]!r} is no match id"
+        )
+
+
+async def read_entries(js: JetStreamContext, match_id: str) -> list[log_pb2.LogEntry]:
+    """Return the match's stored entries in order ([] when there are none)."""
+    subject = subjects.match_log(match_id)
+    config = api.ConsumerConfig(
+        deliver_policy=api.DeliverPolicy.ALL,
+        ack_policy=api.AckPolicy.NONE,
+        inactive_threshold=10.0,
+        mem_storage=True,
+    )
+    sub = await js.pull_subscribe(subject, stream=subjects.LOG_STREAM, config=config)
+    try:
+        info = await sub.consumer_info()
+        left = info.num_pending or 0
+        stored = []
+        while left > 0:
+            messages = await sub.fetch(min(left, FETCH_BATCH), timeout=FETCH_TIMEOUT_S)
+            stored += [log_pb2.LogEntry.FromString(m.data) for m in messages]
+            left -= len(messages)
+        return in_order(stored)
+    finally:
+        await sub.unsubscribe()
+        if config.name:  # pull_subscribe named the ephemeral consumer it made
+            with contextlib.suppress(nats.js.errors.NotFoundError):
+                await js.delete_consumer(subjects.LOG_STREAM, config.name)
+
+
+class Logbook:
+    """Serves GetMatchLog: the stored log of a finished match, to its players."""
+
+    def __init__(self, js: JetStreamContext) -> None:
+        self._js = js
+
+    async def fetch(self, match_id: str, player_id: str, held: Match | None) -> log_pb2.MatchLog:
+        """Return the match's whole log for ``player_id``.
+
+        ``held`` is the match when this instance runs it (it may still be live).
+
+        Raises:
+            Rejection: as ``check_match_id`` and ``check_reader``; NOT_FOUND
+                ``unknown_match`` when no log of the match is stored.
+        """
+        check_match_id(match_id)
+        if held is not None:
+            check_reader(held.created.players, player_id, held.is_over())
+        try:
+            log = await read_entries(self._js, match_id)
+        except (nats.errors.Error, OSError) as error:
+            raise Rejection(
+                grpc.StatusCode.UNAVAILABLE, "log_unavailable", f"the log store: {error!r}"
+            ) from None
+        if not log or log[0].kind != log_pb2.ENTRY_KIND_OPENED:
+            raise Rejection(grpc.StatusCode.NOT_FOUND, "unknown_match", f"no log of {match_id!r}")
+        check_reader(log[0].created.players, player_id, is_closed(log))
+        return log_pb2.MatchLog(match_id=match_id, entries=log)

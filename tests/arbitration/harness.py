@@ -1,0 +1,237 @@
+"""The arbitration's referee without a network: rules in-process, NATS and timers left out.
+
+Matches are opened through ``Matches.open`` and driven item by item through the referee,
+with arrival stamps the test chooses, so logs come out exactly as the service makes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
+from photofinish.events.v1 import events_pb2
+from photofinish.game.v1 import game_pb2
+from photofinish.rules.v1 import rules_pb2
+from services.arbitration.clock import starting_clock
+from services.arbitration.faults import Fault, Tolerances
+from services.arbitration.journal import Journal, MemoryStore
+from services.arbitration.match import Answer, Flag, Match, Nudge, Submission
+from services.arbitration.publisher import build_update
+from services.arbitration.service import Matches
+from services.arbitration.timers import Timers
+from services.rules import replies, steps
+from services.rules.codec.common import termination_from_proto
+from services.rules.engine.decision import Step
+from services.rules.engine.seats import parse_seat
+from services.rules.games import Entry, entry_for
+
+# The match opened an hour ago and its stamps are that old: every deadline has passed when
+# its flag is handled, so nothing sleeps; lateness is no fault here (the faults' tests').
+NEVER_LATE = Tolerances(event_loop_lag_ms=1e15, timer_late_ms=1e15, forwarding_delay_ms=1e15)
+PAST_NS = 3600 * 10**9
+
+
+class InProcessRules:
+    """The rules service's three calls the arbitration makes, answered in-process."""
+
+    async def new_match(
+        self, game: game_pb2.Game.ValueType, options: game_pb2.Options, seed: int
+    ) -> rules_pb2.StepReply:
+        entry = entry_for(game)
+        state = entry.engine.new_match(entry.codec.options_from_proto(options), seed)
+        return replies.step_reply(entry, Step(state, (), entry.engine.decision(state)))
+
+    async def apply(
+        self, game: game_pb2.Game.ValueType, state: bytes, seat: int, command: game_pb2.Command
+    ) -> rules_pb2.StepReply:
+        entry = entry_for(game)
+        applied = steps.apply(entry, entry.decode_state(state), seat, command)
+        return replies.step_reply(entry, applied.step, applied.claim)
+
+    async def forfeit(
+        self,
+        game: game_pb2.Game.ValueType,
+        state: bytes,
+        loser: int,
+        termination: game_pb2.Termination.ValueType,
+    ) -> rules_pb2.StepReply:
+        entry = entry_for(game)
+        step = entry.engine.forfeit(
+            entry.decode_state(state), parse_seat(loser), termination_from_proto(termination)
+        )
+        return replies.step_reply(entry, step)
+
+
+class Outbox:
+    """A publisher that keeps what it would have sent, and the log's length when it did."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self.store = store
+        self.results: list[tuple[str, int]] = []
+        self.sent: list[arbitration_pb2.MatchUpdate] = []  # seat 0's updates
+
+    async def updates(self, match: Match) -> None:
+        self.sent.append(build_update(match, 0, time.monotonic_ns()))
+
+    async def finished(self, match: Match, commands: int) -> None:
+        self.results.append(("finished", len(self.store.logs.get(match.match_id, []))))
+
+    async def voided(self, match: Match, reason: str, figures: str) -> None:
+        self.results.append(("voided", len(self.store.logs.get(match.match_id, []))))
+
+    async def opened(self, match: Match) -> None:
+        return None
+
+
+class NoTimers(Timers):
+    """Timers that never fire: tests queue flags and nudges themselves."""
+
+    def __init__(self) -> None:
+        super().__init__(gate_timeout_s=1e9, spit_pause_ms=10**9)
+
+    def schedule(self, match: Match) -> None:
+        return None
+
+
+class Table:
+    """One match on an in-process arbitration, and its log in memory."""
+
+    def __init__(
+        self,
+        game: game_pb2.Game.ValueType,
+        seed: int,
+        bank_ms: int = 60,
+        rated: bool = False,
+        store: MemoryStore | None = None,
+    ) -> None:
+        self.store = store or MemoryStore()
+        self.outbox = Outbox(self.store)
+        self.journal = Journal(self.store, "test")
+        self.matches = Matches(
+            "test",
+            InProcessRules(),  # type: ignore[arg-type]
+            self.outbox,  # type: ignore[arg-type]
+            NoTimers(),
+            starting_clock(bank_ms, 20),
+            NEVER_LATE,
+            self.journal,
+        )
+        self.created = events_pb2.MatchCreated(
+            match_id=f"m{seed}",
+            game=game,
+            players=[events_pb2.Player(player_id="p0"), events_pb2.Player(player_id="p1")],
+            seed=seed,
+            mode=events_pb2.MODE_ONLINE,
+            rated=rated,
+        )
+        self.entry: Entry = entry_for(game)
+        self.client_seq = [0, 0]
+        self.now_ns = 0
+        self._match: Match | None = None
+
+    async def open(self) -> Match:
+        self._match = await self.matches.open(self.created)
+        self._match.opened_ns -= PAST_NS  # as if it opened an hour ago
+        self.now_ns = self._match.opened_ns
+        return self._match
+
+    @property
+    def match(self) -> Match:
+        assert self._match is not None
+        return self._match
+
+    def state(self) -> Any:
+        return self.entry.decode_state(self.match.state)
+
+    def legal(self, seat: int) -> list[game_pb2.Command]:
+        """Return ``seat``'s legal commands now, resignations left out."""
+        commands = self.entry.engine.legal_commands(self.state(), parse_seat(seat))
+        wire = [self.entry.codec.command_to_proto(c) for c in commands]
+        return [c for c in wire if "resign" not in str(c)]
+
+    def stamp(self, step_us: int = 100) -> int:
+        self.now_ns += step_us * 1000
+        return self.now_ns
+
+    def submission(
+        self, seat: int, command: game_pb2.Command, client_seq: int | None = None
+    ) -> Submission:
+        if client_seq is None:
+            self.client_seq[seat] += 1
+            client_seq = self.client_seq[seat]
+        answer: asyncio.Future[arbitration_pb2.SubmitReply] = (
+            asyncio.get_running_loop().create_future()
+        )
+        return Submission(self.stamp(), seat, client_seq, command, answer)
+
+    async def submit(
+        self, seat: int, command: game_pb2.Command, client_seq: int | None = None
+    ) -> Answer:
+        """Judge one command now; return the reply or the refusal."""
+        item = self.submission(seat, command, client_seq)
+        await self.matches._referee.handle(self.match, item)
+        exception = item.answer.exception()
+        if exception is not None:
+            assert isinstance(exception, Exception)
+            return exception  # type: ignore[return-value]
+        return item.answer.result()
+
+    async def nudge(self) -> None:
+        await self.matches._referee.handle(self.match, Nudge(self.match.version))
+
+    async def flag(self) -> None:
+        deadline = self.match.timing.deadline_ns()
+        assert deadline is not None
+        await self.matches._referee.handle(self.match, Flag(deadline))
+
+    async def fault(self, fault: Fault) -> None:
+        await self.matches._referee.judge_fault(self.match, fault)
+
+    async def log(self) -> list[log_pb2.LogEntry]:
+        await self.journal.flush(self.match.match_id)
+        return self.store.entries(self.match.match_id)
+
+    async def close(self) -> None:
+        await self.matches.close()
+        await self.journal.close()
+
+
+def races(table: Table) -> Iterator[tuple[game_pb2.Command, game_pb2.Command]]:
+    """Yield pairs of plays, one per seat, that go onto the same Spit pile now."""
+    plays = [[c for c in table.legal(seat) if c.spit.HasField("play")] for seat in (0, 1)]
+    for first in plays[0]:
+        for second in plays[1]:
+            if first.spit.play.pile == second.spit.play.pile:
+                yield first, second
+
+
+async def play_randomly(table: Table, rng: random.Random, commands: int) -> list[log_pb2.LogEntry]:
+    """Play ``commands`` random commands (legal mostly), with races, nudges and refusals."""
+    for _ in range(commands):
+        if table.match.is_over():
+            break
+        await _one_move(table, rng)
+    return await table.log()
+
+
+async def _one_move(table: Table, rng: random.Random) -> None:
+    gate = table.match.decision.gate
+    if gate is not None and rng.random() < 0.3:
+        await table.nudge()  # nobody pressed in time, or the server makes the due spit
+        return
+    race = next(races(table), None)
+    if race is not None and rng.random() < 0.7:
+        await table.submit(0, race[0])
+        await table.submit(1, race[1])  # lands after seat 0's play: refused, a race
+        return
+    seat = rng.randrange(2)
+    legal = table.legal(seat)
+    if not legal or rng.random() < 0.1:
+        other = table.legal(1 - seat) or [game_pb2.Command()]
+        await table.submit(seat, rng.choice(other))  # most likely refused
+        return
+    await table.submit(seat, rng.choice(legal))

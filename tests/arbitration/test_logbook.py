@@ -1,0 +1,69 @@
+"""Who may read a match's log and when, and how stored entries are put back in order."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+
+from photofinish.arbitration.v1 import log_pb2
+from photofinish.events.v1 import events_pb2
+from services.arbitration.logbook import check_match_id, check_reader, in_order, is_closed
+from services.common.rejection import Rejection
+
+PLAYERS = [events_pb2.Player(player_id="ann"), events_pb2.Player(player_id="bob")]
+
+
+def entry(
+    index: int, kind: log_pb2.EntryKind.ValueType = log_pb2.ENTRY_KIND_ACCEPTED
+) -> log_pb2.LogEntry:
+    return log_pb2.LogEntry(index=index, kind=kind)
+
+
+def test_entries_come_back_by_index_each_once() -> None:
+    stored = [entry(0), entry(2), entry(1), entry(1, log_pb2.ENTRY_KIND_REFUSED)]
+    assert [(e.index, e.kind) for e in in_order(stored)] == [
+        (0, log_pb2.ENTRY_KIND_ACCEPTED),
+        (1, log_pb2.ENTRY_KIND_ACCEPTED),  # a late duplicate of an index is dropped
+        (2, log_pb2.ENTRY_KIND_ACCEPTED),
+    ]
+
+
+def test_entries_stop_at_the_first_missing_index() -> None:
+    assert [e.index for e in in_order([entry(0), entry(1), entry(3)])] == [0, 1]
+    assert in_order([entry(1)]) == []
+
+
+def test_a_log_is_closed_by_its_finished_or_voided_entry() -> None:
+    assert not is_closed([entry(0, log_pb2.ENTRY_KIND_OPENED), entry(1)])
+    assert is_closed([entry(0), entry(1, log_pb2.ENTRY_KIND_FINISHED), entry(2)])
+    assert is_closed([entry(0), entry(1, log_pb2.ENTRY_KIND_VOIDED)])
+
+
+def test_a_player_reads_the_log_of_a_finished_match() -> None:
+    check_reader(PLAYERS, "bob", closed=True)
+
+
+def test_a_player_cannot_read_the_log_of_a_live_match() -> None:
+    with pytest.raises(Rejection) as refused:
+        check_reader(PLAYERS, "ann", closed=False)
+    assert refused.value.code == grpc.StatusCode.FAILED_PRECONDITION
+    assert refused.value.reason == "match_live"
+
+
+@pytest.mark.parametrize("closed", [False, True])
+def test_a_stranger_cannot_read_a_log_live_or_finished(closed: bool) -> None:
+    with pytest.raises(Rejection) as refused:
+        check_reader(PLAYERS, "eve", closed=closed)
+    assert refused.value.code == grpc.StatusCode.PERMISSION_DENIED
+    assert refused.value.reason == "not_your_match"
+
+
+@pytest.mark.parametrize("match_id", ["", "*", ">", "a.b", "a b", "x" * 65, "a\nb"])
+def test_a_match_id_that_could_widen_the_subject_is_refused(match_id: str) -> None:
+    with pytest.raises(Rejection) as refused:
+        check_match_id(match_id)
+    assert refused.value.reason == "bad_match_id"
+
+
+def test_a_url_safe_token_is_a_match_id() -> None:
+    check_match_id("Zx_3-kQ9aB")
