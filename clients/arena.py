@@ -74,6 +74,10 @@ class ArenaClient:
         request = arena_pb2.WatchRequest(match_id=match_id, seat=seat)
         return self.web.stream(f"{ARENA}/Watch", request, arbitration_pb2.MatchUpdate)
 
+    def next_client_seq(self) -> int:
+        """Return a fresh client_seq: one counter for all of this player's commands."""
+        return next(self._seq)
+
     async def submit(
         self, match_id: str, seat: int, command: game_pb2.Command
     ) -> arbitration_pb2.SubmitReply:
@@ -83,7 +87,7 @@ class ArenaClient:
             CallError: when the server refuses the command (the reason says why).
         """
         request = arbitration_pb2.SubmitRequest(
-            match_id=match_id, seat=seat, client_seq=next(self._seq), command=command
+            match_id=match_id, seat=seat, client_seq=self.next_client_seq(), command=command
         )
         for attempt in range(SUBMIT_RETRIES):
             try:

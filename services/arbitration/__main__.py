@@ -19,6 +19,7 @@ from services.arbitration.logbook import Logbook
 from services.arbitration.monitor import NatsOutages, watch_for_stalls
 from services.arbitration.publisher import Publisher
 from services.arbitration.service import ArbitrationServicer, Matches
+from services.arbitration.store import SnapshotStore
 from services.arbitration.timers import Timers
 from services.common import logs, subjects
 from services.common.serving import serve
@@ -51,8 +52,10 @@ async def main(config: Config) -> None:
             starting_clock(config.bank_ms, config.grace_ms),
             config.tolerances,
             journal,
+            await SnapshotStore.open(js),
         )
         matches.append(owned)
+        await owned.take_over()
         logbooks.append(Logbook(js))
         faults.append(owned.on_fault)
         stalls = asyncio.create_task(watch_for_stalls(config.tolerances, owned.on_fault))

@@ -34,7 +34,8 @@ class Config:
             ),
             nats_url=env.get("NATS_URL", "nats://127.0.0.1:4222"),
             rules_addr=env["PF_RULES_ADDR"],
-            instance=env.get("PF_INSTANCE", f"{socket.gethostname()}-{os.getpid()}"),
+            # Stable across restarts: a restarted instance takes its own matches back.
+            instance=env.get("PF_INSTANCE", socket.gethostname()),
             gate_timeout_s=float(env.get("PF_GATE_TIMEOUT_S", "30")),
             spit_pause_ms=int(env.get("PF_SPIT_PAUSE_MS", "1000")),
             keep_finished_s=float(env.get("PF_KEEP_FINISHED_S", "600")),

@@ -24,6 +24,7 @@ class FaultKind(enum.Enum):
     TIMER_LATE = "timer_late"
     FORWARDING_DELAY = "forwarding_delay"
     NATS_DISCONNECTED = "nats_disconnected"
+    ARBITRATION_RESTART = "arbitration_restart"  # the owner died; a takeover resumed
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,7 @@ class Tolerances:
             FaultKind.TIMER_LATE: self.timer_late_ms,
             FaultKind.FORWARDING_DELAY: self.forwarding_delay_ms,
             FaultKind.NATS_DISCONNECTED: self.nats_disconnected_ms,
+            FaultKind.ARBITRATION_RESTART: 0.0,  # nobody measured time while it was down
         }[kind]
 
 

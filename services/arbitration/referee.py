@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 
 import grpc
 
@@ -62,6 +62,7 @@ class Referee:
         tolerances: Tolerances,
         broadcast: Callable[[Fault], None],
         journal: Journal | None = None,
+        save: Callable[[Match], Awaitable[None]] | None = None,
     ) -> None:
         self._rules = rules
         self._publisher = publisher
@@ -69,6 +70,8 @@ class Referee:
         self._tolerances = tolerances
         self._broadcast = broadcast  # a fault of the whole process reaches every match
         self._journal = journal or Journal.discarding()
+        # Snapshots for a takeover: saved before anyone sees the change they carry.
+        self._save = save or _nowhere
 
     async def run(self, match: Match) -> None:
         """Work through the match's queue until the task is cancelled."""
@@ -156,7 +159,7 @@ class Referee:
         except Rejection as rejection:
             await self._note_race(match, item, rejection)
             return rejection
-        await self._advance(match, step, item.arrival_ns, item.seat)
+        await self._advance(match, step, item.arrival_ns, item.seat, item.client_seq)
         return self._reply(match, item.arrival_ns)
 
     async def _reveal(
@@ -167,6 +170,8 @@ class Referee:
         match.timing = after_reveal(match.timing, Seat(item.seat), item.arrival_ns)
         match.exposure = exposure_after(match.exposure, match.is_exposed(), item.arrival_ns)
         match.seq += 1
+        match.answers[(item.seat, item.client_seq)] = self._reply(match, item.arrival_ns)
+        await self._save(match)
         await self._publisher.updates(match)
         self._schedule(match)
         return self._reply(match, item.arrival_ns)
@@ -177,9 +182,18 @@ class Referee:
         )
 
     async def _advance(
-        self, match: Match, step: rules_pb2.StepReply, at_ns: int, seat: int | None
+        self,
+        match: Match,
+        step: rules_pb2.StepReply,
+        at_ns: int,
+        seat: int | None,
+        client_seq: int = 0,
     ) -> None:
-        """Take a rules step as the match's new state, at the instant ``at_ns``."""
+        """Take a rules step as the match's new state, at the instant ``at_ns``.
+
+        A player's command (``client_seq`` > 0) has its answer recorded before the snapshot
+        is saved, so a retry after a takeover is answered, not applied again.
+        """
         match.seq += 1
         match.state = step.state
         match.version = step.version
@@ -195,6 +209,9 @@ class Referee:
             match.status = arbitration_pb2.STATUS_FINISHED
             match.finished_ns = time.monotonic_ns()
         match.exposure = exposure_after(match.exposure, match.is_exposed(), at_ns)
+        if seat is not None and client_seq > 0:
+            match.answers[(seat, client_seq)] = self._reply(match, at_ns)
+        await self._save(match)
         await self._publisher.updates(match)
         self._schedule(match)
 
@@ -279,6 +296,7 @@ class Referee:
         match.finished_ns = time.monotonic_ns()
         match.seq += 1
         VOIDS.labels(fault.kind.value).inc()
+        await self._save(match)
         await self._publisher.updates(match)
         await self._journal.seal(match)
         await self._publisher.voided(match, fault.kind.value, figures)
@@ -286,6 +304,10 @@ class Referee:
         log.warning(
             "voided", extra={"fields": {"match": match.match_id, "reason": match.void_reason}}
         )
+
+
+async def _nowhere(match: Match) -> None:
+    """Save nothing (a referee built without a snapshot store)."""
 
 
 def _is_resign(command: game_pb2.Command) -> bool:

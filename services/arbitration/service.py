@@ -12,6 +12,7 @@ from nats.aio.msg import Msg
 from clients.rules import RulesClient
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc, log_pb2
 from photofinish.events.v1 import events_pb2
+from photofinish.rules.v1 import rules_pb2
 from services.arbitration.clock import Clock
 from services.arbitration.codec import decision_from_proto
 from services.arbitration.faults import Fault, FaultKind, Tolerances, exposure_after, measured
@@ -21,6 +22,8 @@ from services.arbitration.match import FaultNotice, Match, Submission
 from services.arbitration.metrics import FORWARDING_DELAY, LIVE_MATCHES, TIMING_FAULTS
 from services.arbitration.publisher import Publisher, build_update
 from services.arbitration.referee import Referee, spawn
+from services.arbitration.snapshot import from_snapshot, to_snapshot
+from services.arbitration.store import SnapshotStore
 from services.arbitration.timers import Timers
 from services.arbitration.timing import Timing, after_step
 from services.common.identity import player_id_of, received_ns_of
@@ -41,15 +44,23 @@ class Matches:
         clock: Clock | None = None,
         tolerances: Tolerances | None = None,
         journal: Journal | None = None,
+        store: SnapshotStore | None = None,
     ) -> None:
         self.instance = instance
+        self._store = store
         self._clock = clock or Clock()
         self._rules = rules
         self._publisher = publisher
         self.tolerances = tolerances or Tolerances()
         self.journal = journal or Journal.discarding()
         self._referee = Referee(
-            rules, publisher, timers.schedule, self.tolerances, self.on_fault, self.journal
+            rules,
+            publisher,
+            timers.schedule,
+            self.tolerances,
+            self.on_fault,
+            self.journal,
+            self.save,
         )
         self._timers = timers
         self._live: dict[str, Match] = {}
@@ -96,9 +107,41 @@ class Matches:
         LIVE_MATCHES.inc()
         self._workers[created.match_id] = spawn(self._referee, match)
         self._timers.schedule(match)
+        await self.save(match)
         await self._publisher.updates(match)
         await self._publisher.opened(match)
         return match
+
+    async def save(self, match: Match) -> None:
+        """Keep the match's snapshot for a takeover (no store: nothing is kept)."""
+        if self._store is not None:
+            await self._store.save(to_snapshot(match, self.instance, time.monotonic_ns()))
+
+    async def take_over(self) -> int:
+        """Resume the live matches this instance owned before it stopped; return how many.
+
+        Nobody measured time while the owner was down: that outage is a fault for every
+        match that was exposed when it stopped (a rated one is voided, a casual one plays
+        on with the fault on record). The clocks continue from their stamps, which the
+        machine's monotonic clock keeps meaningful across the restart.
+        """
+        if self._store is None:
+            return 0
+        snapshots = await self._store.owned_live(self.instance)
+        for snapshot in snapshots:
+            match = from_snapshot(snapshot)
+            for seat in (0, 1, -1):
+                view = await self._rules.view(match.game, match.state, seat)
+                match.perspectives[seat] = rules_pb2.Perspective(seat=seat, view=view.view)
+            self._live[match.match_id] = match
+            LIVE_MATCHES.inc()
+            self._workers[match.match_id] = spawn(self._referee, match)
+            outage = Fault(FaultKind.ARBITRATION_RESTART, snapshot.saved_ns, time.monotonic_ns())
+            TIMING_FAULTS.labels(outage.kind.value).inc()
+            match.queue.put_nowait(FaultNotice(outage))  # judged before any timer fires
+            self._timers.schedule(match)
+            log.info("taken over", extra={"fields": {"match": match.match_id, "seq": match.seq}})
+        return len(snapshots)
 
     def on_fault(self, fault: Fault) -> None:
         """Count a fault of this process and let every live match judge it, in order."""
@@ -145,6 +188,8 @@ class Matches:
                     self._workers.pop(match_id).cancel()
                     del self._live[match_id]
                     LIVE_MATCHES.dec()
+                    if self._store is not None:
+                        await self._store.forget(match_id)
                     self.journal.forget(match_id)
 
     async def close(self) -> None:

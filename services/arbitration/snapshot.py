@@ -17,6 +17,8 @@ from services.common.rejection import Rejection
 from services.rules.engine.seats import Seat
 
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
+# A retry resends one of a client's last few commands; older answers need not travel.
+ANSWERS_KEPT_PER_SEAT = 32
 
 
 def _seat(value: int) -> Seat | None:
@@ -67,8 +69,10 @@ def to_snapshot(match: Match, owner: str, now_ns: int) -> snapshot_pb2.MatchSnap
     )
     if match.outcome is not None:
         snapshot.outcome.CopyFrom(match.outcome)
-    for (seat, client_seq), answer in match.answers.items():
-        snapshot.answers.append(_answer(seat, client_seq, answer))
+    for seat in {seat for seat, _ in match.answers}:
+        recent = sorted(seq for s, seq in match.answers if s == seat)[-ANSWERS_KEPT_PER_SEAT:]
+        for client_seq in recent:
+            snapshot.answers.append(_answer(seat, client_seq, match.answers[(seat, client_seq)]))
     return snapshot
 
 

@@ -1,0 +1,103 @@
+"""kill -9 the arbitration mid-match: the restarted instance takes its matches back.
+
+A casual match plays on to a correct finish; a rated match whose clock was running when
+the owner died is voided (nobody measured its time meanwhile); a command retried across
+the crash is answered, not applied twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+from pathlib import Path
+
+import aiohttp
+
+from clients.bots.games import GAMES
+from clients.bots.planning import Pace
+from clients.bots.seat import SeatPlayer
+from clients.bots.watching import Reconnect
+from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.game.v1 import bid_pb2, game_pb2
+from services.rules.engine.bot import Level
+from services.stack.stack import StackConfig, run_stack
+from tests.e2e.support import Seated, challenge, next_update, player, until
+
+READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
+SUBMIT = "/photofinish.client.v1.Arena/Submit"
+
+
+async def latest(seated: Seated) -> arbitration_pb2.MatchUpdate:
+    return await next_update(seated.client.watch(seated.match_id, seated.seat))
+
+
+def bot(seated: Seated) -> SeatPlayer:
+    return SeatPlayer(
+        seated.client,
+        seated.match_id,
+        seated.seat,
+        GAMES[game_pb2.GAME_BID],
+        Level.HARD,
+        random.Random(seated.seat),
+        Pace(think_scale=0.0),
+        Reconnect(first_s=0.1),
+    )
+
+
+async def test_a_killed_arbitration_comes_back_with_its_matches(tmp_path: Path) -> None:
+    async with (
+        run_stack(StackConfig(tmp_path, with_bots=False)) as stack,
+        aiohttp.ClientSession() as http,
+    ):
+        casual = await challenge(
+            await player(http, stack, "Kim"),
+            await player(http, stack, "Lee"),
+            game_pb2.GAME_BID,
+            rated=False,
+        )
+        rated = await challenge(
+            await player(http, stack, "Max"),
+            await player(http, stack, "Noa"),
+            game_pb2.GAME_BID,
+            rated=True,
+        )
+        for seated in (*casual, *rated):
+            await seated.submit(READY)
+        await until(
+            rated[0].client.watch(rated[0].match_id, rated[0].seat), lambda u: u.clock.running >= 0
+        )
+        # The casual match's first move, sent with a known client_seq.
+        before = await latest(casual[0])
+        mover = casual[before.decision.seats[0] == casual[1].seat]
+        view = (await latest(mover)).view.bid
+        request = arbitration_pb2.SubmitRequest(
+            match_id=mover.match_id,
+            seat=mover.seat,
+            client_seq=mover.client.next_client_seq(),
+            command=game_pb2.Command(bid=view.legal[0]),
+        )
+        first = await mover.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
+
+        await stack.stop("arbitration", signal.SIGKILL)
+        await stack.start_again("arbitration")
+
+        retried = await mover.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
+        assert retried == first  # answered from the snapshot, not applied again
+        assert (await latest(casual[0])).seq == first.seq
+
+        voided = await until(
+            rated[0].client.watch(rated[0].match_id, rated[0].seat),
+            lambda u: u.status != arbitration_pb2.STATUS_LIVE,
+        )
+        assert voided.status == arbitration_pb2.STATUS_VOIDED
+        assert voided.void_reason.startswith("arbitration_restart")
+
+        bots = [bot(seated) for seated in casual]
+        try:
+            finals = await asyncio.wait_for(asyncio.gather(*(b.play() for b in bots)), 120)
+        except TimeoutError:
+            raise AssertionError(f"unfinished: {[b.tally for b in bots]}") from None
+        assert {final.status for final in finals} == {arbitration_pb2.STATUS_FINISHED}
+        assert finals[0].outcome == finals[1].outcome
+        assert sum(finals[0].view.bid.balances) == 300
