@@ -10,6 +10,8 @@ import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 
+from services.stack.orphans import die_with_parent
+
 STARTUP_TIMEOUT_S = 10.0
 
 
@@ -65,6 +67,7 @@ async def start_nats(data_dir: Path, port: int = -1, host: str = "127.0.0.1") ->
         stdout=log,
         stderr=log,
         start_new_session=True,
+        preexec_fn=die_with_parent,
     )
     log.close()
     ports_file = ports_dir / f"nats-server_{process.pid}.ports"

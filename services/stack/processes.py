@@ -10,6 +10,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from services.stack.orphans import die_with_parent
+
 READY_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 8.0
 
@@ -63,6 +65,7 @@ async def start_child(
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
         start_new_session=True,
+        preexec_fn=die_with_parent,
     )
     child = Child(name, process, module=module, env=env)
     ready = asyncio.get_running_loop().create_future()
