@@ -1,0 +1,1 @@
+"""The whole-stack benchmark: `python -m bench.stack` (see __main__)."""

@@ -1,0 +1,129 @@
+"""CPU, memory and event-loop lag of the processes under test, from /proc and /metrics."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiohttp
+
+from bench.stack.settings import CLOCK_TICKS, LAG_BUCKET
+
+
+def cpu_seconds(pid: int) -> float:
+    """Return the user + system CPU seconds process ``pid`` has used (0 when gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def rss_mb(pid: int) -> float:
+    """Return the resident memory of process ``pid`` in MB (0 when gone)."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def machine_ticks() -> tuple[int, int]:
+    """Return the (busy, total) CPU ticks of the whole machine so far, from /proc/stat."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = values[3] + values[4]  # idle + iowait
+    return sum(values) - idle, sum(values)
+
+
+def child_pids_named(name: str) -> list[int]:
+    """Return this process's children whose command name is ``name`` (nats-server)."""
+    pids: list[int] = []
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        with contextlib.suppress(OSError):
+            for pid in (task / "children").read_text().split():
+                with contextlib.suppress(OSError):
+                    if Path(f"/proc/{pid}/comm").read_text().strip() == name:
+                        pids.append(int(pid))
+    return pids
+
+
+async def lag_buckets(http: aiohttp.ClientSession, url: str) -> dict[float, float]:
+    """Return a service's event-loop lag histogram (cumulative count by upper bound)."""
+    buckets: dict[float, float] = {}
+    with contextlib.suppress(aiohttp.ClientError, TimeoutError):
+        async with http.get(url, timeout=aiohttp.ClientTimeout(total=5)) as response:
+            text = await response.text()
+        for line in text.splitlines():
+            if line.startswith(LAG_BUCKET):
+                bound = line.split('le="', 1)[1].split('"', 1)[0]
+                buckets[float(bound)] = float(line.rsplit(" ", 1)[1])
+    return buckets
+
+
+def bucket_percentile(before: dict[float, float], after: dict[float, float], q: float) -> float:
+    """Return the upper bound of the bucket holding quantile ``q`` of what came in between."""
+    bounds = sorted(after)
+    counts = [after[b] - before.get(b, 0.0) for b in bounds]
+    if not counts or counts[-1] <= 0:
+        return float("nan")
+    for bound, count in zip(bounds, counts, strict=True):
+        if count >= q * counts[-1]:
+            return bound
+    return float("inf")
+
+
+def percentile(sorted_values: list[float], fraction: float) -> float:
+    """Return the value below which ``fraction`` of the sorted values lie."""
+    if not sorted_values:
+        return float("nan")
+    return sorted_values[min(len(sorted_values) - 1, int(fraction * len(sorted_values)))]
+
+
+@dataclass(slots=True)
+class Snapshot:
+    """Every process's CPU seconds, the machine's ticks and the services' lag histograms."""
+
+    cpu: dict[str, float]
+    machine: tuple[int, int]
+    lags: dict[str, dict[float, float]]
+    at: float
+
+    @classmethod
+    async def take(
+        cls, http: aiohttp.ClientSession, pids: dict[str, int], metrics: dict[str, str]
+    ) -> Snapshot:
+        cpu = {name: cpu_seconds(pid) for name, pid in pids.items()}
+        machine, at = machine_ticks(), time.perf_counter()
+        lags = {name: await lag_buckets(http, url) for name, url in metrics.items()}
+        return cls(cpu, machine, lags, at)
+
+
+@dataclass(slots=True)
+class Usage:
+    """What each process used between two snapshots."""
+
+    wall_s: float
+    cpu: dict[str, float]  # seconds
+    rss: dict[str, float]  # MB at the end
+    lag_p99_ms: dict[str, float]  # services: upper bound of the histogram bucket
+    busy: float  # the machine, all processes: fraction of every core
+
+    @classmethod
+    def between(cls, first: Snapshot, last: Snapshot, pids: dict[str, int]) -> Usage:
+        ticks = last.machine[1] - first.machine[1]
+        return cls(
+            wall_s=last.at - first.at,
+            cpu={name: last.cpu[name] - first.cpu[name] for name in pids},
+            rss={name: rss_mb(pid) for name, pid in pids.items()},
+            lag_p99_ms={
+                name: 1000 * bucket_percentile(first.lags[name], last.lags[name], 0.99)
+                for name in last.lags
+            },
+            busy=(last.machine[0] - first.machine[0]) / ticks if ticks > 0 else float("nan"),
+        )
+
+
+# --- the run -----------------------------------------------------------------------------

@@ -1,0 +1,87 @@
+"""Start the stack, start the workers, measure, and collect their samples."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import multiprocessing.connection
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from bench.stack.procstat import Snapshot, Usage, child_pids_named
+from bench.stack.report import report
+from bench.stack.settings import SETUP_TIMEOUT_S, STOP_TIMEOUT_S
+from bench.stack.worker import WorkerSpec, assign, worker_main
+from services.stack.stack import StackConfig, run_stack
+
+
+def _recv(conn: multiprocessing.connection.Connection, timeout_s: float) -> dict[str, Any]:
+    if not conn.poll(timeout_s):
+        raise TimeoutError(f"a worker said nothing for {timeout_s:g} s")
+    message: dict[str, Any] = conn.recv()
+    if "error" in message:
+        raise RuntimeError(f"a worker failed: {message['error']}")
+    return message
+
+
+async def bench(args: argparse.Namespace) -> None:
+    shares = assign(args.matches, args.game, args.workers)
+    scales = (("spit", args.spit_scale), ("bid", args.bid_scale))
+    context = multiprocessing.get_context("spawn")
+    with tempfile.TemporaryDirectory(prefix="pf-bench-stack-") as tmp:
+        async with (
+            run_stack(StackConfig(Path(tmp), with_bots=False)) as stack,
+            aiohttp.ClientSession() as http,
+        ):
+            pids = {name: child.process.pid for name, child in stack.children.items()}
+            for pid in child_pids_named("nats-server"):
+                pids["nats-server"] = pid
+            metrics = {
+                name: f"http://{child.address('http' if name == 'gateway' else 'metrics')}/metrics"
+                for name, child in stack.children.items()
+            }
+            conns: list[multiprocessing.connection.Connection] = []
+            workers: list[multiprocessing.process.BaseProcess] = []
+            try:
+                for index, share in enumerate(shares):
+                    ours, theirs = context.Pipe()
+                    spec = WorkerSpec(
+                        index,
+                        stack.gateway_url,
+                        tuple(share),
+                        args.seconds,
+                        args.warmup,
+                        scales,
+                        args.seed,
+                    )
+                    worker = context.Process(
+                        target=worker_main, args=(theirs, spec), name=f"bench-worker-{index}"
+                    )
+                    worker.start()
+                    theirs.close()
+                    conns.append(ours)
+                    workers.append(worker)
+                    pids[f"bench worker {index + 1}"] = worker.pid or 0
+                for conn in conns:
+                    await asyncio.to_thread(_recv, conn, SETUP_TIMEOUT_S + 30)
+                pids["bench main"] = os.getpid()
+                for conn in conns:
+                    conn.send("go")
+                await asyncio.sleep(args.warmup)
+                first = await Snapshot.take(http, pids, metrics)
+                await asyncio.sleep(args.seconds - (time.perf_counter() - first.at))
+                usage = Usage.between(first, await Snapshot.take(http, pids, metrics), pids)
+                results = [await asyncio.to_thread(_recv, conn, STOP_TIMEOUT_S) for conn in conns]
+            finally:
+                for started in workers:
+                    started.join(10)
+                    if started.is_alive():
+                        started.kill()
+                        started.join()
+    report(args, results, usage)
