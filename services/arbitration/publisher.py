@@ -119,5 +119,5 @@ class Publisher:
     async def opened(self, match: Match) -> None:
         """Announce the open match (the bot pool joins its seats from this)."""
         await self._nc.publish(
-            subjects.match_created(match.match_id), match.created.SerializeToString()
+            subjects.match_opened(match.match_id), match.created.SerializeToString()
         )

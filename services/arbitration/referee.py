@@ -222,8 +222,9 @@ class Referee:
         if rejection.reason not in RACE_REASONS or landed is None or landed.seat == item.seat:
             return
         gap_us = (item.arrival_ns - landed.arrival_ns) // 1000
+        pile = claim.rpartition(":")[2]
         match.race = arbitration_pb2.Race(
-            pile=int(claim.rsplit(":", 1)[-1]) if claim.rsplit(":", 1)[-1].isdigit() else -1,
+            pile=int(pile) if pile.isdigit() else -1,
             landed_seat=landed.seat,
             landed_card=landed.label,
             refused_seat=item.seat,
@@ -282,7 +283,8 @@ class Referee:
 
     async def judge_fault(self, match: Match, fault: Fault) -> None:
         """Void the match if ``fault`` hit its timing while rated; else remember it."""
-        if match.is_over() or not match.exposure.overlaps(fault):
+        # The fault that made this match's own flag late also reaches it by broadcast.
+        if match.is_over() or fault in match.faults or not match.exposure.overlaps(fault):
             return
         match.faults = (*match.faults, fault)
         if should_void(match.created.rated, match.exposure, fault):
@@ -292,7 +294,7 @@ class Referee:
         """End the match with no result: time could not be trusted (design principle 6)."""
         figures = fault.figures(self._tolerances.limit_ms(fault.kind))
         match.status = arbitration_pb2.STATUS_VOIDED
-        match.void_reason = f"{fault.kind.value}: {figures}"
+        match.void_reason = figures  # names the fault kind first: "event_loop_lag of …"
         match.finished_ns = time.monotonic_ns()
         match.seq += 1
         VOIDS.labels(fault.kind.value).inc()

@@ -28,7 +28,7 @@ def match_view(match_id: str, seat: int) -> str:
     return f"pf.match.{match_id}.public" if seat < 0 else f"pf.match.{match_id}.view.{seat}"
 
 
-def match_created(match_id: str) -> str:
+def match_opened(match_id: str) -> str:
     """Return the subject announcing that a match is open (the bot pool listens)."""
     return f"pf.match.{match_id}.opened"
 
