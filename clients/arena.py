@@ -101,6 +101,31 @@ class ArenaClient:
         request = ratings_pb2.GetLadderRequest(game=game, limit=limit)
         return await self.web.unary(f"{ARENA}/GetLadder", request, ratings_pb2.Ladder)
 
+    async def ladder_around(
+        self, game: game_pb2.Game.ValueType, player_id: str, limit: int = 50
+    ) -> ratings_pb2.Ladder:
+        """Return the page of the ladder around ``player_id``'s rank.
+
+        Raises:
+            CallError: ``not_ranked`` before the player's first rated game.
+        """
+        request = ratings_pb2.GetLadderRequest(game=game, limit=limit, around_player_id=player_id)
+        return await self.web.unary(f"{ARENA}/GetLadder", request, ratings_pb2.Ladder)
+
+    async def get_history(
+        self, player_id: str, game: game_pb2.Game.ValueType, limit: int = 50
+    ) -> ratings_pb2.History:
+        """Return any player's matches in ``game``, newest first (public, like the ladder)."""
+        request = ratings_pb2.GetHistoryRequest(player_id=player_id, game=game, limit=limit)
+        return await self.web.unary(f"{ARENA}/GetHistory", request, ratings_pb2.History)
+
+    async def get_rating(
+        self, player_id: str, game: game_pb2.Game.ValueType
+    ) -> ratings_pb2.PlayerRating:
+        """Return any player's rating in ``game`` (a newcomer's default if never rated)."""
+        request = ratings_pb2.GetRatingRequest(player_id=player_id, game=game)
+        return await self.web.unary(f"{ARENA}/GetRating", request, ratings_pb2.PlayerRating)
+
     async def match_log(self, match_id: str) -> log_pb2.MatchLog:
         """Return a finished match's arbitration log (the caller must have played in it).
 

@@ -30,6 +30,8 @@ _TABLE: dict[str, tuple[MethodKind, str, str]] = {
     "PlayComputer": (MethodKind.UNARY, "matchmaking", f"{_MATCHMAKING}/PlayComputer"),
     "PlayHotSeat": (MethodKind.UNARY, "matchmaking", f"{_MATCHMAKING}/PlayHotSeat"),
     "GetLadder": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetLadder"),
+    "GetHistory": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetHistory"),
+    "GetRating": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetRating"),
     "GetMatchLog": (MethodKind.UNARY, "arbitration", f"{_ARBITRATION}/GetMatchLog"),
 }
 

@@ -88,6 +88,16 @@ class ArenaStub:
                 request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetLadderRequest.SerializeToString,
                 response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Ladder.FromString,
                 _registered_method=True)
+        self.GetHistory = channel.unary_unary(
+                '/photofinish.client.v1.Arena/GetHistory',
+                request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetHistoryRequest.SerializeToString,
+                response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.History.FromString,
+                _registered_method=True)
+        self.GetRating = channel.unary_unary(
+                '/photofinish.client.v1.Arena/GetRating',
+                request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetRatingRequest.SerializeToString,
+                response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.PlayerRating.FromString,
+                _registered_method=True)
         self.GetMatchLog = channel.unary_unary(
                 '/photofinish.client.v1.Arena/GetMatchLog',
                 request_serializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.SerializeToString,
@@ -159,6 +169,19 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetHistory(self, request, context):
+        """Any player's matches in a game and current rating: public, like the ladder.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetRating(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetMatchLog(self, request, context):
         """After the end, a player's own match as the arbitration judged it: every command with its
         arrival stamp, every race with both stamps and the gap, every flag with its deadline.
@@ -219,6 +242,16 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.GetLadder,
                     request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetLadderRequest.FromString,
                     response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Ladder.SerializeToString,
+            ),
+            'GetHistory': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetHistory,
+                    request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetHistoryRequest.FromString,
+                    response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.History.SerializeToString,
+            ),
+            'GetRating': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRating,
+                    request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetRatingRequest.FromString,
+                    response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.PlayerRating.SerializeToString,
             ),
             'GetMatchLog': grpc.unary_unary_rpc_method_handler(
                     servicer.GetMatchLog,
@@ -496,6 +529,60 @@ class Arena:
             '/photofinish.client.v1.Arena/GetLadder',
             photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetLadderRequest.SerializeToString,
             photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Ladder.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetHistory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/GetHistory',
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetHistoryRequest.SerializeToString,
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.History.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRating(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/GetRating',
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetRatingRequest.SerializeToString,
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.PlayerRating.FromString,
             options,
             channel_credentials,
             insecure,

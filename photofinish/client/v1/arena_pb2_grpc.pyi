@@ -48,6 +48,9 @@ class ArenaStub:
     """The caller's view of a match: the latest update first, then one per change."""
     Submit: _grpc.UnaryUnaryMultiCallable[_arbitration_pb2.SubmitRequest, _arbitration_pb2.SubmitReply]
     GetLadder: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetLadderRequest, _ratings_pb2.Ladder]
+    GetHistory: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetHistoryRequest, _ratings_pb2.History]
+    """Any player's matches in a game and current rating: public, like the ladder."""
+    GetRating: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetRatingRequest, _ratings_pb2.PlayerRating]
     GetMatchLog: _grpc.UnaryUnaryMultiCallable[_log_pb2.GetMatchLogRequest, _log_pb2.MatchLog]
     """After the end, a player's own match as the arbitration judged it: every command with its
     arrival stamp, every race with both stamps and the gap, every flag with its deadline.
@@ -67,6 +70,9 @@ class ArenaAsyncStub(ArenaStub):
     """The caller's view of a match: the latest update first, then one per change."""
     Submit: _aio.UnaryUnaryMultiCallable[_arbitration_pb2.SubmitRequest, _arbitration_pb2.SubmitReply]  # type: ignore[assignment]
     GetLadder: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetLadderRequest, _ratings_pb2.Ladder]  # type: ignore[assignment]
+    GetHistory: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetHistoryRequest, _ratings_pb2.History]  # type: ignore[assignment]
+    """Any player's matches in a game and current rating: public, like the ladder."""
+    GetRating: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetRatingRequest, _ratings_pb2.PlayerRating]  # type: ignore[assignment]
     GetMatchLog: _aio.UnaryUnaryMultiCallable[_log_pb2.GetMatchLogRequest, _log_pb2.MatchLog]  # type: ignore[assignment]
     """After the end, a player's own match as the arbitration judged it: every command with its
     arrival stamp, every race with both stamps and the gap, every flag with its deadline.
@@ -143,6 +149,21 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _ratings_pb2.GetLadderRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_ratings_pb2.Ladder, _abc.Awaitable[_ratings_pb2.Ladder]]: ...
+
+    @_abc_1.abstractmethod
+    def GetHistory(
+        self,
+        request: _ratings_pb2.GetHistoryRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ratings_pb2.History, _abc.Awaitable[_ratings_pb2.History]]:
+        """Any player's matches in a game and current rating: public, like the ladder."""
+
+    @_abc_1.abstractmethod
+    def GetRating(
+        self,
+        request: _ratings_pb2.GetRatingRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ratings_pb2.PlayerRating, _abc.Awaitable[_ratings_pb2.PlayerRating]]: ...
 
     @_abc_1.abstractmethod
     def GetMatchLog(

@@ -47,18 +47,24 @@ class GetLadderRequest(_message.Message):
 
     GAME_FIELD_NUMBER: _builtins.int
     LIMIT_FIELD_NUMBER: _builtins.int
+    AROUND_PLAYER_ID_FIELD_NUMBER: _builtins.int
     game: _game_pb2.Game.ValueType
     limit: _builtins.int
     """0: the default of 50"""
+    around_player_id: _builtins.str
+    """Set: the page of `limit` entries around this player's rank instead of the top
+    (NOT_FOUND, reason `not_ranked`, before their first rated game).
+    """
     def __init__(
         self,
         *,
         game: _game_pb2.Game.ValueType = ...,
         limit: _builtins.int = ...,
+        around_player_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "limit", b"limit"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["around_player_id", b"around_player_id", "game", b"game", "limit", b"limit"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
