@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Mapping
 
 from aiohttp import web
@@ -10,6 +11,7 @@ from aiohttp import web
 from services.gateway.grpcweb.backends import BACKENDS, Backends
 from services.gateway.grpcweb.calls import CANCELLED_HERE, Outgoing, StreamCall, call_unary
 from services.gateway.grpcweb.disconnect import call_when_gone, is_gone
+from services.gateway.grpcweb.metrics import UNARY_SECONDS
 from services.gateway.grpcweb.response import StreamWriter, trailers_only, unary
 from services.gateway.grpcweb.routes import Route
 from services.gateway.grpcweb.status import Code, Status
@@ -27,8 +29,11 @@ async def forward_unary(
 ) -> web.Response:
     """Returns the browser's response to a unary call forwarded to its backend."""
     backends = request.config_dict[BACKENDS]
+    started = time.perf_counter()
     reply = await call_unary(backends.unary(route.backend, outgoing.path), outgoing)
     status = _explained(reply.status, backends)
+    method = outgoing.path.rsplit("/", 1)[-1]
+    UNARY_SECONDS.labels(method, status.code.name).observe(time.perf_counter() - started)
     if reply.message is None:
         return trailers_only(wire, status, cors, reply.headers)
     return unary(wire, reply.headers, reply.message, status, cors)

@@ -1,0 +1,15 @@
+"""What the gRPC-web edge measures: each forwarded unary call's time, by method and status."""
+
+from __future__ import annotations
+
+from prometheus_client import Histogram
+
+from services.common.metrics import LATENCY_BUCKETS_S
+
+# Submit's series is the command latency players feel, minus the network: the SLO's source.
+UNARY_SECONDS = Histogram(
+    "pf_gateway_unary_seconds",
+    "From forwarding a unary call to its backend to having the reply, by method and status",
+    ["method", "code"],
+    buckets=LATENCY_BUCKETS_S,
+)
