@@ -208,13 +208,16 @@ def encode_rating(
     )
 
 
-def decode_ladder_request(request: ratings_pb2.GetLadderRequest) -> tuple[Game, int]:
-    """Return (game, number of lines) asked for.
+def decode_ladder_request(
+    request: ratings_pb2.GetLadderRequest,
+) -> tuple[Game, int, PlayerId | None]:
+    """Return (game, number of lines, the player to centre on or None for the top).
 
     Raises:
         BadRequest: for no game or a negative limit.
     """
-    return decode_game(request.game, BadRequest), limit_of(request.limit)
+    around = PlayerId(request.around_player_id) if request.around_player_id else None
+    return decode_game(request.game, BadRequest), limit_of(request.limit), around
 
 
 def decode_history_request(

@@ -19,6 +19,8 @@ class Reason(enum.Enum):
     SELF_PLAY = "self_play"
     # Bad requests: a caller asked for something that cannot exist.
     BAD_LIMIT = "bad_limit"
+    # Not found: the request is well formed but names nothing there is.
+    NOT_RANKED = "not_ranked"
 
 
 class RatingsError(ValueError):
@@ -36,3 +38,7 @@ class Malformed(RatingsError):
 
 class BadRequest(RatingsError):
     """A gRPC request names no game, no player, or an impossible limit."""
+
+
+class NotRanked(RatingsError):
+    """A ladder page around a player who has no line on that ladder (no rated game yet)."""

@@ -30,7 +30,18 @@ def order_key(standing: Standing) -> tuple[float, int, str]:
     return (-standing.rating.rating, -standing.games, standing.player_id)
 
 
-def rank(standings: Iterable[Standing]) -> tuple[LadderEntry, ...]:
-    """Return the standings in ladder order, ranked from 1 with no shared ranks."""
+def rank(standings: Iterable[Standing], first: int = 1) -> tuple[LadderEntry, ...]:
+    """Return the standings in ladder order, ranked from ``first`` with no shared ranks."""
     ordered = sorted(standings, key=order_key)
-    return tuple(LadderEntry(rank, standing) for rank, standing in enumerate(ordered, start=1))
+    return tuple(LadderEntry(rank, standing) for rank, standing in enumerate(ordered, first))
+
+
+def page_start(rank_of_player: int, total: int, limit: int) -> int:
+    """Return the rank the page of ``limit`` lines around ``rank_of_player`` starts at.
+
+    The player sits in the middle of the page (one line nearer its top for an even
+    ``limit``); near either end of the ladder the page stays full and the player moves off
+    the middle.
+    """
+    centred = rank_of_player - (limit - 1) // 2
+    return max(1, min(centred, total - limit + 1))

@@ -10,7 +10,7 @@ from grpc_status import rpc_status
 
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
 from services.ratings import codec
-from services.ratings.errors import BadRequest
+from services.ratings.errors import BadRequest, NotRanked, RatingsError
 from services.ratings.store import Store
 
 ERROR_DOMAIN = "ratings.photofinish"
@@ -26,10 +26,14 @@ class RatingsServicer(ratings_pb2_grpc.RatingsServicer):
         context: grpc.aio.ServicerContext[ratings_pb2.GetLadderRequest, ratings_pb2.Ladder],
     ) -> ratings_pb2.Ladder:
         try:
-            game, limit = codec.decode_ladder_request(request)
-        except BadRequest as error:
+            game, limit, around = codec.decode_ladder_request(request)
+            if around is None:
+                entries = await self._store.ladder(game, limit)
+            else:
+                entries = await self._store.ladder_around(game, around, limit)
+        except (BadRequest, NotRanked) as error:
             await abort(context, error)
-        return codec.encode_ladder(game, await self._store.ladder(game, limit))
+        return codec.encode_ladder(game, entries)
 
     async def GetHistory(
         self,
@@ -56,9 +60,10 @@ class RatingsServicer(ratings_pb2_grpc.RatingsServicer):
         return codec.encode_rating(player_id, game, standing)
 
 
-async def abort(context: grpc.aio.ServicerContext[Any, Any], error: BadRequest) -> NoReturn:
-    """End the call with INVALID_ARGUMENT and the error's reason in an ErrorInfo detail."""
+async def abort(context: grpc.aio.ServicerContext[Any, Any], error: RatingsError) -> NoReturn:
+    """End the call with the error's status code and its reason in an ErrorInfo detail."""
+    code = code_pb2.NOT_FOUND if isinstance(error, NotRanked) else code_pb2.INVALID_ARGUMENT
     info = error_details_pb2.ErrorInfo(reason=error.reason.value, domain=ERROR_DOMAIN)
-    status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=str(error))
+    status = status_pb2.Status(code=code, message=str(error))
     status.details.add().Pack(info)
     await context.abort_with_status(rpc_status.to_status(status))

@@ -15,6 +15,7 @@ from typing import Any
 
 from services.ratings import ladder, migrations
 from services.ratings.database import Database, Session
+from services.ratings.errors import NotRanked, Reason
 from services.ratings.glicko2 import Rating
 from services.ratings.model import (
     Finished,
@@ -56,6 +57,16 @@ class Store:
 
     async def ladder(self, game: Game, limit: int) -> tuple[LadderEntry, ...]:
         return await self.database.run(lambda s: top(s, game, limit))
+
+    async def ladder_around(
+        self, game: Game, player_id: PlayerId, limit: int
+    ) -> tuple[LadderEntry, ...]:
+        """Return the page of ``game``'s ladder around ``player_id``.
+
+        Raises:
+            NotRanked: when the player has no line on that ladder.
+        """
+        return await self.database.run(lambda s: around(s, game, player_id, limit))
 
     async def history(
         self, player_id: PlayerId, game: Game, limit: int
@@ -99,6 +110,35 @@ def top(session: Session, game: Game, limit: int) -> tuple[LadderEntry, ...]:
         (game.value, limit),
     )
     return ladder.rank(_to_standing(row) for row in rows)
+
+
+def around(
+    session: Session, game: Game, player_id: PlayerId, limit: int
+) -> tuple[LadderEntry, ...]:
+    """Return the ``limit`` lines of ``game``'s ladder around ``player_id``, ranked.
+
+    Raises:
+        NotRanked: when the player has no line on that ladder.
+    """
+    found = standing(session, player_id, game)
+    if found is None:
+        raise NotRanked(Reason.NOT_RANKED, f"{player_id} has no rated {game.value} game")
+    collation = session.dialect.binary_collation
+    rating, games = found.rating.rating, found.games
+    # Ahead in ladder order: higher rating, then more games, then a smaller player id.
+    ahead, total = session.rows(
+        "SELECT SUM(CASE WHEN rating > ? OR (rating = ? AND games > ?)"
+        f" OR (rating = ? AND games = ? AND player_id < ? COLLATE {collation})"
+        " THEN 1 ELSE 0 END), COUNT(*) FROM ladder WHERE game = ? AND games > 0",
+        (rating, rating, games, rating, games, player_id, game.value),
+    )[0]
+    first = ladder.page_start(int(ahead) + 1, int(total), limit)
+    rows = session.rows(
+        f"SELECT {_STANDING} FROM ladder WHERE game = ? AND games > 0"
+        f" ORDER BY rating DESC, games DESC, player_id COLLATE {collation} LIMIT ? OFFSET ?",
+        (game.value, limit, first - 1),
+    )
+    return ladder.rank((_to_standing(row) for row in rows), first)
 
 
 def history(

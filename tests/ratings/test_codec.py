@@ -127,7 +127,10 @@ def test_requests_default_their_limit_and_refuse_what_cannot_exist() -> None:
     assert decode_ladder_request(ratings_pb2.GetLadderRequest(game=game_pb2.GAME_SPIT)) == (
         Game.SPIT,
         50,
+        None,
     )
+    around = ratings_pb2.GetLadderRequest(game=game_pb2.GAME_BID, limit=7, around_player_id="ann")
+    assert decode_ladder_request(around) == (Game.BID, 7, "ann")
     with pytest.raises(BadRequest) as error:
         decode_ladder_request(ratings_pb2.GetLadderRequest(game=game_pb2.GAME_SPIT, limit=-1))
     assert error.value.reason is Reason.BAD_LIMIT

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from services.ratings.errors import BadRequest
-from services.ratings.ladder import DEFAULT_LIMIT, MAX_LIMIT, limit_of, rank
+from services.ratings.ladder import DEFAULT_LIMIT, MAX_LIMIT, limit_of, page_start, rank
 from tests.ratings.results import standing
 
 
@@ -36,3 +38,29 @@ def test_limit_zero_means_the_default_and_large_limits_are_capped() -> None:
     assert limit_of(10**6) == MAX_LIMIT
     with pytest.raises(BadRequest):
         limit_of(-1)
+
+
+@pytest.mark.parametrize(
+    ("rank_of_player", "total", "limit", "start"),
+    [
+        (10, 30, 5, 8),  # centred: 8 9 [10] 11 12
+        (10, 30, 4, 9),  # even page: one line more below
+        (1, 30, 5, 1),  # the leader's page is the top
+        (30, 30, 5, 26),  # the last player's page is the bottom, still full
+        (2, 3, 50, 1),  # a page larger than the ladder is the whole ladder
+    ],
+)
+def test_the_page_around_a_player_is_centred_and_stays_full(
+    rank_of_player: int, total: int, limit: int, start: int
+) -> None:
+    assert page_start(rank_of_player, total, limit) == start
+
+
+@given(st.integers(1, 1000), st.integers(0, 1000), st.integers(1, 500))
+def test_the_page_around_a_player_always_contains_them(
+    rank_of_player: int, more: int, limit: int
+) -> None:
+    total = rank_of_player + more
+    start = page_start(rank_of_player, total, limit)
+    assert 1 <= start <= rank_of_player < start + limit
+    assert start + limit - 1 <= total or start == 1

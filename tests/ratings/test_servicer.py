@@ -96,3 +96,22 @@ async def test_a_request_for_no_game_is_invalid_with_its_reason(
     info = error_details_pb2.ErrorInfo()
     status.details[0].Unpack(info)
     assert info.reason == "no_such_game"
+
+
+async def test_get_ladder_around_a_player_gives_their_page_or_not_found(
+    store: Store, stub: ratings_pb2_grpc.RatingsAsyncStub
+) -> None:
+    await put(store, Game.BID, *(standing(f"p{i}", 2000 - 10 * i) for i in range(9)))
+    request = ratings_pb2.GetLadderRequest(game=game_pb2.GAME_BID, limit=3, around_player_id="p4")
+    ladder = await stub.GetLadder(request)
+    assert [(e.rank, e.player_id) for e in ladder.entries] == [(4, "p3"), (5, "p4"), (6, "p5")]
+    with pytest.raises(grpc.aio.AioRpcError) as error:
+        await stub.GetLadder(
+            ratings_pb2.GetLadderRequest(game=game_pb2.GAME_BID, around_player_id="zed")
+        )
+    assert error.value.code() is grpc.StatusCode.NOT_FOUND
+    status = rpc_status.from_call(error.value)  # type: ignore[arg-type]
+    assert status is not None
+    info = error_details_pb2.ErrorInfo()
+    status.details[0].Unpack(info)
+    assert info.reason == "not_ranked"

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from services.ratings.database import Database, Target
+from services.ratings.errors import NotRanked
 from services.ratings.model import Game, PlayerId, Recorded, Verdict
 from services.ratings.store import Store
 from tests.ratings.results import put, standing, void, win
@@ -88,6 +91,31 @@ async def test_the_ladder_orders_by_rating_then_games_then_player_id(store: Stor
         (4, "ann"),
     ]
     assert [e.is_provisional for e in ranked] == [True, False, False, False]
+
+
+async def test_the_page_around_a_player_ranks_them_among_their_neighbours(store: Store) -> None:
+    rows = [standing(f"p{i:02}", 2000 - 10 * i) for i in range(20)]
+    # Ties broken as the top ladder breaks them: more games, then the smaller id.
+    rows += [standing("tie-b", 1905, games=10), standing("tie-a", 1905, games=10)]
+    await put(store, Game.SPIT, *rows)
+    page = await store.ladder_around(Game.SPIT, PlayerId("tie-b"), 5)
+    assert [(e.rank, e.standing.player_id) for e in page] == [
+        (10, "p09"),
+        (11, "tie-a"),
+        (12, "tie-b"),
+        (13, "p10"),
+        (14, "p11"),
+    ]
+    top = await store.ladder(Game.SPIT, 22)
+    assert page == top[9:14]
+    bottom = await store.ladder_around(Game.SPIT, PlayerId("p19"), 4)
+    assert [e.rank for e in bottom] == [19, 20, 21, 22]
+
+
+async def test_no_page_around_a_player_without_a_rated_game(store: Store) -> None:
+    await store.record(win("m1", "ann", "bob", rated=False), NOW)
+    with pytest.raises(NotRanked):
+        await store.ladder_around(Game.SPIT, ANN, 5)
 
 
 async def test_concurrent_writers_lose_no_update_of_a_shared_player(target: Target) -> None:
