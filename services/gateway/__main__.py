@@ -17,6 +17,7 @@ from services.gateway.auth import identity_hook
 from services.gateway.config import Config
 from services.gateway.grpcweb import GrpcWebConfig, HeaderPolicy, setup
 from services.gateway.local import LocalArena, add_local_arena
+from services.gateway.ops import add_ops_routes
 from services.gateway.page import placeholder
 from services.gateway.routing import public_routes
 
@@ -44,6 +45,7 @@ async def main(config: Config) -> None:
     setup(app, grpc_web, identity_hook(config.token_key, config.inject_forwarding_delay_ms / 1000))
     add_metrics_route(app)
     app.router.add_get("/healthz", healthz)
+    add_ops_routes(app, config.metrics_targets)
     if config.static_dir:
         app.router.add_static("/", config.static_dir, show_index=False)
     else:

@@ -6,6 +6,8 @@ import os
 import secrets
 from dataclasses import dataclass
 
+from services.gateway.ops.targets import MetricsTarget, parse_targets
+
 
 @dataclass(frozen=True, slots=True)
 class Config:
@@ -19,6 +21,7 @@ class Config:
     max_message_bytes: int
     static_dir: str  # the built web client; empty: the placeholder page
     inject_forwarding_delay_ms: float  # fault injection for tests only: hold each request
+    metrics_targets: tuple[MetricsTarget, ...] = ()  # the services the ops page reads
 
     @classmethod
     def from_env(cls) -> Config:
@@ -36,4 +39,5 @@ class Config:
             max_message_bytes=int(env.get("PF_MAX_MESSAGE_BYTES", str(64 * 1024))),
             static_dir=env.get("PF_STATIC_DIR", ""),
             inject_forwarding_delay_ms=float(env.get("PF_INJECT_FORWARDING_DELAY_MS", "0")),
+            metrics_targets=parse_targets(env.get("PF_METRICS_TARGETS", "")),
         )

@@ -41,6 +41,7 @@ class StackConfig:
     database_url: str = ""  # empty: SQLite under data_dir
     token_key: str = field(default_factory=lambda: secrets.token_hex(32))
     with_bots: bool = True
+    arbitration_instances: int = 1  # more: "arbitration-2", … share the load and fail over
     extra_env: tuple[tuple[str, str], ...] = ()
     echo: bool = False
 
@@ -55,8 +56,8 @@ class Stack:
 
     log_dir: Path = Path("var/logs")
 
-    def address(self, name: str) -> str:
-        return self.children[name].address()
+    def address(self, name: str, port: str = "grpc") -> str:
+        return self.children[name].address(port)
 
     async def restart(self, name: str, sig: signal.Signals = signal.SIGTERM) -> Child:
         """Stop one process with ``sig`` and start it again on the same ports."""
@@ -104,9 +105,17 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
                 "PF_GRPC_PORT": str(getattr(config.ports, name)),
                 "PF_METRICS_PORT": str(config.ports.metrics(index)),
                 "PF_RULES_ADDR": stack.address("rules") if "rules" in stack.children else "",
+                "PF_INSTANCE": name,  # arbitration's name in the ownership records
             }
             stack.children[name] = await start_child(
                 name, f"services.{name}", env, logs, config.echo
+            )
+        for number in range(2, config.arbitration_instances + 1):
+            name = f"arbitration-{number}"
+            env = {**stack.children["arbitration"].env, "PF_INSTANCE": name}
+            env.update(PF_GRPC_PORT="0", PF_METRICS_PORT="0")
+            stack.children[name] = await start_child(
+                name, "services.arbitration", env, logs, config.echo
             )
         gateway_env = {
             **base,
@@ -114,6 +123,10 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
             "PF_ARBITRATION_ADDR": stack.address("arbitration"),
             "PF_MATCHMAKING_ADDR": stack.address("matchmaking"),
             "PF_RATINGS_ADDR": stack.address("ratings"),
+            # The ops page (/ops) reads every service's /metrics.
+            "PF_METRICS_TARGETS": ",".join(
+                f"{name}={stack.address(name, 'metrics')}" for name in SERVICES
+            ),
         }
         gateway = await start_child("gateway", "services.gateway", gateway_env, logs, config.echo)
         stack.children["gateway"] = gateway

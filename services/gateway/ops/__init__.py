@@ -1,0 +1,6 @@
+"""The ops page: the key figures of every service, read from their `/metrics`."""
+
+from services.gateway.ops.routes import add_ops_routes
+from services.gateway.ops.targets import MetricsTarget, parse_targets
+
+__all__ = ["MetricsTarget", "add_ops_routes", "parse_targets"]

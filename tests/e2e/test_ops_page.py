@@ -1,0 +1,74 @@
+"""The gateway's ops page reads every service's /metrics: who is up, and the key figures."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from clients.grpcweb import CallError
+from photofinish.game.v1 import bid_pb2, game_pb2
+from services.stack.stack import SERVICES, StackConfig, run_stack
+from tests.e2e.support import challenge, player
+
+READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
+DRAW = game_pb2.Command(bid=bid_pb2.BidCommand(draw=bid_pb2.BidDraw()))
+
+
+async def figures(http: aiohttp.ClientSession, url: str) -> dict[str, Any]:
+    async with http.get(f"{url}/ops/figures") as response:
+        assert response.status == 200
+        found: dict[str, Any] = await response.json()
+        return found
+
+
+async def settled(http: aiohttp.ClientSession, url: str) -> dict[str, Any]:
+    """Return the figures once every process has sampled its event loop (every 100 ms)."""
+    for _ in range(50):
+        shown = await figures(http, url)
+        if all(s["loop_lag_p99_ms"] is not None for s in shown["services"] if s["up"]):
+            return shown
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"a service reports no event-loop lag: {shown}")
+
+
+async def test_the_ops_page_shows_every_service_up_and_the_commands_played(
+    tmp_path: Path,
+) -> None:
+    async with (
+        run_stack(StackConfig(tmp_path, with_bots=False)) as stack,
+        aiohttp.ClientSession() as http,
+    ):
+        async with http.get(f"{stack.gateway_url}/ops") as page:
+            assert page.status == 200
+            html = await page.text()
+        assert "ops/figures" in html
+        assert "http://" not in html and "https://" not in html  # no external assets
+
+        a, b = await player(http, stack, "Alice"), await player(http, stack, "Bob")
+        alice, bob = await challenge(a, b, game_pb2.GAME_BID, rated=False)
+        await alice.submit(READY)
+        await bob.submit(READY)
+        with pytest.raises(CallError):
+            await alice.submit(DRAW)  # refused (not her turn or at a gate): still judged
+
+        shown = await settled(http, stack.gateway_url)
+        assert {s["name"]: s["up"] for s in shown["services"]} == {
+            "gateway": True,
+            **{name: True for name in SERVICES},
+        }
+        assert shown["live_matches"] >= 1
+        assert shown["commands_total"] >= 3
+        assert shown["command_latency_ms"]["p50"] > 0
+        assert shown["command_latency_ms"]["p99"] >= shown["command_latency_ms"]["p50"]
+        assert shown["faults"] == {} and shown["voids"] == {}
+        assert shown["ratings_pending"] == 0
+
+        assert await stack.stop("ratings", signal.SIGTERM) == 0
+        shown = await figures(http, stack.gateway_url)
+        assert {s["name"]: s["up"] for s in shown["services"]}["ratings"] is False
+        assert shown["live_matches"] >= 1
