@@ -11,7 +11,7 @@ from aiohttp import web
 from services.gateway.grpcweb.backends import BACKENDS, Backends
 from services.gateway.grpcweb.calls import CANCELLED_HERE, Outgoing, StreamCall, call_unary
 from services.gateway.grpcweb.disconnect import call_when_gone, is_gone
-from services.gateway.grpcweb.metrics import UNARY_SECONDS
+from services.gateway.grpcweb.metrics import OPEN_STREAMS, UNARY_SECONDS
 from services.gateway.grpcweb.response import StreamWriter, trailers_only, unary
 from services.gateway.grpcweb.routes import Route
 from services.gateway.grpcweb.status import Code, Status
@@ -55,8 +55,9 @@ async def forward_stream(
     backends = request.config_dict[BACKENDS]
     stream = StreamCall(backends.server_streaming(route.backend, outgoing.path), outgoing)
     watcher = asyncio.create_task(call_when_gone(request, poll_s, stream.cancel))
+    method = outgoing.path.rsplit("/", 1)[-1]
     try:
-        with backends.tracking(stream.call):
+        with backends.tracking(stream.call), OPEN_STREAMS.labels(method).track_inprogress():
             return await _relay(request, wire, stream, backends, cors)
     finally:
         watcher.cancel()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prometheus_client import Histogram
+from prometheus_client import Gauge, Histogram
 
 from services.common.metrics import LATENCY_BUCKETS_S
 
@@ -12,4 +12,10 @@ UNARY_SECONDS = Histogram(
     "From forwarding a unary call to its backend to having the reply, by method and status",
     ["method", "code"],
     buckets=LATENCY_BUCKETS_S,
+)
+# Watch's series is the players following a match right now.
+OPEN_STREAMS = Gauge(
+    "pf_gateway_open_streams",
+    "Server streams open between the gateway and browsers or terminals, by method",
+    ["method"],
 )
