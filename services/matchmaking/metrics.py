@@ -35,3 +35,11 @@ OPEN_FAILURES = Counter(
     "Matches not opened because a service did not answer, per reason",
     ["reason"],
 )
+
+# A queued player's rating could not be read from ratings (by gRPC status code), so they
+# were queued at the newcomer's 1500. Steady growth means ratings is down or too slow.
+RATING_FALLBACKS = Counter(
+    "pf_matchmaking_rating_fallbacks_total",
+    "Tickets queued at 1500 because ratings did not answer, per gRPC code",
+    ["code"],
+)

@@ -1,4 +1,8 @@
-"""The queues: who waits where, pairing as soon as a queue changes, and telling the players.
+"""The queues: who waits where, pairing them, and telling the players.
+
+A queue is paired whenever it changes and, since rating windows widen with the wait, again
+every ``pairing_interval_s`` while anyone waits (:meth:`Queues.keep_pairing`). A ticket
+carries the player's rating in its game, read once when the ticket is made.
 
 One queue per (game, rated). A player holds at most one ticket per game, across rated and
 casual: a second Queue call for the same game *replaces* the first (the old stream ends
@@ -34,6 +38,8 @@ from services.matchmaking.games import Game
 from services.matchmaking.identity import Player, PlayerId
 from services.matchmaking.matches import Assignment, MatchSpec, assignment
 from services.matchmaking.metrics import QUEUE_LENGTH, WAIT_SECONDS
+from services.matchmaking.ratings import newcomer_rating
+from services.matchmaking.rematches import RecentPairs
 from services.matchmaking.tickets import QueueKey, Ticket, Waiting
 
 log = logging.getLogger(__name__)
@@ -41,8 +47,13 @@ log = logging.getLogger(__name__)
 # Opens a match between two people: (longest waiting, other, game, rated) -> the match.
 OpenOnline = Callable[[Player, Player, Game, bool], Awaitable[MatchSpec]]
 
-# Decides which tickets of one queue meet now: (waiting tickets, now_ns) -> pairs.
-Pairing = Callable[[Sequence[Ticket], int], tuple[pairing.Pair, ...]]
+# Decides which tickets of one queue meet now: (waiting, now_ns, recent pairs) -> pairs.
+Pairing = Callable[[Sequence[Ticket], int, pairing.Recent], tuple[pairing.Pair, ...]]
+
+# A player's rating in a game, for their ticket: (player, game) -> rating.
+RatingOf = Callable[[PlayerId, Game], Awaitable[float]]
+
+NS_PER_S = 1_000_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +85,14 @@ class Queues:
         open_online: OpenOnline,
         pair: Pairing = pairing.pair,
         now_ns: Callable[[], int] = time.monotonic_ns,
+        rating_of: RatingOf = newcomer_rating,
+        rematch_cooldown_s: float = 600.0,
     ) -> None:
         self._open_online = open_online
         self._pair = pair
         self._now_ns = now_ns
+        self._rating_of = rating_of
+        self._recent = {game: RecentPairs(round(rematch_cooldown_s * NS_PER_S)) for game in Game}
         self._lines: dict[QueueKey, list[_Holder]] = {}
         self._holders: dict[tuple[PlayerId, Game], _Holder] = {}
         self._orders = itertools.count(1)
@@ -103,7 +118,8 @@ class Queues:
             Superseded: (from the updates) when a newer ticket replaced this one.
             Unavailable: (from the updates) when the paired match could not be opened.
         """
-        holder = self._join(player, queue)
+        rating = await self._rating_of(player.id, queue.game)
+        holder = self._join(player, queue, rating)
         updates = _follow(holder.inbox)
         try:
             yield updates
@@ -121,7 +137,15 @@ class Queues:
         self._settle(holder.ticket.queue)
         return True
 
-    def _join(self, player: Player, queue: QueueKey) -> _Holder:
+    async def keep_pairing(self, interval_s: float) -> None:
+        """Pair every queue again each ``interval_s``, for the windows that widened; forever."""
+        while True:
+            await asyncio.sleep(interval_s)
+            for queue, line in list(self._lines.items()):
+                if len(line) > 1:
+                    self._settle(queue)
+
+    def _join(self, player: Player, queue: QueueKey, rating: float) -> _Holder:
         old = self._holders.get((player.id, queue.game))
         if old is not None and old.opening:
             detail = f"a {queue.game} match is being opened for {player}"
@@ -136,7 +160,7 @@ class Queues:
                 self._settle(old.ticket.queue)
             detail = f"a newer {queue} ticket of {player} replaced this one"
             old.inbox.put_nowait(Closed(Superseded(Reason.TICKET_REPLACED, detail)))
-        holder = _Holder(Ticket(order, player, queue, since_ns), asyncio.Queue())
+        holder = _Holder(Ticket(order, player, queue, since_ns, rating), asyncio.Queue())
         self._holders[holder.key] = holder
         line = self._lines.setdefault(queue, [])
         line.append(holder)
@@ -160,8 +184,13 @@ class Queues:
         """Pair what can be paired in ``queue``, then tell the rest how many wait."""
         line = self._lines.get(queue, [])
         by_order = {h.ticket.order: h for h in line}
-        for found in self._pair([h.ticket for h in line], self._now_ns()):
+        now_ns = self._now_ns()
+        recent = self._recent[queue.game]
+        blocked = recent.blocked(now_ns) if queue.rated else frozenset()
+        for found in self._pair([h.ticket for h in line], now_ns, blocked):
             first, second = by_order[found.first.order], by_order[found.second.order]
+            if queue.rated:
+                recent.add(first.ticket.player.id, second.ticket.player.id, now_ns)
             for holder in (first, second):
                 line.remove(holder)
                 holder.opening = True

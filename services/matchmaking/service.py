@@ -1,8 +1,10 @@
-"""The matchmaking process's parts wired together: NATS connection, state, gRPC service."""
+"""The matchmaking process's parts wired together: NATS, ratings, state, gRPC service."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator, Sequence
 
@@ -14,7 +16,9 @@ from services.matchmaking.broker import NatsBroker
 from services.matchmaking.challenges import Challenges
 from services.matchmaking.config import Config
 from services.matchmaking.opening import Opener
-from services.matchmaking.queues import Queues
+from services.matchmaking.pairing import pair
+from services.matchmaking.queues import Queues, RatingOf
+from services.matchmaking.ratings import RatingsLookup, newcomer_rating
 from services.matchmaking.servicer import MatchmakingServicer
 
 SERVICE_NAME = matchmaking_pb2.DESCRIPTOR.services_by_name["Matchmaking"].full_name
@@ -23,27 +27,60 @@ log = logging.getLogger(__name__)
 
 
 class Service:
-    """Connects to NATS for the process's life and registers the servicer on its server."""
+    """Connects to NATS and ratings for the process's life; registers the servicer.
+
+    The queues are paired again every ``pairing_interval_s`` by a task of the lifespan.
+    """
 
     def __init__(self, config: Config) -> None:
         self._config = config
-        self._broker: NatsBroker | None = None
+        self._opener: Opener | None = None
+        self._queues: Queues | None = None
 
     @contextlib.asynccontextmanager
     async def lifespan(self) -> AsyncIterator[None]:
-        """Hold the NATS connection; drain it when the server has stopped."""
-        nc = await nats.connect(self._config.nats_url, name="matchmaking")
-        self._broker = NatsBroker(nc, self._config.request_timeout_s)
-        log.info("connected to NATS", extra={"fields": {"url": self._config.nats_url}})
-        try:
+        """Hold NATS, the ratings channel and the pairing task; close them after the server."""
+        config = self._config
+        async with contextlib.AsyncExitStack() as stack:
+            nc = await nats.connect(config.nats_url, name="matchmaking")
+            stack.push_async_callback(nc.drain)
+            log.info("connected to NATS", extra={"fields": {"url": config.nats_url}})
+            rating_of = await stack.enter_async_context(self._ratings())
+            self._opener = Opener(NatsBroker(nc, config.request_timeout_s))
+            self._queues = Queues(
+                self._opener.online,
+                pair=functools.partial(pair, window=config.window),
+                rating_of=rating_of,
+                rematch_cooldown_s=config.rematch_cooldown_s,
+            )
+            ticker = asyncio.create_task(
+                self._queues.keep_pairing(config.pairing_interval_s), name="pairing"
+            )
+            stack.push_async_callback(_cancel, ticker)
             yield
-        finally:
-            await nc.drain()
 
     def register(self, server: grpc.aio.Server) -> Sequence[str]:
         """Add the Matchmaking service to ``server``; return its full name."""
-        assert self._broker is not None, "register runs inside the lifespan"
-        opener = Opener(self._broker)
-        servicer = MatchmakingServicer(Queues(opener.online), Challenges(opener.online), opener)
+        assert self._opener and self._queues, "register runs inside the lifespan"
+        challenges = Challenges(self._opener.online)
+        servicer = MatchmakingServicer(self._queues, challenges, self._opener)
         matchmaking_pb2_grpc.add_MatchmakingServicer_to_server(servicer, server)
         return [SERVICE_NAME]
+
+    @contextlib.asynccontextmanager
+    async def _ratings(self) -> AsyncIterator[RatingOf]:
+        """Yield the rating lookup: GetRating on PF_RATINGS_ADDR, or 1500 for all."""
+        address = self._config.ratings_addr
+        if not address:
+            log.warning("no PF_RATINGS_ADDR: every ticket is queued at 1500")
+            yield newcomer_rating
+            return
+        async with grpc.aio.insecure_channel(address) as channel:
+            log.info("ratings at", extra={"fields": {"address": address}})
+            yield RatingsLookup(channel, self._config.ratings_timeout_s)
+
+
+async def _cancel(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task

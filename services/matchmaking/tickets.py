@@ -24,13 +24,15 @@ class Ticket:
     """A player's place in a queue.
 
     ``order`` is the place in the line (smaller waited longer; unique per service);
-    ``since_ns`` is when the wait began on the service's monotonic clock.
+    ``since_ns`` is when the wait began on the service's monotonic clock; ``rating`` is the
+    player's rating in the queue's game when the ticket was made.
     """
 
     order: int
     player: Player
     queue: QueueKey
     since_ns: int
+    rating: float
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,13 +9,15 @@ import pytest
 
 from services.matchmaking.errors import Reason, Refused, Superseded, Unavailable
 from services.matchmaking.games import Game
+from services.matchmaking.identity import PlayerId
 from services.matchmaking.matches import Assignment
-from services.matchmaking.pairing import Pair
-from services.matchmaking.queues import Queues
+from services.matchmaking.pairing import Pair, Recent
+from services.matchmaking.queues import Queues, RatingOf
 from services.matchmaking.tickets import Ticket, Waiting
 from tests.matchmaking.tickets import BID_CASUAL, SPIT_CASUAL, SPIT_RATED, Opening, player
 
 ANN, BOB, CAT = player("Ann"), player("Bob"), player("Cat")
+S = 1_000_000_000
 
 
 class Lines:
@@ -24,7 +26,7 @@ class Lines:
     def __init__(self) -> None:
         self.seen: list[list[int]] = []
 
-    def __call__(self, waiting: Sequence[Ticket], now_ns: int) -> tuple[Pair, ...]:
+    def __call__(self, waiting: Sequence[Ticket], now_ns: int, recent: Recent) -> tuple[Pair, ...]:
         self.seen.append([t.order for t in waiting])
         return ()
 
@@ -134,3 +136,70 @@ async def test_when_the_match_cannot_be_opened_both_players_are_told_and_release
             assert error.value.reason is Reason.NO_ARBITRATION
     async with queues.ticket(ANN, SPIT_CASUAL) as ann:
         assert await anext(ann) == Waiting(1)
+
+
+class Clock:
+    """The queues' monotonic clock, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now_ns = 1_000 * S
+
+    def __call__(self) -> int:
+        return self.now_ns
+
+
+def ratings(**by_name: float) -> RatingOf:
+    """Return a rating lookup that knows the named players (1500 for anyone else)."""
+
+    async def rating_of(player_id: PlayerId, game: Game) -> float:
+        return by_name.get(player_id, 1500.0)
+
+    return rating_of
+
+
+async def test_players_far_apart_are_paired_once_their_windows_have_widened() -> None:
+    opening, clock = Opening(), Clock()
+    queues = Queues(opening.online, now_ns=clock, rating_of=ratings(ann=1500, bob=1700))
+    async with queues.ticket(ANN, SPIT_RATED) as ann, queues.ticket(BOB, SPIT_RATED) as bob:
+        assert await anext(ann) == Waiting(1)
+        assert (await anext(ann), await anext(bob)) == (Waiting(2), Waiting(2))
+        assert opening.opened == []
+        clock.now_ns += 20 * S  # ±250 by now: no arrival, only the periodic pairing
+        pairing = asyncio.create_task(queues.keep_pairing(0.001))
+        try:
+            assert isinstance(await anext(ann), Assignment)
+            assert isinstance(await anext(bob), Assignment)
+        finally:
+            pairing.cancel()
+    assert len(opening.opened) == 1
+
+
+async def test_a_rated_pair_is_not_queued_into_an_immediate_rematch() -> None:
+    opening, clock = Opening(), Clock()
+    queues = Queues(opening.online, now_ns=clock, rematch_cooldown_s=600)
+    async with queues.ticket(ANN, SPIT_RATED) as ann, queues.ticket(BOB, SPIT_RATED) as bob:
+        await anext(ann)
+        assert isinstance(await anext(bob), Assignment)
+    clock.now_ns += 300 * S
+    async with queues.ticket(ANN, SPIT_RATED) as ann, queues.ticket(BOB, SPIT_RATED) as bob:
+        assert await anext(ann) == Waiting(1)
+        assert (await anext(ann), await anext(bob)) == (Waiting(2), Waiting(2))
+        async with queues.ticket(CAT, SPIT_RATED) as cat:
+            assert isinstance(await anext(cat), Assignment)
+            assert isinstance(await anext(ann), Assignment)
+        assert await anext(bob) == Waiting(1)
+    assert {p.id for p in opening.opened[-1].players} == {ANN.id, CAT.id}
+    clock.now_ns += 300 * S  # the cooldown is over
+    async with queues.ticket(ANN, SPIT_RATED) as ann, queues.ticket(BOB, SPIT_RATED) as bob:
+        await anext(ann)
+        assert isinstance(await anext(bob), Assignment)
+
+
+async def test_a_casual_rematch_is_allowed_at_once() -> None:
+    opening = Opening()
+    queues = Queues(opening.online)
+    for _ in range(2):
+        async with queues.ticket(ANN, SPIT_CASUAL) as ann, queues.ticket(BOB, SPIT_CASUAL):
+            await anext(ann)
+            assert isinstance(await anext(ann), Assignment)
+    assert len(opening.opened) == 2

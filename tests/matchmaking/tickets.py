@@ -21,8 +21,16 @@ def player(name: str) -> Player:
     return Player(PlayerId(name.lower()), name)
 
 
-def ticket(order: int, name: str, queue: QueueKey = SPIT_CASUAL) -> Ticket:
-    return Ticket(order, player(name), queue, since_ns=order * 1_000_000_000)
+def ticket(
+    order: int,
+    name: str,
+    queue: QueueKey = SPIT_CASUAL,
+    rating: float = 1500.0,
+    since_ns: int | None = None,
+) -> Ticket:
+    """Return a ticket; by default it joined ``order`` seconds after the clock's zero."""
+    joined_ns = order * 1_000_000_000 if since_ns is None else since_ns
+    return Ticket(order, player(name), queue, joined_ns, rating)
 
 
 @dataclass(slots=True)
