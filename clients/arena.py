@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Sequence
 
 import aiohttp
 
@@ -13,6 +13,7 @@ from photofinish.client.v1 import arena_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2
 from photofinish.ratings.v1 import ratings_pb2
+from photofinish.tournaments.v1 import tournaments_pb2
 
 ARENA = "/photofinish.client.v1.Arena"
 SUBMIT_RETRIES = 3
@@ -134,6 +135,46 @@ class ArenaClient:
         """
         request = log_pb2.GetMatchLogRequest(match_id=match_id)
         return await self.web.unary(f"{ARENA}/GetMatchLog", request, log_pb2.MatchLog)
+
+    async def create_tournament(
+        self, request: tournaments_pb2.CreateTournamentRequest
+    ) -> tournaments_pb2.Tournament:
+        return await self.web.unary(
+            f"{ARENA}/CreateTournament", request, tournaments_pb2.Tournament
+        )
+
+    async def list_tournaments(
+        self, statuses: Sequence[tournaments_pb2.Status.ValueType] = (), limit: int = 0
+    ) -> tournaments_pb2.ListTournamentsReply:
+        request = tournaments_pb2.ListTournamentsRequest(statuses=statuses, limit=limit)
+        return await self.web.unary(
+            f"{ARENA}/ListTournaments", request, tournaments_pb2.ListTournamentsReply
+        )
+
+    async def join_tournament(self, tournament_id: str) -> tournaments_pb2.Tournament:
+        request = tournaments_pb2.JoinTournamentRequest(tournament_id=tournament_id)
+        return await self.web.unary(f"{ARENA}/JoinTournament", request, tournaments_pb2.Tournament)
+
+    async def withdraw_tournament(self, tournament_id: str) -> tournaments_pb2.Tournament:
+        request = tournaments_pb2.WithdrawTournamentRequest(tournament_id=tournament_id)
+        return await self.web.unary(
+            f"{ARENA}/WithdrawTournament", request, tournaments_pb2.Tournament
+        )
+
+    def watch_tournament(
+        self, tournament_id: str
+    ) -> AsyncGenerator[tournaments_pb2.TournamentUpdate, None]:
+        """Stream the standings on every change and the caller's own pairings."""
+        request = tournaments_pb2.WatchTournamentRequest(tournament_id=tournament_id)
+        return self.web.stream(
+            f"{ARENA}/WatchTournament", request, tournaments_pb2.TournamentUpdate
+        )
+
+    async def get_tournament(self, tournament_id: str) -> tournaments_pb2.TournamentRecord:
+        request = tournaments_pb2.GetTournamentRequest(tournament_id=tournament_id)
+        return await self.web.unary(
+            f"{ARENA}/GetTournament", request, tournaments_pb2.TournamentRecord
+        )
 
 
 __all__ = ["ArenaClient", "CallError"]

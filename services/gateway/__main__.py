@@ -36,6 +36,7 @@ async def main(config: Config) -> None:
             "arbitration": config.arbitration_addr,
             "matchmaking": config.matchmaking_addr,
             "ratings": config.ratings_addr,
+            "tournaments": config.tournaments_addr,
         },
         max_message_bytes=config.max_message_bytes,
         # Nothing a client sends is passed on: the gateway names the player itself.

@@ -22,6 +22,7 @@ class Config:
     static_dir: str  # the built web client; empty: the placeholder page
     inject_forwarding_delay_ms: float  # fault injection for tests only: hold each request
     metrics_targets: tuple[MetricsTarget, ...] = ()  # the services the ops page reads
+    tournaments_addr: str = ""
 
     @classmethod
     def from_env(cls) -> Config:
@@ -40,4 +41,5 @@ class Config:
             static_dir=env.get("PF_STATIC_DIR", ""),
             inject_forwarding_delay_ms=float(env.get("PF_INJECT_FORWARDING_DELAY_MS", "0")),
             metrics_targets=parse_targets(env.get("PF_METRICS_TARGETS", "")),
+            tournaments_addr=env.get("PF_TOURNAMENTS_ADDR", "127.0.0.1:7105"),
         )

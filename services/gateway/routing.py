@@ -13,6 +13,7 @@ SIGN_IN = f"{ARENA}/SignIn"
 _ARBITRATION = "/photofinish.arbitration.v1.Arbitration"
 _MATCHMAKING = "/photofinish.matchmaking.v1.Matchmaking"
 _RATINGS = "/photofinish.ratings.v1.Ratings"
+_TOURNAMENTS = "/photofinish.tournaments.v1.Tournaments"
 
 # public method → (kind, backend, backend method)
 _TABLE: dict[str, tuple[MethodKind, str, str]] = {
@@ -33,6 +34,21 @@ _TABLE: dict[str, tuple[MethodKind, str, str]] = {
     "GetHistory": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetHistory"),
     "GetRating": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetRating"),
     "GetMatchLog": (MethodKind.UNARY, "arbitration", f"{_ARBITRATION}/GetMatchLog"),
+    **{
+        name: (MethodKind.UNARY, "tournaments", f"{_TOURNAMENTS}/{name}")
+        for name in (
+            "CreateTournament",
+            "ListTournaments",
+            "JoinTournament",
+            "WithdrawTournament",
+            "GetTournament",
+        )
+    },
+    "WatchTournament": (
+        MethodKind.SERVER_STREAMING,
+        "tournaments",
+        f"{_TOURNAMENTS}/WatchTournament",
+    ),
 }
 
 

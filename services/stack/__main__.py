@@ -17,6 +17,7 @@ PROJECT_PORTS = Ports(
     arbitration=7102,
     matchmaking=7103,
     ratings=7104,
+    tournaments=7105,
     gateway=7100,
     metrics_base=7200,
 )

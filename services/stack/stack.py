@@ -26,6 +26,7 @@ class Ports:
     arbitration: int = 0
     matchmaking: int = 0
     ratings: int = 0
+    tournaments: int = 0
     gateway: int = 0
     metrics_base: int = 0  # 0: free ports; else metrics of the n-th service at base + n
 
@@ -80,7 +81,7 @@ class Stack:
         return self.children[name]
 
 
-SERVICES = ("rules", "ratings", "arbitration", "matchmaking")
+SERVICES = ("rules", "ratings", "arbitration", "matchmaking", "tournaments")
 
 
 @contextlib.asynccontextmanager
@@ -125,6 +126,7 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
             "PF_ARBITRATION_ADDR": stack.address("arbitration"),
             "PF_MATCHMAKING_ADDR": stack.address("matchmaking"),
             "PF_RATINGS_ADDR": stack.address("ratings"),
+            "PF_TOURNAMENTS_ADDR": stack.address("tournaments"),
             # The ops page (/ops) reads every service's /metrics.
             "PF_METRICS_TARGETS": ",".join(
                 f"{name}={stack.address(name, 'metrics')}" for name in SERVICES

@@ -8,6 +8,7 @@ from photofinish.arbitration.v1 import log_pb2 as photofinish_dot_arbitration_do
 from photofinish.client.v1 import arena_pb2 as photofinish_dot_client_dot_v1_dot_arena__pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2 as photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2
 from photofinish.ratings.v1 import ratings_pb2 as photofinish_dot_ratings_dot_v1_dot_ratings__pb2
+from photofinish.tournaments.v1 import tournaments_pb2 as photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -103,6 +104,36 @@ class ArenaStub:
                 request_serializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.SerializeToString,
                 response_deserializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.MatchLog.FromString,
                 _registered_method=True)
+        self.CreateTournament = channel.unary_unary(
+                '/photofinish.client.v1.Arena/CreateTournament',
+                request_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.CreateTournamentRequest.SerializeToString,
+                response_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.Tournament.FromString,
+                _registered_method=True)
+        self.ListTournaments = channel.unary_unary(
+                '/photofinish.client.v1.Arena/ListTournaments',
+                request_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.ListTournamentsRequest.SerializeToString,
+                response_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.ListTournamentsReply.FromString,
+                _registered_method=True)
+        self.JoinTournament = channel.unary_unary(
+                '/photofinish.client.v1.Arena/JoinTournament',
+                request_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.JoinTournamentRequest.SerializeToString,
+                response_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.Tournament.FromString,
+                _registered_method=True)
+        self.WithdrawTournament = channel.unary_unary(
+                '/photofinish.client.v1.Arena/WithdrawTournament',
+                request_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.WithdrawTournamentRequest.SerializeToString,
+                response_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.Tournament.FromString,
+                _registered_method=True)
+        self.WatchTournament = channel.unary_stream(
+                '/photofinish.client.v1.Arena/WatchTournament',
+                request_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.WatchTournamentRequest.SerializeToString,
+                response_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.TournamentUpdate.FromString,
+                _registered_method=True)
+        self.GetTournament = channel.unary_unary(
+                '/photofinish.client.v1.Arena/GetTournament',
+                request_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.GetTournamentRequest.SerializeToString,
+                response_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.TournamentRecord.FromString,
+                _registered_method=True)
 
 
 class ArenaServicer:
@@ -190,6 +221,44 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateTournament(self, request, context):
+        """Arena tournaments (docs/tournaments.md): the standings stream on every change and
+        carries the caller's own pairings; GetTournament gives the final standings and games.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListTournaments(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def JoinTournament(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WithdrawTournament(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WatchTournament(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetTournament(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -257,6 +326,36 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.GetMatchLog,
                     request_deserializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.FromString,
                     response_serializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.MatchLog.SerializeToString,
+            ),
+            'CreateTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateTournament,
+                    request_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.CreateTournamentRequest.FromString,
+                    response_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.Tournament.SerializeToString,
+            ),
+            'ListTournaments': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTournaments,
+                    request_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.ListTournamentsRequest.FromString,
+                    response_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.ListTournamentsReply.SerializeToString,
+            ),
+            'JoinTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.JoinTournament,
+                    request_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.JoinTournamentRequest.FromString,
+                    response_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.Tournament.SerializeToString,
+            ),
+            'WithdrawTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.WithdrawTournament,
+                    request_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.WithdrawTournamentRequest.FromString,
+                    response_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.Tournament.SerializeToString,
+            ),
+            'WatchTournament': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchTournament,
+                    request_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.WatchTournamentRequest.FromString,
+                    response_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.TournamentUpdate.SerializeToString,
+            ),
+            'GetTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTournament,
+                    request_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.GetTournamentRequest.FromString,
+                    response_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.TournamentRecord.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -610,6 +709,168 @@ class Arena:
             '/photofinish.client.v1.Arena/GetMatchLog',
             photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.SerializeToString,
             photofinish_dot_arbitration_dot_v1_dot_log__pb2.MatchLog.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/CreateTournament',
+            photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.CreateTournamentRequest.SerializeToString,
+            photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.Tournament.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTournaments(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/ListTournaments',
+            photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.ListTournamentsRequest.SerializeToString,
+            photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.ListTournamentsReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def JoinTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/JoinTournament',
+            photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.JoinTournamentRequest.SerializeToString,
+            photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.Tournament.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WithdrawTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/WithdrawTournament',
+            photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.WithdrawTournamentRequest.SerializeToString,
+            photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.Tournament.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/WatchTournament',
+            photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.WatchTournamentRequest.SerializeToString,
+            photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.TournamentUpdate.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/GetTournament',
+            photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.GetTournamentRequest.SerializeToString,
+            photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.TournamentRecord.FromString,
             options,
             channel_credentials,
             insecure,

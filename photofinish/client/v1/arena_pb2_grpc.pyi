@@ -12,6 +12,7 @@ from photofinish.arbitration.v1 import log_pb2 as _log_pb2
 from photofinish.client.v1 import arena_pb2 as _arena_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2 as _matchmaking_pb2
 from photofinish.ratings.v1 import ratings_pb2 as _ratings_pb2
+from photofinish.tournaments.v1 import tournaments_pb2 as _tournaments_pb2
 import abc as _abc_1
 import grpc as _grpc
 import sys
@@ -55,6 +56,15 @@ class ArenaStub:
     """After the end, a player's own match as the arbitration judged it: every command with its
     arrival stamp, every race with both stamps and the gap, every flag with its deadline.
     """
+    CreateTournament: _grpc.UnaryUnaryMultiCallable[_tournaments_pb2.CreateTournamentRequest, _tournaments_pb2.Tournament]
+    """Arena tournaments (docs/tournaments.md): the standings stream on every change and
+    carries the caller's own pairings; GetTournament gives the final standings and games.
+    """
+    ListTournaments: _grpc.UnaryUnaryMultiCallable[_tournaments_pb2.ListTournamentsRequest, _tournaments_pb2.ListTournamentsReply]
+    JoinTournament: _grpc.UnaryUnaryMultiCallable[_tournaments_pb2.JoinTournamentRequest, _tournaments_pb2.Tournament]
+    WithdrawTournament: _grpc.UnaryUnaryMultiCallable[_tournaments_pb2.WithdrawTournamentRequest, _tournaments_pb2.Tournament]
+    WatchTournament: _grpc.UnaryStreamMultiCallable[_tournaments_pb2.WatchTournamentRequest, _tournaments_pb2.TournamentUpdate]
+    GetTournament: _grpc.UnaryUnaryMultiCallable[_tournaments_pb2.GetTournamentRequest, _tournaments_pb2.TournamentRecord]
 
 @_typing.type_check_only
 class ArenaAsyncStub(ArenaStub):
@@ -77,6 +87,15 @@ class ArenaAsyncStub(ArenaStub):
     """After the end, a player's own match as the arbitration judged it: every command with its
     arrival stamp, every race with both stamps and the gap, every flag with its deadline.
     """
+    CreateTournament: _aio.UnaryUnaryMultiCallable[_tournaments_pb2.CreateTournamentRequest, _tournaments_pb2.Tournament]  # type: ignore[assignment]
+    """Arena tournaments (docs/tournaments.md): the standings stream on every change and
+    carries the caller's own pairings; GetTournament gives the final standings and games.
+    """
+    ListTournaments: _aio.UnaryUnaryMultiCallable[_tournaments_pb2.ListTournamentsRequest, _tournaments_pb2.ListTournamentsReply]  # type: ignore[assignment]
+    JoinTournament: _aio.UnaryUnaryMultiCallable[_tournaments_pb2.JoinTournamentRequest, _tournaments_pb2.Tournament]  # type: ignore[assignment]
+    WithdrawTournament: _aio.UnaryUnaryMultiCallable[_tournaments_pb2.WithdrawTournamentRequest, _tournaments_pb2.Tournament]  # type: ignore[assignment]
+    WatchTournament: _aio.UnaryStreamMultiCallable[_tournaments_pb2.WatchTournamentRequest, _tournaments_pb2.TournamentUpdate]  # type: ignore[assignment]
+    GetTournament: _aio.UnaryUnaryMultiCallable[_tournaments_pb2.GetTournamentRequest, _tournaments_pb2.TournamentRecord]  # type: ignore[assignment]
 
 class ArenaServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -174,5 +193,50 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         """After the end, a player's own match as the arbitration judged it: every command with its
         arrival stamp, every race with both stamps and the gap, every flag with its deadline.
         """
+
+    @_abc_1.abstractmethod
+    def CreateTournament(
+        self,
+        request: _tournaments_pb2.CreateTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tournaments_pb2.Tournament, _abc.Awaitable[_tournaments_pb2.Tournament]]:
+        """Arena tournaments (docs/tournaments.md): the standings stream on every change and
+        carries the caller's own pairings; GetTournament gives the final standings and games.
+        """
+
+    @_abc_1.abstractmethod
+    def ListTournaments(
+        self,
+        request: _tournaments_pb2.ListTournamentsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tournaments_pb2.ListTournamentsReply, _abc.Awaitable[_tournaments_pb2.ListTournamentsReply]]: ...
+
+    @_abc_1.abstractmethod
+    def JoinTournament(
+        self,
+        request: _tournaments_pb2.JoinTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tournaments_pb2.Tournament, _abc.Awaitable[_tournaments_pb2.Tournament]]: ...
+
+    @_abc_1.abstractmethod
+    def WithdrawTournament(
+        self,
+        request: _tournaments_pb2.WithdrawTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tournaments_pb2.Tournament, _abc.Awaitable[_tournaments_pb2.Tournament]]: ...
+
+    @_abc_1.abstractmethod
+    def WatchTournament(
+        self,
+        request: _tournaments_pb2.WatchTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_tournaments_pb2.TournamentUpdate], _abc.AsyncIterator[_tournaments_pb2.TournamentUpdate]]: ...
+
+    @_abc_1.abstractmethod
+    def GetTournament(
+        self,
+        request: _tournaments_pb2.GetTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tournaments_pb2.TournamentRecord, _abc.Awaitable[_tournaments_pb2.TournamentRecord]]: ...
 
 def add_ArenaServicer_to_server(servicer: ArenaServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -1,0 +1,1 @@
+"""Arena tournaments: timed events, continuous pairing by standings, live and final standings."""

@@ -1,0 +1,98 @@
+"""The tournaments process's parts wired together: store, NATS, consumer, director, servicer."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import AsyncIterator, Coroutine, Sequence
+from typing import Any
+
+import grpc
+import nats
+from nats.js import JetStreamContext
+
+from photofinish.tournaments.v1 import tournaments_pb2, tournaments_pb2_grpc
+from services.common.subjects import RESULTS_STREAM
+from services.matchmaking.broker import NatsBroker
+from services.ratings.database import Database
+from services.ratings.stream import declare_stream
+from services.tournaments.config import Config
+from services.tournaments.consumer import consume, consumer_config
+from services.tournaments.director import Director
+from services.tournaments.hub import Hub
+from services.tournaments.servicer import TournamentsServicer
+from services.tournaments.store import Store
+
+log = logging.getLogger("tournaments")
+
+
+class TournamentsService:
+    """What ``serve`` runs: ``lifespan`` opens the store, NATS and the loops around the server."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.store = Store(Database(config.database))
+        self.hub = Hub()
+        self.director: Director | None = None
+
+    def register(self, server: grpc.aio.Server) -> Sequence[str]:
+        assert self.director is not None, "lifespan runs before the server starts"
+        servicer = TournamentsServicer(self.store, self.hub, self.director)
+        tournaments_pb2_grpc.add_TournamentsServicer_to_server(servicer, server)
+        return [tournaments_pb2.DESCRIPTOR.services_by_name["Tournaments"].full_name]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self) -> AsyncIterator[None]:
+        """Open the database (migrated), NATS, the consumer and the director; close in reverse."""
+        async with contextlib.AsyncExitStack() as stack:
+            await self.store.database.open()
+            stack.push_async_callback(self.store.database.close)
+            applied = await self.store.migrate()
+            log.info("database ready", extra={"fields": {"migrations_applied": list(applied)}})
+            connection = await nats.connect(
+                self.config.nats_url, name="tournaments", max_reconnect_attempts=-1
+            )
+            stack.push_async_callback(connection.close)
+            js = connection.jetstream()
+            await declare(js, self.config.ack_wait_s)
+            broker = NatsBroker(connection, self.config.open_timeout_s)
+            director = Director(
+                self.store,
+                self.hub,
+                broker,
+                self.config.pairing_interval_s,
+                self.config.overtime_s,
+            )
+            self.director = director
+            consumer = consume(js, self.store, lambda _: director.poke())
+            for name, work in (("results-consumer", consumer), ("director", director.run())):
+                task = _start(name, work)
+                stack.push_async_callback(_finish, task)
+            yield
+
+
+async def declare(js: JetStreamContext, ack_wait_s: float) -> None:
+    """Create the results stream if missing and create or update our durable consumer."""
+    await declare_stream(js)
+    await js.add_consumer(RESULTS_STREAM, consumer_config(ack_wait_s))
+
+
+def _start(name: str, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    task = asyncio.create_task(work, name=name)
+    task.add_done_callback(_stop_if_failed)
+    return task
+
+
+def _stop_if_failed(task: asyncio.Task[None]) -> None:
+    """Shut the process down when a loop dies: tournaments must not stall unseen."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("%s failed; stopping", task.get_name(), exc_info=task.exception())
+        signal.raise_signal(signal.SIGTERM)
+
+
+async def _finish(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task

@@ -1,0 +1,162 @@
+"""The Tournaments gRPC service: decode, ask the store or the director, encode."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
+
+import grpc
+
+from photofinish.tournaments.v1 import tournaments_pb2 as pb
+from photofinish.tournaments.v1 import tournaments_pb2_grpc
+from services.matchmaking import codec as matchmaking_codec
+from services.matchmaking.errors import MatchmakingError
+from services.matchmaking.identity import Player, caller
+from services.tournaments import codec
+from services.tournaments.director import Director, assignment_of, wall_ms
+from services.tournaments.errors import NotFound, Reason, Refused, TournamentError, Unauthenticated
+from services.tournaments.hub import Hub
+from services.tournaments.model import Entrant, Status, Tournament
+from services.tournaments.standings import rank
+from services.tournaments.store import Store
+
+Context = grpc.aio.ServicerContext[Any, Any]
+S = TypeVar("S")
+Req = TypeVar("Req")
+Resp = TypeVar("Resp")
+
+
+def unary(
+    handler: Callable[[S, Req, Context], Awaitable[Resp]],
+) -> Callable[[S, Req, Context], Coroutine[Any, Any, Resp]]:
+    """Return ``handler`` with its errors sent as statuses."""
+
+    @functools.wraps(handler)
+    async def handle(self: S, request: Req, context: Context) -> Resp:
+        try:
+            return await handler(self, request, context)
+        except TournamentError as error:
+            await context.abort_with_status(error.rejection().to_status())
+
+    return handle
+
+
+def stream(
+    handler: Callable[[S, Req, Context], AsyncGenerator[Resp, None]],
+) -> Callable[[S, Req, Context], AsyncGenerator[Resp, None]]:
+    """Return the streaming ``handler`` with its errors sent as statuses."""
+
+    @functools.wraps(handler)
+    async def handle(self: S, request: Req, context: Context) -> AsyncGenerator[Resp, None]:
+        try:
+            async with contextlib.aclosing(handler(self, request, context)) as responses:
+                async for response in responses:
+                    yield response
+        except TournamentError as error:
+            await context.abort_with_status(error.rejection().to_status())
+
+    return handle
+
+
+def player(context: Context) -> Player:
+    """Return the player the gateway names in the call's metadata.
+
+    Raises:
+        Unauthenticated: when no player is named.
+    """
+    try:
+        return caller(context.invocation_metadata())
+    except MatchmakingError as error:
+        raise Unauthenticated(Reason.MISSING_IDENTITY, error.detail) from None
+
+
+class TournamentsServicer(tournaments_pb2_grpc.TournamentsServicer):
+    def __init__(self, store: Store, hub: Hub, director: Director) -> None:
+        self.store, self.hub, self.director = store, hub, director
+
+    @unary
+    async def CreateTournament(
+        self, request: pb.CreateTournamentRequest, context: Context
+    ) -> pb.Tournament:
+        t = codec.new_tournament(request, player(context).name, wall_ms())
+        await self.store.create(t, wall_ms())
+        self.director.poke()
+        return codec.tournament(t, 0)
+
+    @unary
+    async def ListTournaments(
+        self, request: pb.ListTournamentsRequest, context: Context
+    ) -> pb.ListTournamentsReply:
+        statuses, limit = codec.list_filter(request)
+        found = await self.store.tournaments(statuses, limit)
+        return pb.ListTournamentsReply(
+            tournaments=[codec.tournament(t, await self._entrants(t)) for t in found]
+        )
+
+    @unary
+    async def JoinTournament(
+        self, request: pb.JoinTournamentRequest, context: Context
+    ) -> pb.Tournament:
+        who = player(context)
+        t = await self._tournament(request.tournament_id)
+        if t.status in (Status.ENDING, Status.FINISHED):
+            raise Refused(Reason.TOURNAMENT_OVER, f"tournament {t.id} is {t.status}")
+        await self.store.join(t.id, Entrant(who.id, who.name, wall_ms()))
+        self.director.poke()
+        return codec.tournament(t, await self._entrants(t))
+
+    @unary
+    async def WithdrawTournament(
+        self, request: pb.WithdrawTournamentRequest, context: Context
+    ) -> pb.Tournament:
+        who = player(context)
+        t = await self._tournament(request.tournament_id)
+        if not await self.store.withdraw(t.id, who.id):
+            raise Refused(Reason.NOT_ENTERED, f"{who} is not entered in {t.id}")
+        self.director.poke()
+        return codec.tournament(t, await self._entrants(t))
+
+    @stream
+    async def WatchTournament(
+        self, request: pb.WatchTournamentRequest, context: Context
+    ) -> AsyncGenerator[pb.TournamentUpdate, None]:
+        who = player(context)
+        t = await self._tournament(request.tournament_id)
+        if t.status is Status.FINISHED:
+            yield pb.TournamentUpdate(standings=(await self._record(t)).standings)
+            return
+        with self.hub.watching(t.id, who.id) as watcher:
+            yield pb.TournamentUpdate(standings=(await self._record(t)).standings)
+            game = await self.director.current_match(t, who.id)
+            if game is not None:
+                names = {e.player_id: e.name for e in await self.store.entrants(t.id)}
+                assignment = assignment_of(game, t, names, who.id)
+                yield pb.TournamentUpdate(match=matchmaking_codec.match_assignment(assignment))
+            async for update in watcher.updates():
+                yield update
+
+    @unary
+    async def GetTournament(
+        self, request: pb.GetTournamentRequest, context: Context
+    ) -> pb.TournamentRecord:
+        return await self._record(await self._tournament(request.tournament_id))
+
+    async def _tournament(self, tournament_id: str) -> Tournament:
+        t = await self.store.tournament(tournament_id)
+        if t is None:
+            raise NotFound(Reason.NO_SUCH_TOURNAMENT, f"no tournament {tournament_id!r}")
+        return t
+
+    async def _entrants(self, t: Tournament) -> int:
+        return sum(1 for e in await self.store.entrants(t.id) if not e.withdrawn)
+
+    async def _record(self, t: Tournament) -> pb.TournamentRecord:
+        """Return the standings (the stored final ones once finished) and the games."""
+        games = await self.store.games(t.id)
+        if t.status is Status.FINISHED:
+            lines = await self.store.final_standings(t.id)
+        else:
+            lines = list(rank(await self.store.entrants(t.id), games))
+        return codec.record(t, lines, games)

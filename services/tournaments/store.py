@@ -1,0 +1,274 @@
+"""Tournaments, entrants, games and final standings in SQLite or PostgreSQL, one code path.
+
+Every method hands one unit of work to the database's thread (services/ratings/database.py).
+A result is recorded by moving its game out of PLAYING in one UPDATE, so a redelivered
+result changes nothing: each match counts exactly once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from services.matchmaking.games import Game
+from services.matchmaking.identity import PlayerId
+from services.ratings.database import Database, Session
+from services.tournaments import migrations
+from services.tournaments.model import (
+    Entrant,
+    GameStatus,
+    Status,
+    Tournament,
+    TournamentGame,
+    TournamentId,
+)
+from services.tournaments.scoring import Score
+from services.tournaments.standings import Standing
+
+_TOURNAMENT_COLUMNS = (
+    "tournament_id, name, game, rated, starts_at_ms, duration_s, status, created_by"
+)
+_GAME_COLUMNS = "match_id, player0, player1, paired_at_ms, status, winner, ended_at_ms"
+
+
+class Store:
+    """The tournaments service's storage."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def migrate(self) -> tuple[int, ...]:
+        return await self.database.run(lambda s: migrations.migrate(s, time.time()))
+
+    async def create(self, tournament: Tournament, created_at_ms: int) -> None:
+        t = tournament
+        await self.database.run(
+            lambda s: s.execute(
+                f"INSERT INTO tournaments ({_TOURNAMENT_COLUMNS}, created_at_ms)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    t.id,
+                    t.name,
+                    t.game.value,
+                    int(t.rated),
+                    t.starts_at_ms,
+                    t.duration_s,
+                    t.status.value,
+                    t.created_by,
+                    created_at_ms,
+                ),
+            )
+        )
+
+    async def tournament(self, tournament_id: str) -> Tournament | None:
+        rows = await self.database.run(
+            lambda s: s.rows(
+                f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE tournament_id = ?",
+                (tournament_id,),
+            )
+        )
+        return _tournament(rows[0]) if rows else None
+
+    async def tournaments(self, statuses: Sequence[Status], limit: int) -> list[Tournament]:
+        """Return tournaments in ``statuses``: unfinished by start, then finished newest first."""
+        values = [s.value for s in statuses] or [s.value for s in Status]
+        marks = ", ".join("?" for _ in values)
+        finished = Status.FINISHED.value
+        rows = await self.database.run(
+            lambda s: s.rows(
+                f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE status IN ({marks})"
+                f" ORDER BY CASE WHEN status = {finished} THEN 1 ELSE 0 END,"
+                f" CASE WHEN status = {finished} THEN -starts_at_ms ELSE starts_at_ms END,"
+                " tournament_id LIMIT ?",
+                (*values, limit),
+            )
+        )
+        return [_tournament(row) for row in rows]
+
+    async def set_status(self, tournament_id: TournamentId, status: Status) -> None:
+        await self.database.run(
+            lambda s: s.execute(
+                "UPDATE tournaments SET status = ? WHERE tournament_id = ?",
+                (status.value, tournament_id),
+            )
+        )
+
+    async def join(self, tournament_id: TournamentId, entrant: Entrant) -> None:
+        """Enter ``entrant``, or bring them back if they had withdrawn (their score stays)."""
+        e = entrant
+        await self.database.run(
+            lambda s: s.execute(
+                "INSERT INTO entrants (tournament_id, player_id, name, joined_at_ms, withdrawn)"
+                " VALUES (?, ?, ?, ?, 0)"
+                " ON CONFLICT (tournament_id, player_id) DO UPDATE SET withdrawn = 0",
+                (tournament_id, e.player_id, e.name, e.joined_at_ms),
+            )
+        )
+
+    async def withdraw(self, tournament_id: TournamentId, player_id: PlayerId) -> bool:
+        """Stop pairing ``player_id``; return whether they were entered and not withdrawn."""
+        changed = await self.database.run(
+            lambda s: s.execute(
+                "UPDATE entrants SET withdrawn = 1"
+                " WHERE tournament_id = ? AND player_id = ? AND withdrawn = 0",
+                (tournament_id, player_id),
+            )
+        )
+        return changed == 1
+
+    async def entrants(self, tournament_id: TournamentId) -> list[Entrant]:
+        rows = await self.database.run(
+            lambda s: s.rows(
+                "SELECT player_id, name, joined_at_ms, withdrawn FROM entrants"
+                " WHERE tournament_id = ? ORDER BY joined_at_ms, player_id",
+                (tournament_id,),
+            )
+        )
+        return [Entrant(PlayerId(r[0]), r[1], int(r[2]), bool(r[3])) for r in rows]
+
+    async def games(self, tournament_id: TournamentId) -> list[TournamentGame]:
+        """Return the tournament's games in pairing order."""
+        rows = await self.database.run(
+            lambda s: s.rows(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE tournament_id = ?"
+                " ORDER BY paired_at_ms, match_id",
+                (tournament_id,),
+            )
+        )
+        return [_game(row) for row in rows]
+
+    async def add_game(self, tournament_id: TournamentId, game: TournamentGame) -> None:
+        g = game
+        await self.database.run(
+            lambda s: s.execute(
+                f"INSERT INTO games (tournament_id, {_GAME_COLUMNS})"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    tournament_id,
+                    g.match_id,
+                    g.players[0],
+                    g.players[1],
+                    g.paired_at_ms,
+                    g.status.value,
+                    g.winner,
+                    g.ended_at_ms,
+                ),
+            )
+        )
+
+    async def forget_game(self, match_id: str) -> None:
+        """Remove a game whose match could not be opened."""
+        await self.database.run(
+            lambda s: s.execute(
+                "DELETE FROM games WHERE match_id = ? AND status = ?",
+                (match_id, GameStatus.PLAYING.value),
+            )
+        )
+
+    async def record_result(
+        self, match_id: str, status: GameStatus, winner: int | None, ended_at_ms: int
+    ) -> TournamentId | None:
+        """End a playing game; return its tournament (None: not ours, or ended already)."""
+
+        def work(s: Session) -> TournamentId | None:
+            with s.transaction():
+                changed = s.execute(
+                    "UPDATE games SET status = ?, winner = ?, ended_at_ms = ?"
+                    " WHERE match_id = ? AND status = ?",
+                    (status.value, winner, ended_at_ms, match_id, GameStatus.PLAYING.value),
+                )
+                if changed != 1:
+                    return None
+                rows = s.rows("SELECT tournament_id FROM games WHERE match_id = ?", (match_id,))
+            return TournamentId(rows[0][0])
+
+        return await self.database.run(work)
+
+    async def abandon_playing(self, tournament_id: TournamentId, now_ms: int) -> int:
+        """Mark the games still playing as abandoned; return how many there were."""
+        return await self.database.run(
+            lambda s: s.execute(
+                "UPDATE games SET status = ?, ended_at_ms = ?"
+                " WHERE tournament_id = ? AND status = ?",
+                (
+                    GameStatus.ABANDONED.value,
+                    now_ms,
+                    tournament_id,
+                    GameStatus.PLAYING.value,
+                ),
+            )
+        )
+
+    async def finish(self, tournament_id: TournamentId, standings: Sequence[Standing]) -> None:
+        """Store the final standings and mark the tournament finished, in one transaction."""
+
+        def work(s: Session) -> None:
+            with s.transaction():
+                s.execute("DELETE FROM final_standings WHERE tournament_id = ?", (tournament_id,))
+                for line in standings:
+                    s.execute(
+                        "INSERT INTO final_standings (tournament_id, rank, player_id, name,"
+                        " points, games, wins, streak, sheet, reached_at_ms, withdrawn)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            tournament_id,
+                            line.rank,
+                            line.player_id,
+                            line.name,
+                            line.score.points,
+                            line.score.games,
+                            line.score.wins,
+                            line.score.streak,
+                            " ".join(str(p) for p in line.score.sheet),
+                            line.reached_at_ms,
+                            int(line.withdrawn),
+                        ),
+                    )
+                s.execute(
+                    "UPDATE tournaments SET status = ? WHERE tournament_id = ?",
+                    (Status.FINISHED.value, tournament_id),
+                )
+
+        await self.database.run(work)
+
+    async def final_standings(self, tournament_id: TournamentId) -> list[Standing]:
+        rows = await self.database.run(
+            lambda s: s.rows(
+                "SELECT rank, player_id, name, points, games, wins, streak, sheet,"
+                " reached_at_ms, withdrawn FROM final_standings WHERE tournament_id = ?"
+                " ORDER BY rank",
+                (tournament_id,),
+            )
+        )
+        return [_standing(row) for row in rows]
+
+
+def _tournament(row: tuple[Any, ...]) -> Tournament:
+    return Tournament(
+        TournamentId(row[0]),
+        row[1],
+        Game(int(row[2])),
+        bool(row[3]),
+        int(row[4]),
+        int(row[5]),
+        Status(int(row[6])),
+        row[7],
+    )
+
+
+def _game(row: tuple[Any, ...]) -> TournamentGame:
+    return TournamentGame(
+        row[0],
+        (PlayerId(row[1]), PlayerId(row[2])),
+        int(row[3]),
+        GameStatus(int(row[4])),
+        None if row[5] is None else int(row[5]),
+        None if row[6] is None else int(row[6]),
+    )
+
+
+def _standing(row: tuple[Any, ...]) -> Standing:
+    sheet = tuple(int(p) for p in str(row[7]).split())
+    score = Score(int(row[3]), int(row[4]), int(row[5]), int(row[6]), sheet)
+    return Standing(int(row[0]), PlayerId(row[1]), row[2], score, int(row[8]), False, bool(row[9]))

@@ -1,0 +1,175 @@
+"""A whole arena tournament through the public API: 64 bot players, start to final standings.
+
+Every player signs in, joins, watches the tournament and plays each game it is paired
+into with the engine's bot at full speed. After the end the final standings are checked
+against the results arbitration published (recomputed with the documented scoring), every
+rated game is on both players' ladder history, and voided games count for nobody.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import aiohttp
+import nats
+import pytest
+from nats.js import api
+
+from clients.arena import ArenaClient
+from clients.bots.games import GAMES
+from clients.bots.planning import Pace
+from clients.bots.seat import SeatPlayer
+from clients.bots.watching import Reconnect
+from photofinish.events.v1 import events_pb2
+from photofinish.game.v1 import game_pb2
+from photofinish.ratings.v1 import ratings_pb2
+from photofinish.tournaments.v1 import tournaments_pb2 as pb
+from services.common.subjects import RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
+from services.rules.engine.bot import Level
+from services.stack.stack import Stack, StackConfig, run_stack
+from services.tournaments.scoring import score
+from tests.e2e.support import player
+
+PLAYERS = int(os.environ.get("PF_TEST_TOURNAMENT_PLAYERS", "64"))
+DURATION_S = int(os.environ.get("PF_TEST_TOURNAMENT_S", "40"))
+GAME = game_pb2.GAME_SPIT
+FINISH_TIMEOUT_S = DURATION_S + 180.0
+FINISHED = pb.STATUS_FINISHED
+
+
+@dataclass(slots=True)
+class Entrant:
+    """One bot player: the games it was paired into, in order, and how each ended."""
+
+    client: ArenaClient
+    matches: list[tuple[str, int]] = field(default_factory=list)
+    final: pb.Standings | None = None
+
+
+async def play_tournament(entrant: Entrant, tournament_id: str) -> None:
+    """Watch the tournament; play every pairing to its end; return on the final standings."""
+    client = entrant.client
+    async for update in client.watch_tournament(tournament_id):
+        if update.HasField("match"):
+            match_id, seat = update.match.match_id, update.match.seats[0]
+            entrant.matches.append((match_id, seat))
+            seat_player = SeatPlayer(
+                client,
+                match_id,
+                seat,
+                GAMES[GAME],
+                Level.HARD,
+                random.Random(f"{match_id}/{seat}"),
+                Pace(think_scale=0.0),
+                Reconnect(),
+            )
+            # Play in the background: the stream keeps flowing meanwhile.
+            asyncio.get_running_loop().create_task(seat_player.play())
+        elif update.standings.tournament.status == FINISHED:
+            entrant.final = update.standings
+            return
+
+
+async def published_results(stack: Stack) -> dict[str, events_pb2.MatchFinished | None]:
+    """Return every result on the results stream: match id → finished, or None if voided."""
+    connection = await nats.connect(stack.nats_url)
+    try:
+        js = connection.jetstream()
+        sub = await js.pull_subscribe(
+            "pf.results.>", stream=RESULTS_STREAM, config=api.ConsumerConfig()
+        )
+        results: dict[str, events_pb2.MatchFinished | None] = {}
+        while True:
+            try:
+                messages = await sub.fetch(256, timeout=1.0)
+            except TimeoutError:
+                return results
+            for message in messages:
+                if message.subject == RESULTS_FINISHED:
+                    finished = events_pb2.MatchFinished.FromString(message.data)
+                    results[finished.match_id] = finished
+                elif message.subject == RESULTS_VOIDED:
+                    results[events_pb2.MatchVoided.FromString(message.data).match_id] = None
+                await message.ack()
+    finally:
+        await connection.close()
+
+
+@pytest.mark.load
+async def test_sixty_four_bots_play_a_rated_tournament_to_standings_that_match_the_results(
+    tmp_path: Path,
+) -> None:
+    connector = aiohttp.TCPConnector(limit=0)
+    config = StackConfig(tmp_path, with_bots=False)
+    async with run_stack(config) as stack, aiohttp.ClientSession(connector=connector) as http:
+        entrants = [Entrant(await player(http, stack, f"bot{n:02d}")) for n in range(PLAYERS)]
+        created = await entrants[0].client.create_tournament(
+            pb.CreateTournamentRequest(
+                name="Sixty-four", game=GAME, rated=True, duration_s=DURATION_S
+            )
+        )
+        tid = created.tournament_id
+        for entrant in entrants:
+            await entrant.client.join_tournament(tid)
+        listed = await entrants[1].client.list_tournaments()
+        assert tid in [t.tournament_id for t in listed.tournaments]
+        async with asyncio.timeout(FINISH_TIMEOUT_S):
+            await asyncio.gather(*(play_tournament(e, tid) for e in entrants))
+
+        record = await entrants[2].client.get_tournament(tid)
+        results = await published_results(stack)
+        by_id = {e.client.player_id: e for e in entrants}
+
+        # The games the service recorded are exactly the pairings the players were sent.
+        sent = {(m, e.client.player_id, seat) for e in entrants for m, seat in e.matches}
+        stored = {
+            (g.match_id, p, seat) for g in record.games for seat, p in enumerate(g.player_ids)
+        }
+        assert stored == sent
+        assert len(record.games) >= PLAYERS  # every player played more than once on average
+
+        # Each stored game ended as arbitration published it; none is left in play.
+        for game in record.games:
+            result = results[game.match_id]
+            if result is None:
+                assert game.status == pb.GAME_STATUS_VOIDED
+            else:
+                assert game.status == pb.GAME_STATUS_FINISHED
+                assert game.winner == result.outcome.winner
+                assert result.rated
+
+        # The final standings are the published results scored as docs/tournaments.md says.
+        expected: dict[str, tuple[int, int, int]] = {}
+        for entrant in entrants:
+            wins = [
+                results[m].outcome.winner == seat  # type: ignore[union-attr]
+                for m, seat in entrant.matches
+                if results[m] is not None
+            ]
+            tally = score(wins)
+            expected[entrant.client.player_id] = (tally.points, tally.games, tally.wins)
+        final = record.standings
+        assert final.tournament.status == FINISHED
+        assert {s.player_id: (s.points, s.games, s.wins) for s in final.standings} == expected
+        assert [s.rank for s in final.standings] == list(range(1, PLAYERS + 1))
+        points = [s.points for s in final.standings]
+        assert points == sorted(points, reverse=True)
+        assert all(e.final == final for e in entrants)  # the stream's last word is the record
+
+        # Rated games reached the ladder; voided ones changed nobody's rating.
+        history: dict[str, dict[str, ratings_pb2.HistoryEntry]] = defaultdict(dict)
+        for player_id, entrant in by_id.items():
+            lines = await entrant.client.get_history(player_id, GAME, limit=200)
+            history[player_id] = {line.match_id: line for line in lines.entries}
+        for game in record.games:
+            for player_id in game.player_ids:
+                line = history[player_id][game.match_id]
+                if game.status == pb.GAME_STATUS_VOIDED:
+                    assert line.verdict == ratings_pb2.VERDICT_VOID and line.change == 0
+                else:
+                    assert line.rated
