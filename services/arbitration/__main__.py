@@ -17,17 +17,20 @@ from services.arbitration.faults import Fault
 from services.arbitration.journal import Journal, StreamStore
 from services.arbitration.logbook import Logbook
 from services.arbitration.monitor import NatsOutages, watch_for_stalls
+from services.arbitration.ownership import Ownership
 from services.arbitration.publisher import Publisher
 from services.arbitration.service import ArbitrationServicer, Matches
 from services.arbitration.store import SnapshotStore
 from services.arbitration.timers import Timers
 from services.common import logs, subjects
+from services.common.owners import Directory
 from services.common.serving import serve
 
 
 async def main(config: Config) -> None:
     matches: list[Matches] = []
     logbooks: list[Logbook] = []
+    bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
     @contextlib.asynccontextmanager
     async def lifespan() -> AsyncIterator[None]:
@@ -44,6 +47,9 @@ async def main(config: Config) -> None:
         await js.add_stream(subjects.log_stream_config())
         journal = Journal(StreamStore(js), config.instance)
         channel = grpc.aio.insecure_channel(config.rules_addr)
+        directory = await Directory.open(js)
+        await directory.start()
+        ownership = Ownership(config.instance, directory)
         owned = Matches(
             config.instance,
             RulesClient(channel),
@@ -53,9 +59,12 @@ async def main(config: Config) -> None:
             config.tolerances,
             journal,
             await SnapshotStore.open(js),
+            ownership,
         )
         matches.append(owned)
         await owned.take_over()
+        announcer = asyncio.create_task(announce_when_bound(ownership, config.advertise_host))
+        adopter = asyncio.create_task(owned.adopt_orphans(config.adopt_every_s))
         logbooks.append(Logbook(js))
         faults.append(owned.on_fault)
         stalls = asyncio.create_task(watch_for_stalls(config.tolerances, owned.on_fault))
@@ -66,9 +75,12 @@ async def main(config: Config) -> None:
         try:
             yield
         finally:
+            announcer.cancel()
+            adopter.cancel()
             evictor.cancel()
             stalls.cancel()
             await owned.close()
+            await directory.stop()
             await journal.close()
             await nc.drain()
             await channel.close()
@@ -79,7 +91,10 @@ async def main(config: Config) -> None:
         )
         return [arbitration_pb2.DESCRIPTOR.services_by_name["Arbitration"].full_name]
 
-    await serve("arbitration", config.listen, register, lifespan)
+    async def announce_when_bound(ownership: Ownership, host: str) -> None:
+        await ownership.announce(f"{host}:{await bound}")
+
+    await serve("arbitration", config.listen, register, lifespan, bound.set_result)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ class Config:
     bank_ms: int  # the match clock: 120 s bank (rules §5); other values for tests only
     grace_ms: int  # and a fresh 10 s grace per genuinely new decision
     tolerances: Tolerances  # how much untrustworthy time is accepted (docs/timing-faults.md)
+    advertise_host: str  # the host the gateway reaches this instance at
+    adopt_every_s: float  # how often to look for a silent instance's matches to adopt
 
     @classmethod
     def from_env(cls) -> Config:
@@ -47,4 +49,12 @@ class Config:
                 forwarding_delay_ms=float(env.get("PF_TOLERANCE_FORWARDING_MS", "100")),
                 nats_disconnected_ms=float(env.get("PF_TOLERANCE_NATS_OUTAGE_MS", "0")),
             ),
+            advertise_host=env.get("PF_ADVERTISE_HOST", "")
+            or _reachable(env.get("PF_HOST", "127.0.0.1")),
+            adopt_every_s=float(env.get("PF_ADOPT_EVERY_S", "1")),
         )
+
+
+def _reachable(host: str) -> str:
+    """Return a host others can dial: a wildcard listen address becomes the host name."""
+    return socket.gethostname() if host in ("0.0.0.0", "::", "") else host

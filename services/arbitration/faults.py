@@ -24,7 +24,8 @@ class FaultKind(enum.Enum):
     TIMER_LATE = "timer_late"
     FORWARDING_DELAY = "forwarding_delay"
     NATS_DISCONNECTED = "nats_disconnected"
-    ARBITRATION_RESTART = "arbitration_restart"  # the owner died; a takeover resumed
+    ARBITRATION_RESTART = "arbitration_restart"  # the owner restarted and took it back
+    ARBITRATION_FAILOVER = "arbitration_failover"  # the owner went silent; another took over
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,7 @@ class Tolerances:
             FaultKind.FORWARDING_DELAY: self.forwarding_delay_ms,
             FaultKind.NATS_DISCONNECTED: self.nats_disconnected_ms,
             FaultKind.ARBITRATION_RESTART: 0.0,  # nobody measured time while it was down
+            FaultKind.ARBITRATION_FAILOVER: 0.0,
         }[kind]
 
 

@@ -86,6 +86,7 @@ class Match:
     exposure: Exposure = field(default_factory=Exposure)
     faults: tuple[Fault, ...] = ()  # faults that overlapped this match's exposure
     void_reason: str = ""
+    revision: int = 0  # the stored snapshot's revision, for compare-and-set (0: none yet)
 
     @property
     def match_id(self) -> str:

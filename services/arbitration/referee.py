@@ -35,6 +35,7 @@ from services.arbitration.journal import Journal
 from services.arbitration.match import FaultNotice, Flag, Item, Landing, Match, Nudge, Submission
 from services.arbitration.metrics import COMMANDS, TIMER_LATENESS, VOIDS
 from services.arbitration.publisher import Publisher
+from services.arbitration.store import Superseded
 from services.arbitration.timing import after_reveal, after_step
 from services.common.rejection import Rejection
 from services.rules.engine.seats import Seat
@@ -74,10 +75,24 @@ class Referee:
         self._save = save or _nowhere
 
     async def run(self, match: Match) -> None:
-        """Work through the match's queue until the task is cancelled."""
-        while True:
-            item = await match.queue.get()
-            await self.handle(match, item)
+        """Work through the match's queue until the task is cancelled or the match moves.
+
+        A save refused as superseded means another instance took the match over while this
+        one was not heard from: nothing of the refused change was shown to anyone, and
+        whatever waits here is told to call again (the gateway then reaches the new owner).
+        """
+        item: Item | None = None
+        try:
+            while True:
+                item = await match.queue.get()
+                await self.handle(match, item)
+                item = None
+        except Superseded:
+            log.error("match moved", extra={"fields": {"match": match.match_id}})
+            _answer_moved(match, item)
+        except asyncio.CancelledError:
+            _answer_moved(match, item)  # nobody is left waiting on a stopped worker
+            raise
 
     async def handle(self, match: Match, item: Item) -> None:
         """Apply one item; a submission's future gets its answer (reply or rejection)."""
@@ -306,6 +321,22 @@ class Referee:
         log.warning(
             "voided", extra={"fields": {"match": match.match_id, "reason": match.void_reason}}
         )
+
+
+def _answer_moved(match: Match, current: Item | None) -> None:
+    """Tell the command being judged and every queued one to go to the new owner."""
+    items = [current] if current is not None else []
+    while not match.queue.empty():
+        items.append(match.queue.get_nowait())
+    for item in items:
+        if isinstance(item, Submission) and not item.answer.done():
+            item.answer.set_exception(
+                Rejection(
+                    grpc.StatusCode.UNAVAILABLE,
+                    "match_moved",
+                    "this arbitration instance no longer runs the match; send the command again",
+                )
+            )
 
 
 async def _nowhere(match: Match) -> None:

@@ -20,6 +20,7 @@ from services.arbitration.journal import Journal
 from services.arbitration.logbook import Logbook
 from services.arbitration.match import FaultNotice, Match, Submission
 from services.arbitration.metrics import FORWARDING_DELAY, LIVE_MATCHES, TIMING_FAULTS
+from services.arbitration.ownership import Ownership
 from services.arbitration.publisher import Publisher, build_update
 from services.arbitration.referee import Referee, spawn
 from services.arbitration.snapshot import from_snapshot, to_snapshot
@@ -45,9 +46,11 @@ class Matches:
         tolerances: Tolerances | None = None,
         journal: Journal | None = None,
         store: SnapshotStore | None = None,
+        ownership: Ownership | None = None,
     ) -> None:
         self.instance = instance
         self._store = store
+        self._ownership = ownership
         self._clock = clock or Clock()
         self._rules = rules
         self._publisher = publisher
@@ -103,19 +106,42 @@ class Matches:
         )
         match.exposure = exposure_after(match.exposure, match.is_exposed(), now_ns)
         self.journal.opened(match)
-        self._live[created.match_id] = match
-        LIVE_MATCHES.inc()
-        self._workers[created.match_id] = spawn(self._referee, match)
-        self._timers.schedule(match)
+        if self._ownership is not None:  # recorded first: the gateway routes by it
+            await self._ownership.claim_new(created.match_id)
         await self.save(match)
+        self._run(match)
         await self._publisher.updates(match)
         await self._publisher.opened(match)
         return match
 
     async def save(self, match: Match) -> None:
-        """Keep the match's snapshot for a takeover (no store: nothing is kept)."""
+        """Keep the match's snapshot for a takeover (no store: nothing is kept).
+
+        Raises:
+            Superseded: when another instance has taken the match over.
+        """
         if self._store is not None:
-            await self._store.save(to_snapshot(match, self.instance, time.monotonic_ns()))
+            snapshot = to_snapshot(match, self.instance, time.monotonic_ns())
+            match.revision = await self._store.save(snapshot, match.revision)
+
+    def _run(self, match: Match) -> None:
+        """Hold the match and start its worker; a worker that ends on its own lets it go."""
+        self._live[match.match_id] = match
+        LIVE_MATCHES.inc()
+        worker = spawn(self._referee, match)
+        self._workers[match.match_id] = worker
+        worker.add_done_callback(lambda task: self._worker_ended(match, task))
+        self._timers.schedule(match)
+
+    def _worker_ended(self, match: Match, worker: asyncio.Task[None]) -> None:
+        if worker.cancelled() or self._live.get(match.match_id) is not match:
+            return
+        # The worker returned: the match moved to another instance (see Referee.run).
+        del self._live[match.match_id]
+        del self._workers[match.match_id]
+        LIVE_MATCHES.dec()
+        if match.timer is not None:
+            match.timer.cancel()
 
     async def take_over(self) -> int:
         """Resume the live matches this instance owned before it stopped; return how many.
@@ -125,23 +151,79 @@ class Matches:
         on with the fault on record). The clocks continue from their stamps, which the
         machine's monotonic clock keeps meaningful across the restart.
         """
-        if self._store is None:
+        if self._ownership is None:
             return 0
-        snapshots = await self._store.owned_live(self.instance)
-        for snapshot in snapshots:
-            match = from_snapshot(snapshot)
-            for seat in (0, 1, -1):
-                view = await self._rules.view(match.game, match.state, seat)
-                match.perspectives[seat] = rules_pb2.Perspective(seat=seat, view=view.view)
-            self._live[match.match_id] = match
-            LIVE_MATCHES.inc()
-            self._workers[match.match_id] = spawn(self._referee, match)
-            outage = Fault(FaultKind.ARBITRATION_RESTART, snapshot.saved_ns, time.monotonic_ns())
-            TIMING_FAULTS.labels(outage.kind.value).inc()
-            match.queue.put_nowait(FaultNotice(outage))  # judged before any timer fires
-            self._timers.schedule(match)
-            log.info("taken over", extra={"fields": {"match": match.match_id, "seq": match.seq}})
-        return len(snapshots)
+        resumed = 0
+        for match_id, owner in self._ownership.mine().items():
+            # Claimed again so that an instance adopting it at this very moment loses.
+            if await self._ownership.claim(match_id, owner):
+                resumed += await self._resume(match_id, FaultKind.ARBITRATION_RESTART)
+        return resumed
+
+    async def adopt_orphans(self, every_s: float) -> None:
+        """Take over the matches of instances that stopped announcing themselves, forever.
+
+        Each orphan is claimed by compare-and-set, so of several surviving instances one
+        adopts it. The silence is a fault like a restart's (an arbitration_failover).
+        """
+        assert self._ownership is not None
+        while True:
+            await asyncio.sleep(every_s)
+            self._let_go_of_moved()
+            try:
+                orphans = await self._ownership.orphans()
+                for match_id, owner in orphans.items():
+                    if match_id not in self._live and await self._ownership.claim(match_id, owner):
+                        await self._resume(match_id, FaultKind.ARBITRATION_FAILOVER)
+            except Exception as error:  # NATS trouble: look again next time
+                log.warning("adoption round failed", extra={"fields": {"why": repr(error)}})
+
+    def _let_go_of_moved(self) -> None:
+        """Drop the matches another instance adopted while this one was not heard from.
+
+        Their next save would be refused anyway (the snapshot is fenced); this lets go of
+        the idle ones too, so a stalled instance that wakes up holds nothing stale.
+        """
+        assert self._ownership is not None
+        owners = self._ownership.directory.owners()
+        for match_id, match in list(self._live.items()):
+            owner = owners.get(match_id)
+            if owner is not None and owner.instance != self.instance:
+                log.error(
+                    "match moved", extra={"fields": {"match": match_id, "to": owner.instance}}
+                )
+                self._workers.pop(match_id).cancel()
+                del self._live[match_id]
+                LIVE_MATCHES.dec()
+                if match.timer is not None:
+                    match.timer.cancel()
+
+    async def _resume(self, match_id: str, kind: FaultKind) -> int:
+        """Run a match from its snapshot here; return 1, or 0 when there is none to run."""
+        assert self._store is not None and self._ownership is not None
+        loaded = await self._store.load(match_id)
+        if loaded is None or loaded[0].status != arbitration_pb2.STATUS_LIVE:
+            # Over, or never saved: nothing to run. The snapshot and record go, so the
+            # gateway stops routing to an owner that is not coming back.
+            await self._store.forget(match_id)
+            await self._ownership.release(match_id)
+            return 0
+        snapshot, revision = loaded
+        match = from_snapshot(snapshot)
+        match.revision = revision
+        for seat in (0, 1, -1):
+            view = await self._rules.view(match.game, match.state, seat)
+            match.perspectives[seat] = rules_pb2.Perspective(seat=seat, view=view.view)
+        await self.save(match)  # before anything runs: a silent old owner is now fenced off
+        outage = Fault(kind, snapshot.saved_ns, time.monotonic_ns())
+        TIMING_FAULTS.labels(outage.kind.value).inc()
+        match.queue.put_nowait(FaultNotice(outage))  # judged before any timer fires
+        self._run(match)
+        log.info(
+            "taken over",
+            extra={"fields": {"match": match_id, "seq": match.seq, "how": kind.value}},
+        )
+        return 1
 
     def on_fault(self, fault: Fault) -> None:
         """Count a fault of this process and let every live match judge it, in order."""
@@ -190,6 +272,8 @@ class Matches:
                     LIVE_MATCHES.dec()
                     if self._store is not None:
                         await self._store.forget(match_id)
+                    if self._ownership is not None:
+                        await self._ownership.release(match_id)
                     self.journal.forget(match_id)
 
     async def close(self) -> None:

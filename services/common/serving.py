@@ -77,8 +77,13 @@ async def serve(
     listen: Listen,
     register: Register,
     lifespan: Callable[[], contextlib.AbstractAsyncContextManager[object]] | None = None,
+    on_ready: Callable[[int], None] | None = None,
 ) -> None:
-    """Run a gRPC service until SIGINT/SIGTERM, with ``lifespan`` around it (NATS, DB)."""
+    """Run a gRPC service until SIGINT/SIGTERM, with ``lifespan`` around it (NATS, DB).
+
+    ``on_ready`` is told the gRPC port once it is bound (a service that announces its
+    address needs it when the port was 0).
+    """
     async with contextlib.AsyncExitStack() as stack:
         if lifespan is not None:
             await stack.enter_async_context(lifespan())
@@ -86,6 +91,8 @@ async def serve(
             metrics_server(listen.host, listen.metrics_port)
         )
         _, port, _ = await stack.enter_async_context(grpc_server(listen, register))
+        if on_ready is not None:
+            on_ready(port)
         announce_ready(name, port, metrics_port)
         await wait_for_stop_signal()
     print(f"STOPPED {name}", file=sys.stderr, flush=True)

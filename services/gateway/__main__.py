@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import asyncio.base_events
 import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import grpc
 import nats
@@ -12,6 +14,7 @@ from aiohttp import web
 
 from services.common import logs
 from services.common.metrics import add_metrics_route, sample_event_loop_lag
+from services.common.owners import Directory
 from services.common.serving import wait_for_stop_signal
 from services.gateway.auth import identity_hook
 from services.gateway.config import Config
@@ -19,12 +22,15 @@ from services.gateway.grpcweb import GrpcWebConfig, HeaderPolicy, setup
 from services.gateway.local import LocalArena, add_local_arena
 from services.gateway.ops import add_ops_routes
 from services.gateway.page import placeholder
+from services.gateway.placement import ArbitrationChannels, by_owner
 from services.gateway.routing import public_routes
 
 
 async def main(config: Config) -> None:
     nc = await nats.connect(config.nats_url, name="gateway")
-    arbitration = grpc.aio.insecure_channel(config.arbitration_addr)
+    directory = await Directory.open(nc.jetstream())
+    await directory.start()
+    arbitration = ArbitrationChannels(config.arbitration_addr, directory)
     local = grpc.aio.server()
     add_local_arena(LocalArena(config.token_key, nc, arbitration), local)
     local_port = local.add_insecure_port("127.0.0.1:0")
@@ -41,13 +47,16 @@ async def main(config: Config) -> None:
         max_message_bytes=config.max_message_bytes,
         # Nothing a client sends is passed on: the gateway names the player itself.
         headers=HeaderPolicy(names=frozenset(), prefixes=()),
+        resolvers={"arbitration": by_owner(directory)},
     )
     app = web.Application()
     setup(app, grpc_web, identity_hook(config.token_key, config.inject_forwarding_delay_ms / 1000))
     add_metrics_route(app)
     app.router.add_get("/healthz", healthz)
     add_ops_routes(app, config.metrics_targets)
-    if config.static_dir:
+    index = Path(config.static_dir, "index.html") if config.static_dir else None
+    if index is not None and index.is_file():
+        app.router.add_get("/", index_page(index))
         app.router.add_static("/", config.static_dir, show_index=False)
     else:
         app.router.add_get("/", placeholder)
@@ -66,8 +75,18 @@ async def main(config: Config) -> None:
         await runner.cleanup()
         await local.stop(grace=1.0)
         await arbitration.close()
+        await directory.stop()
         await nc.drain()
         print("STOPPED gateway", file=sys.stderr, flush=True)
+
+
+def index_page(index: Path) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    """Return a handler that serves the built browser client's page at `/`."""
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(index)
+
+    return handler
 
 
 async def healthz(request: web.Request) -> web.Response:

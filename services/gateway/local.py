@@ -18,6 +18,7 @@ from photofinish.client.v1 import arena_pb2
 from services.common import subjects
 from services.common.identity import PLAYER_ID, player_id_of
 from services.common.rejection import Rejection, from_rpc_error
+from services.gateway.placement import ArbitrationChannels
 from services.gateway.tokens import issue
 
 GET_UPDATE_TIMEOUT_S = 3.0
@@ -34,10 +35,10 @@ def is_newer(update: arbitration_pb2.MatchUpdate, last_seq: int) -> bool:
 class LocalArena:
     """SignIn issues guest tokens; Watch streams one seat's updates, its own only."""
 
-    def __init__(self, token_key: bytes, nc: NATS, arbitration: grpc.aio.Channel) -> None:
+    def __init__(self, token_key: bytes, nc: NATS, arbitration: ArbitrationChannels) -> None:
         self._key = token_key
         self._nc = nc
-        self._arbitration = arbitration_pb2_grpc.ArbitrationStub(arbitration)
+        self._arbitration = arbitration
 
     async def SignIn(
         self, request: arena_pb2.SignInRequest, context: grpc.aio.ServicerContext[object, object]
@@ -90,8 +91,9 @@ class LocalArena:
     async def _latest(
         self, request: arena_pb2.WatchRequest, player: str
     ) -> arbitration_pb2.MatchUpdate:
+        channel = await self._arbitration.for_match(request.match_id)
         try:
-            return await self._arbitration.GetUpdate(
+            return await arbitration_pb2_grpc.ArbitrationStub(channel).GetUpdate(
                 arbitration_pb2.GetUpdateRequest(match_id=request.match_id, seat=request.seat),
                 metadata=((PLAYER_ID, player),),
                 timeout=GET_UPDATE_TIMEOUT_S,

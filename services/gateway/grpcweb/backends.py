@@ -21,24 +21,39 @@ StreamingCall = grpc.aio.UnaryStreamCall[bytes, bytes]
 class Backends:
     """Open channels by backend name, their raw-bytes method callables, and live streams."""
 
-    def __init__(self, channels: Mapping[str, grpc.aio.Channel]) -> None:
+    def __init__(
+        self,
+        channels: Mapping[str, grpc.aio.Channel],
+        options: tuple[tuple[str, int | str], ...] = (),
+    ) -> None:
         self._channels = dict(channels)
-        self._unary: dict[str, UnaryMethod] = {}
-        self._streaming: dict[str, StreamMethod] = {}
+        self._options = list(options)
+        self._instances: dict[str, grpc.aio.Channel] = {}  # by target, opened on first use
+        self._unary: dict[tuple[str, str], UnaryMethod] = {}
+        self._streaming: dict[tuple[str, str], StreamMethod] = {}
         self._streams: set[StreamingCall] = set()
         self.closing = False
 
-    def unary(self, backend: str, path: str) -> UnaryMethod:
-        """Returns the callable for a unary method on `backend`."""
-        if path not in self._unary:
-            self._unary[path] = self._channels[backend].unary_unary(path)
-        return self._unary[path]
+    def unary(self, backend: str, path: str, target: str = "") -> UnaryMethod:
+        """Returns the callable for a unary method on `backend` (at `target`, when given)."""
+        key = (target or backend, path)
+        if key not in self._unary:
+            self._unary[key] = self._channel(backend, target).unary_unary(path)
+        return self._unary[key]
 
-    def server_streaming(self, backend: str, path: str) -> StreamMethod:
-        """Returns the callable for a server-streaming method on `backend`."""
-        if path not in self._streaming:
-            self._streaming[path] = self._channels[backend].unary_stream(path)
-        return self._streaming[path]
+    def server_streaming(self, backend: str, path: str, target: str = "") -> StreamMethod:
+        """Returns the callable for a server-streaming method on `backend` (or `target`)."""
+        key = (target or backend, path)
+        if key not in self._streaming:
+            self._streaming[key] = self._channel(backend, target).unary_stream(path)
+        return self._streaming[key]
+
+    def _channel(self, backend: str, target: str) -> grpc.aio.Channel:
+        if not target:
+            return self._channels[backend]
+        if target not in self._instances:
+            self._instances[target] = grpc.aio.insecure_channel(target, options=self._options)
+        return self._instances[target]
 
     @contextmanager
     def tracking(self, call: StreamingCall) -> Iterator[None]:
@@ -58,7 +73,8 @@ class Backends:
     async def close(self) -> None:
         """Closes every channel, cancelling whatever calls remain on them."""
         self.closing = True
-        await asyncio.gather(*(channel.close() for channel in self._channels.values()))
+        channels = [*self._channels.values(), *self._instances.values()]
+        await asyncio.gather(*(channel.close() for channel in channels))
 
 
 BACKENDS = web.AppKey("grpcweb_backends", Backends)
@@ -79,7 +95,8 @@ def backends_context(
             {
                 name: grpc.aio.insecure_channel(target, options=options)
                 for name, target in config.backends.items()
-            }
+            },
+            config.channel_options,
         )
         app[BACKENDS] = backends
         try:

@@ -23,6 +23,7 @@ class Outgoing:
     message: bytes
     metadata: Metadata
     timeout_s: float | None
+    target: str = ""  # one instance of the backend; empty: its configured address
 
 
 @dataclass(frozen=True, slots=True)

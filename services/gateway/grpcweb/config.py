@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from services.gateway.grpcweb.cors import CorsPolicy
 from services.gateway.grpcweb.metadata import HeaderPolicy
-from services.gateway.grpcweb.routes import Route, is_method_path
+from services.gateway.grpcweb.routes import Resolver, Route, is_method_path
 
 DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024
 
@@ -28,6 +28,8 @@ class GrpcWebConfig:
     cors: CorsPolicy = field(default_factory=CorsPolicy)
     disconnect_poll_s: float = 0.5
     channel_options: tuple[tuple[str, int | str], ...] = ()
+    # Backends with several instances: which one serves a request (by backend name).
+    resolvers: Mapping[str, Resolver] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for path, route in self.routes.items():

@@ -30,7 +30,9 @@ async def forward_unary(
     """Returns the browser's response to a unary call forwarded to its backend."""
     backends = request.config_dict[BACKENDS]
     started = time.perf_counter()
-    reply = await call_unary(backends.unary(route.backend, outgoing.path), outgoing)
+    reply = await call_unary(
+        backends.unary(route.backend, outgoing.path, outgoing.target), outgoing
+    )
     status = _explained(reply.status, backends)
     method = outgoing.path.rsplit("/", 1)[-1]
     UNARY_SECONDS.labels(method, status.code.name).observe(time.perf_counter() - started)
@@ -53,7 +55,9 @@ async def forward_stream(
     (seen by a failed write or by the idle poll), gateway shutting down, handler cancelled.
     """
     backends = request.config_dict[BACKENDS]
-    stream = StreamCall(backends.server_streaming(route.backend, outgoing.path), outgoing)
+    stream = StreamCall(
+        backends.server_streaming(route.backend, outgoing.path, outgoing.target), outgoing
+    )
     watcher = asyncio.create_task(call_when_gone(request, poll_s, stream.cancel))
     method = outgoing.path.rsplit("/", 1)[-1]
     try:

@@ -87,7 +87,9 @@ class GrpcWebProxy:
         async for chunk in request.content.iter_any():
             reader.feed(chunk)
         message = reader.finish()
-        route.check(message)
+        parsed = route.check(message)
         own = await self._hook(request, route) if self._hook is not None else ()
         metadata = forwarded(request.headers, self._config.headers, own)
-        return Outgoing(route.target or path, message, metadata, timeout_s)
+        resolver = self._config.resolvers.get(route.backend)
+        target = await resolver(parsed) if resolver is not None and parsed is not None else None
+        return Outgoing(route.target or path, message, metadata, timeout_s, target or "")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from google.protobuf.message import DecodeError, Message
@@ -16,6 +17,11 @@ _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 SERVICE_PATTERN = rf"{_NAME}(?:\.{_NAME})+"
 METHOD_PATTERN = _NAME
 _METHOD_PATH = re.compile(rf"/{SERVICE_PATTERN}/{METHOD_PATTERN}")
+
+
+# Picks which instance of a backend serves one request, from the request itself: a gRPC
+# target ("10.0.0.7:7102"), or None for the backend's configured address.
+Resolver = Callable[[Message], Awaitable[str | None]]
 
 
 class MethodKind(enum.Enum):
@@ -48,16 +54,16 @@ class Route:
     def server_streaming(cls, backend: str, target: str = "") -> Route:
         return cls(MethodKind.SERVER_STREAMING, backend, target)
 
-    def check(self, message: bytes) -> None:
-        """Check ``message`` parses as this route's request type (when it has one).
+    def check(self, message: bytes) -> Message | None:
+        """Return ``message`` parsed as this route's request type (None: it has none).
 
         Raises:
-            MalformedRequest: when it does not.
+            MalformedRequest: when it does not parse.
         """
         if self.request is None:
-            return
+            return None
         try:
-            self.request.FromString(message)
+            return self.request.FromString(message)
         except DecodeError as error:
             name = self.request.DESCRIPTOR.full_name
             raise MalformedRequest(

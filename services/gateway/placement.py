@@ -1,0 +1,49 @@
+"""Which arbitration instance to call for a match: the one recorded as its owner.
+
+With one instance every call could go to the configured address; with several, each
+match lives on the instance that opened or adopted it (services/common/owners.py), and a
+call about it must reach that one. Unknown matches go to the configured address, which
+answers for them as any instance would (not found, or a finished match's log).
+"""
+
+from __future__ import annotations
+
+import grpc
+from google.protobuf.message import Message
+
+from services.common.owners import Directory
+from services.gateway.grpcweb.routes import Resolver
+
+
+def by_owner(directory: Directory) -> Resolver:
+    """Return the gRPC-web resolver for arbitration calls: by the request's match_id."""
+
+    async def resolve(request: Message) -> str | None:
+        match_id = getattr(request, "match_id", "")
+        return await directory.address_of(match_id) if match_id else None
+
+    return resolve
+
+
+class ArbitrationChannels:
+    """Channels to the arbitration instances, for the calls the gateway makes itself."""
+
+    def __init__(self, default_addr: str, directory: Directory | None = None) -> None:
+        self._default = grpc.aio.insecure_channel(default_addr)
+        self._directory = directory
+        self._by_address: dict[str, grpc.aio.Channel] = {}
+
+    async def for_match(self, match_id: str) -> grpc.aio.Channel:
+        """Return a channel to the instance that runs ``match_id``."""
+        if self._directory is None:
+            return self._default
+        address = await self._directory.address_of(match_id)
+        if address is None:
+            return self._default
+        if address not in self._by_address:
+            self._by_address[address] = grpc.aio.insecure_channel(address)
+        return self._by_address[address]
+
+    async def close(self) -> None:
+        for channel in [self._default, *self._by_address.values()]:
+            await channel.close()

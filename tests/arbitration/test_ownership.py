@@ -1,0 +1,111 @@
+"""Ownership records and fenced snapshots, against a real nats-server's JetStream KV."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import nats
+import pytest
+from nats.js import JetStreamContext
+
+from photofinish.arbitration.v1 import arbitration_pb2, snapshot_pb2
+from photofinish.events.v1 import events_pb2
+from services.arbitration.ownership import Ownership
+from services.arbitration.store import SnapshotStore, Superseded
+from services.common.owners import Directory, arbiters_bucket, owners_bucket
+from services.stack.natsd import start_nats
+
+TTL_S = 1.0
+
+
+@pytest.fixture
+async def js(tmp_path: Path) -> AsyncIterator[JetStreamContext]:
+    server = await start_nats(tmp_path / "nats")
+    nc = await nats.connect(server.url)
+    yield nc.jetstream()
+    await nc.close()
+    await server.stop()
+
+
+async def directory(js: JetStreamContext) -> Directory:
+    found = Directory(await owners_bucket(js), await arbiters_bucket(js, TTL_S))
+    await found.start()
+    return found
+
+
+async def test_a_new_match_is_routed_to_the_instance_that_opened_it(js: JetStreamContext) -> None:
+    own = Ownership("arb-a", await directory(js))
+    announcing = asyncio.create_task(own.announce("10.0.0.1:7102", every_s=0.1))
+    await own.claim_new("m1")
+    gateway = await directory(js)  # another process, reading the same buckets
+    assert await gateway.owner_of("m1") == "arb-a"
+    assert await gateway.address_of("m1") == "10.0.0.1:7102"
+    assert await gateway.address_of("nobody-opened-this") is None
+    announcing.cancel()
+
+
+async def test_of_two_claims_on_one_orphan_exactly_one_wins(js: JetStreamContext) -> None:
+    dead = Ownership("arb-dead", await directory(js))
+    await dead.claim_new("m1")
+    survivors = [Ownership(name, await directory(js)) for name in ("arb-b", "arb-c")]
+    seen = [(await s.orphans())["m1"] for s in survivors]
+    won = await asyncio.gather(*(s.claim("m1", o) for s, o in zip(survivors, seen, strict=True)))
+    assert sorted(won) == [False, True]
+    winner = survivors[won.index(True)].instance
+    assert await (await directory(js)).owner_of("m1") == winner
+
+
+async def test_only_a_silent_instances_matches_are_orphans(js: JetStreamContext) -> None:
+    alive = Ownership("arb-alive", await directory(js))
+    silent = Ownership("arb-silent", await directory(js))
+    beating = asyncio.create_task(alive.announce("127.0.0.1:1", every_s=0.1))
+    stopping = asyncio.create_task(silent.announce("127.0.0.1:2", every_s=0.1))
+    await alive.claim_new("kept")
+    await silent.claim_new("orphaned")
+    watcher = Ownership("arb-watcher", await directory(js))
+    await asyncio.sleep(0.3)
+    assert await watcher.orphans() == {}  # both still announce themselves
+    stopping.cancel()  # silent stops beating, as a killed process would
+    for _ in range(100):  # its record ages out after TTL_S
+        if await watcher.orphans():
+            break
+        await asyncio.sleep(0.1)
+    assert set(await watcher.orphans()) == {"orphaned"}
+    assert set(await alive.orphans()) == {"orphaned"}
+    assert await silent.orphans() == {}  # never its own
+    beating.cancel()
+
+
+async def test_a_released_match_is_nobodys(js: JetStreamContext) -> None:
+    own = Ownership("arb-a", await directory(js))
+    await own.claim_new("m1")
+    await own.release("m1")
+    await asyncio.sleep(0.1)  # the watch brings the deletion
+    assert "m1" not in own.mine()
+    assert await (await directory(js)).owner_of("m1") is None
+
+
+def snapshot(seq: int) -> snapshot_pb2.MatchSnapshot:
+    return snapshot_pb2.MatchSnapshot(
+        created=events_pb2.MatchCreated(match_id="m1"),
+        seq=seq,
+        status=arbitration_pb2.STATUS_LIVE,
+    )
+
+
+async def test_a_snapshot_over_a_revision_someone_else_replaced_is_refused(
+    js: JetStreamContext,
+) -> None:
+    store = await SnapshotStore.open(js)
+    old_owner = await store.save(snapshot(1), 0)
+    loaded = await store.load("m1")
+    assert loaded is not None and loaded[0].seq == 1 and loaded[1] == old_owner
+    new_owner = await store.save(snapshot(2), loaded[1])  # the adopter's first save
+    with pytest.raises(Superseded):
+        await store.save(snapshot(3), old_owner)  # the old owner, back from a stall
+    again = await store.load("m1")
+    assert again is not None and again[0].seq == 2 and again[1] == new_owner
+    with pytest.raises(Superseded):
+        await store.save(snapshot(1), 0)  # a second "first" save of one match
