@@ -50,6 +50,8 @@ test: proto-check lint typecheck unit
 
 bench: install
 	$(PY) -m bench.engines
+	$(PY) -m bench.pairing
+	$(PY) -m bench.ratings
 	$(PY) -m bench.stack
 
 tournament: install

@@ -5,8 +5,12 @@ from __future__ import annotations
 import os
 import secrets
 from dataclasses import dataclass
+from pathlib import Path
 
 from services.gateway.ops.targets import MetricsTarget, parse_targets
+
+# `make web` builds the browser client here; the gateway serves it at / when it exists.
+BUILT_WEB_CLIENT = Path(__file__).resolve().parents[2] / "clients" / "web" / "dist"
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +23,7 @@ class Config:
     matchmaking_addr: str
     ratings_addr: str
     max_message_bytes: int
-    static_dir: str  # the built web client; empty: the placeholder page
+    static_dir: str  # the built web client; empty or not built: the placeholder page
     inject_forwarding_delay_ms: float  # fault injection for tests only: hold each request
     metrics_targets: tuple[MetricsTarget, ...] = ()  # the services the ops page reads
     tournaments_addr: str = ""
@@ -38,7 +42,7 @@ class Config:
             matchmaking_addr=env["PF_MATCHMAKING_ADDR"],
             ratings_addr=env["PF_RATINGS_ADDR"],
             max_message_bytes=int(env.get("PF_MAX_MESSAGE_BYTES", str(64 * 1024))),
-            static_dir=env.get("PF_STATIC_DIR", ""),
+            static_dir=env.get("PF_STATIC_DIR", str(BUILT_WEB_CLIENT)),
             inject_forwarding_delay_ms=float(env.get("PF_INJECT_FORWARDING_DELAY_MS", "0")),
             metrics_targets=parse_targets(env.get("PF_METRICS_TARGETS", "")),
             tournaments_addr=env.get("PF_TOURNAMENTS_ADDR", "127.0.0.1:7105"),

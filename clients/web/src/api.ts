@@ -1,0 +1,83 @@
+// The public API over gRPC-web (binary), with the session's token on every call.
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { Code, ConnectError, createClient, type Client, type Interceptor } from "@connectrpc/connect";
+import { createGrpcWebTransport } from "@connectrpc/connect-web";
+import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb";
+import { SubmitRequestSchema } from "./gen/photofinish/arbitration/v1/arbitration_pb";
+import { Arena } from "./gen/photofinish/client/v1/arena_pb";
+import type { CommandSchema } from "./gen/photofinish/game/v1/game_pb";
+
+export type ArenaClient = Client<typeof Arena>;
+
+/** A refusal as the server stated it: the ErrorInfo reason and its figures. */
+export interface Refusal {
+  code: Code;
+  reason: string;
+  message: string;
+  metadata: Record<string, string>;
+}
+
+let token = "";
+
+export function setToken(value: string): void {
+  token = value;
+}
+
+const bearer: Interceptor = (next) => async (request) => {
+  if (token) request.header.set("authorization", `Bearer ${token}`);
+  return next(request);
+};
+
+export const arena: ArenaClient = createClient(
+  Arena,
+  createGrpcWebTransport({
+    baseUrl: location.origin,
+    useBinaryFormat: true,
+    interceptors: [bearer],
+  }),
+);
+
+/** Return what the server said about a failed call (reason "" for transport failures). */
+export function refusal(error: unknown): Refusal {
+  const connect = ConnectError.from(error);
+  const result: Refusal = { code: connect.code, reason: "", message: connect.rawMessage, metadata: {} };
+  const [info] = connect.findDetails(ErrorInfoSchema);
+  if (info) {
+    result.reason = info.reason;
+    result.metadata = { ...info.metadata };
+  }
+  return result;
+}
+
+/** True when a call failed because the connection did, not because the server refused. */
+export function isTransportFailure(error: unknown): boolean {
+  const code = ConnectError.from(error).code;
+  return code === Code.Unavailable || code === Code.Unknown || code === Code.Internal || code === Code.Canceled;
+}
+
+/** Client sequence numbers: increasing per match and seat, also across reloads. */
+function nextClientSeq(matchId: string, seat: number): bigint {
+  const key = `pf.seq.${matchId}.${seat}`;
+  const stored = BigInt(localStorage.getItem(key) ?? "0");
+  const next = stored + 1n;
+  localStorage.setItem(key, next.toString());
+  return next;
+}
+
+/** Send one command; a transport failure is retried with the same client_seq. */
+export async function submit(matchId: string, seat: number, command: MessageInitShape<typeof CommandSchema>): Promise<void> {
+  const request = create(SubmitRequestSchema, {
+    matchId,
+    seat,
+    clientSeq: nextClientSeq(matchId, seat),
+    command,
+  });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await arena.submit(request);
+      return;
+    } catch (error) {
+      if (attempt >= 2 || !isTransportFailure(error) || refusal(error).reason) throw error;
+    }
+  }
+}

@@ -1,0 +1,221 @@
+// The lobby: play a game (computer, online queue or challenge code, hot-seat), the ladders.
+import { arena, refusal } from "./api";
+import { h } from "./dom";
+import { Game, Level } from "./gen/photofinish/game/v1/game_pb";
+import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
+import type { Session } from "./store";
+
+const LADDER_REFRESH_MS = 5000;
+const LADDER_SIZE = 10;
+
+export interface LobbyActions {
+  onMatch(assignment: MatchAssignment): void;
+  onSignOut(): void;
+}
+
+export class Lobby {
+  readonly root = h("section.lobby");
+  private readonly abort = new AbortController();
+  private readonly status = h("p.lobby-status", { role: "status", "aria-live": "polite" });
+  private readonly ladders = h("div.ladders");
+  private timer = 0;
+  private waiting: AbortController | null = null;
+
+  constructor(
+    private readonly session: Session,
+    private readonly actions: LobbyActions,
+  ) {
+    this.root.append(
+      h(
+        "header.lobby-head",
+        h("h2", `Hello, ${session.name}`),
+        h("button.link#sign-out", { type: "button", onclick: () => actions.onSignOut() }, "Sign out"),
+      ),
+      this.status,
+      h("div.games", this.gameCard(Game.SPIT, "Spit", "Real-time cards: the first card to reach the server counts."), this.gameCard(Game.BID, "Spectacular Bid", "Dominoes with chips, an auction and a 120 s clock.")),
+      h("section.ladder-section", h("h3", "Ladders"), this.ladders),
+    );
+  }
+
+  start(): void {
+    void this.refreshLadders();
+    this.timer = window.setInterval(() => void this.refreshLadders(), LADDER_REFRESH_MS);
+  }
+
+  stop(): void {
+    window.clearInterval(this.timer);
+    this.abort.abort();
+    this.waiting?.abort();
+  }
+
+  private gameCard(game: Game, title: string, blurb: string): HTMLElement {
+    const id = game === Game.SPIT ? "spit" : "bid";
+    const level = h(
+      `select#${id}-level`,
+      { "aria-label": `${title}: computer speed` },
+      h("option", { value: String(Level.EASY) }, game === Game.SPIT ? "Easy (slow)" : "Easy"),
+      h("option", { value: String(Level.MEDIUM) }, "Medium"),
+      h("option", { value: String(Level.HARD) }, game === Game.SPIT ? "Hard (fast)" : "Hard"),
+    ) as HTMLSelectElement;
+    const rated = h("input", { type: "checkbox", id: `${id}-rated`, checked: true }) as HTMLInputElement;
+    const code = h("input", { id: `${id}-code`, placeholder: "code", "aria-label": "challenge code", size: "8", autocomplete: "off" }) as HTMLInputElement;
+    return h(
+      `article.game-card#card-${id}`,
+      h("h3", title),
+      h("p.blurb", blurb),
+      h(
+        "div.row",
+        level,
+        h("button.primary", { type: "button", id: `${id}-computer`, onclick: () => this.computer(game, Number(level.value) as Level) }, "Play the computer"),
+      ),
+      h(
+        "div.row",
+        h("label", rated, " rated"),
+        h("button", { type: "button", id: `${id}-queue`, onclick: () => this.queue(game, rated.checked) }, "Find an opponent"),
+        h("button", { type: "button", id: `${id}-challenge`, onclick: () => this.challenge(game, rated.checked) }, "Challenge by code"),
+      ),
+      h(
+        "form.row",
+        { onsubmit: (event: Event) => (event.preventDefault(), void this.accept(code.value.trim())) },
+        code,
+        h("button", { type: "submit", id: `${id}-accept` }, "Accept a code"),
+      ),
+      game === Game.BID
+        ? h("div.row", h("button", { type: "button", id: "bid-hotseat", onclick: () => this.hotSeat(game) }, "Two players on this device"))
+        : null,
+    );
+  }
+
+  private say(text: string): void {
+    this.status.replaceChildren(text);
+  }
+
+  private async call(what: () => Promise<MatchAssignment>): Promise<void> {
+    try {
+      this.actions.onMatch(await what());
+    } catch (error) {
+      const why = refusal(error);
+      this.say(`Could not start: ${why.reason || why.message}`);
+    }
+  }
+
+  private computer(game: Game, level: Level): void {
+    this.say("Finding a computer opponent…");
+    void this.call(() => arena.playComputer({ game, level }));
+  }
+
+  private hotSeat(game: Game): void {
+    void this.call(() => arena.playHotSeat({ game }));
+  }
+
+  private accept(code: string): void {
+    if (!code) return this.say("Type the code your opponent shared.");
+    void this.call(() => arena.acceptChallenge({ code }));
+  }
+
+  private cancelButton(game: Game): HTMLElement {
+    return h(
+      "button#cancel-wait",
+      {
+        type: "button",
+        onclick: () => {
+          this.waiting?.abort();
+          void arena.cancelQueue({ game }).catch(() => undefined);
+          this.say("Stopped waiting.");
+        },
+      },
+      "Cancel",
+    );
+  }
+
+  private async queue(game: Game, rated: boolean): Promise<void> {
+    this.waiting?.abort();
+    const controller = (this.waiting = new AbortController());
+    this.say("Joining the queue…");
+    try {
+      for await (const update of arena.queue({ game, rated }, { signal: controller.signal })) {
+        if (update.kind.case === "waiting") {
+          this.status.replaceChildren(`Waiting for an opponent (${update.kind.value} in the queue)… `, this.cancelButton(game));
+        } else if (update.kind.case === "match") {
+          controller.abort();
+          return this.actions.onMatch(update.kind.value);
+        }
+      }
+    } catch (error) {
+      if (!controller.signal.aborted) this.say(`The queue stopped: ${refusal(error).reason || refusal(error).message}`);
+    }
+  }
+
+  private async challenge(game: Game, rated: boolean): Promise<void> {
+    this.waiting?.abort();
+    const controller = (this.waiting = new AbortController());
+    try {
+      for await (const update of arena.createChallenge({ game, rated }, { signal: controller.signal })) {
+        if (update.kind.case === "code") {
+          this.status.replaceChildren(
+            "Share this code: ",
+            h("strong.challenge-code#challenge-code", update.kind.value),
+            " — waiting for them to accept… ",
+            this.cancelButton(game),
+          );
+        } else if (update.kind.case === "match") {
+          controller.abort();
+          return this.actions.onMatch(update.kind.value);
+        }
+      }
+    } catch (error) {
+      if (!controller.signal.aborted) this.say(`The challenge stopped: ${refusal(error).reason || refusal(error).message}`);
+    }
+  }
+
+  private async refreshLadders(): Promise<void> {
+    const tables = await Promise.all(
+      [Game.SPIT, Game.BID].map(async (game) => {
+        const title = game === Game.SPIT ? "Spit" : "Spectacular Bid";
+        try {
+          const ladder = await arena.getLadder({ game, limit: LADDER_SIZE });
+          const rows = ladder.entries.map((e) =>
+            h(
+              `tr${e.playerId === this.session.playerId ? ".me" : ""}`,
+              h("td", String(e.rank)),
+              h("td", e.name),
+              h("td", `${e.rating.toFixed(0)}${e.provisional ? "?" : ""}`),
+              h("td", `${e.wins}/${e.games}`),
+            ),
+          );
+          return h(
+            "table.ladder",
+            { "data-game": String(game) },
+            h("caption", title),
+            h("thead", h("tr", h("th", "#"), h("th", "Player"), h("th", "Rating"), h("th", "Won"))),
+            h("tbody", rows.length ? rows : h("tr", h("td", { colspan: "4" }, "No rated games yet"))),
+          );
+        } catch {
+          return h("p", `${title}: the ladder is not available right now.`);
+        }
+      }),
+    );
+    this.ladders.replaceChildren(...tables);
+  }
+}
+
+export function signInScreen(onSignedIn: (name: string) => Promise<string | null>): HTMLElement {
+  const name = h("input#name", { required: true, maxlength: "24", autocomplete: "nickname", placeholder: "Your display name", "aria-label": "display name" }) as HTMLInputElement;
+  const error = h("p.error", { role: "alert" });
+  return h(
+    "section.sign-in",
+    h("h2", "Play as a guest"),
+    h(
+      "form",
+      {
+        onsubmit: async (event: Event) => {
+          event.preventDefault();
+          error.textContent = (await onSignedIn(name.value.trim())) ?? "";
+        },
+      },
+      name,
+      h("button.primary#sign-in", { type: "submit" }, "Sign in"),
+    ),
+    error,
+  );
+}

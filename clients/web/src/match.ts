@@ -1,0 +1,244 @@
+// One match in the page: watch every seat held, choose what to show, send commands.
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { arena, isTransportFailure, refusal, submit } from "./api";
+import { countDown, type SeatTime } from "./clock";
+import { h } from "./dom";
+import { Status, type ClockView, type MatchUpdate } from "./gen/photofinish/arbitration/v1/arbitration_pb";
+import { Game, Termination, type CommandSchema } from "./gen/photofinish/game/v1/game_pb";
+import { choose, newest, type Screen } from "./perspective";
+import type { CurrentMatch, Session } from "./store";
+
+export type Command = MessageInitShape<typeof CommandSchema>;
+
+/** What a game's board needs from the match around it. */
+export interface MatchContext {
+  readonly match: CurrentMatch;
+  readonly session: Session;
+  send(seat: number, command: Command): Promise<boolean>;
+  say(text: string, tone?: "info" | "refusal" | "race"): void;
+}
+
+/** A game's board: drawn anew from each screen; keys come while it is shown. */
+export interface Board {
+  render(screen: Screen): HTMLElement;
+  key(event: KeyboardEvent): boolean;
+}
+
+const RETRY_PAUSE_MS = 1000;
+const TICK_MS = 50;
+
+const TERMINATIONS: Record<number, string> = {
+  [Termination.CHIPS]: "a balance reached 0",
+  [Termination.CARDS]: "no cards left",
+  [Termination.TIME]: "on time",
+  [Termination.RESIGN]: "by resignation",
+};
+
+export class MatchView {
+  readonly root = h("section.match");
+  private readonly latest = new Map<number, MatchUpdate>();
+  private receivedAt = 0;
+  private readonly abort = new AbortController();
+  private readonly boardHost = h("div.board-host");
+  private readonly notices = h("div.notices", { role: "status", "aria-live": "polite" });
+  private readonly endHost = h("div.end-host");
+  private board: Board;
+  private shown: Screen | null = null;
+  private ticker = 0;
+  private ended = false;
+
+  constructor(
+    private readonly ctx: MatchContext,
+    makeBoard: (ctx: MatchContext) => Board,
+    private readonly onLeave: () => void,
+  ) {
+    this.board = makeBoard(ctx);
+    const names = ctx.match.names.join(" vs ");
+    this.root.append(
+      h("header.match-head", h("h2", names), h("span.match-id", ctx.match.matchId)),
+      this.notices,
+      this.boardHost,
+      this.endHost,
+    );
+  }
+
+  start(): void {
+    for (const seat of this.ctx.match.seats) void this.watch(seat);
+    this.ticker = window.setInterval(() => this.tick(), TICK_MS);
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  stop(): void {
+    this.abort.abort();
+    window.clearInterval(this.ticker);
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  /** The latest update received, and when: for the page's test hook. */
+  last(): { update: MatchUpdate | null; receivedAt: number } {
+    return { update: this.latest.size ? newest(this.latest) : null, receivedAt: this.receivedAt };
+  }
+
+  /** Each seat's time as displayed now (the figures the clock faces are drawn from). */
+  displayed(): SeatTime[] {
+    const { update } = this.last();
+    return update ? countDown(update.clock, performance.now() - this.receivedAt) : [];
+  }
+
+  /** Ask the server for the clock now (a fresh Watch's first message) and read the display. */
+  async probe(): Promise<{ server: ClockView | undefined; displayed: SeatTime[] }> {
+    const controller = new AbortController();
+    const seat = this.ctx.match.seats[0];
+    const stream = arena.watch({ matchId: this.ctx.match.matchId, seat }, { signal: controller.signal });
+    for await (const update of stream) {
+      const displayed = this.displayed();
+      controller.abort();
+      return { server: update.clock, displayed };
+    }
+    throw new Error("the watch ended without an update");
+  }
+
+  private async watch(seat: number): Promise<void> {
+    let failures = 0;
+    while (!this.abort.signal.aborted) {
+      try {
+        const stream = arena.watch({ matchId: this.ctx.match.matchId, seat }, { signal: this.abort.signal });
+        for await (const update of stream) {
+          failures = 0;
+          this.take(update);
+          if (update.status !== Status.LIVE) return;
+        }
+      } catch (error) {
+        if (this.abort.signal.aborted) return;
+        const why = refusal(error);
+        if (!isTransportFailure(error) && why.reason) {
+          this.say(`Watching seat ${seat} stopped: ${why.reason}`, "refusal");
+          return;
+        }
+        failures += 1;
+        this.say("Connection lost: reconnecting… (the clock keeps running)", "info");
+      }
+      if (this.ended) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5, failures) * RETRY_PAUSE_MS));
+    }
+  }
+
+  private take(update: MatchUpdate): void {
+    this.latest.set(update.seat, update);
+    this.receivedAt = performance.now();
+    if (update.race) this.sayRace(update);
+    const screen = choose(this.latest, this.ctx.match.seats);
+    if (screen) {
+      this.shown = screen;
+      this.boardHost.replaceChildren(this.board.render(screen));
+      this.tick();
+    }
+    const last = newest(this.latest);
+    if (last.status !== Status.LIVE && !this.ended) {
+      this.ended = true;
+      void this.showEnd(last);
+    }
+  }
+
+  private sayRace(update: MatchUpdate): void {
+    const race = update.race;
+    if (!race) return;
+    const ms = (Number(race.gapUs) / 1000).toFixed(3);
+    const who = (seat: number) => update.players[seat]?.name ?? `seat ${seat}`;
+    this.say(
+      `Race on centre pile ${race.pile + 1}: ${race.landedCard} (${who(race.landedSeat)}) landed first; ` +
+        `${race.refusedCard} (${who(race.refusedSeat)}) was refused, ${ms} ms later by the server's stamps.`,
+      "race",
+    );
+  }
+
+  /** Redraw the running clock faces from the last update and the time since it arrived. */
+  private tick(): void {
+    const { update } = this.last();
+    if (!update?.clock?.enabled) return;
+    const times = this.displayed();
+    for (const face of this.boardHost.querySelectorAll<HTMLElement>("[data-clock-seat]")) {
+      const seat = Number(face.dataset.clockSeat);
+      const time = times[seat];
+      if (!time) continue;
+      face.dispatchEvent(new CustomEvent("clock", { detail: { time, running: update.clock.running === seat } }));
+    }
+  }
+
+  private onKey = (event: KeyboardEvent): void => {
+    const target = event.target as HTMLElement | null;
+    if (target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (this.shown && this.board.key(event)) event.preventDefault();
+  };
+
+  say(text: string, tone: "info" | "refusal" | "race" = "info"): void {
+    const line = h(`p.notice.${tone}`, text);
+    this.notices.prepend(line);
+    while (this.notices.childElementCount > 3) this.notices.lastElementChild?.remove();
+  }
+
+  private async showEnd(last: MatchUpdate): Promise<void> {
+    const names = last.players.map((p) => p.name);
+    const parts: (HTMLElement | string)[] = [];
+    if (last.status === Status.VOIDED) {
+      parts.push(h("h3", "Match void"), h("p.void-reason", `Reason: ${last.voidReason || "not given"}`));
+      parts.push(h("p", "A voided match has no result and changes no rating."));
+    } else {
+      const winner = last.outcome?.winner ?? -1;
+      const how = TERMINATIONS[last.outcome?.termination ?? 0] ?? "";
+      const mine = this.ctx.match.seats.length === 1 && this.ctx.match.seats[0] === winner;
+      const title = this.ctx.match.seats.length === 1 ? (mine ? "You won" : "You lost") : `${names[winner] ?? "?"} won`;
+      parts.push(h("h3", title), h("p", `${names[winner] ?? "?"} won ${how}.`));
+    }
+    const rating = h("p.rating-change", last.rated ? "Rating change: waiting for the ladder…" : "Unrated match: no rating change.");
+    parts.push(rating, h("button.primary#leave", { type: "button", onclick: () => this.onLeave() }, "Back to the lobby"));
+    this.endHost.replaceChildren(h("div.end-panel", parts));
+    if (last.rated) await this.showRatingChange(last, rating);
+  }
+
+  private async showRatingChange(last: MatchUpdate, into: HTMLElement): Promise<void> {
+    for (let attempt = 0; attempt < 20 && !this.abort.signal.aborted; attempt++) {
+      try {
+        const history = await arena.getHistory({ playerId: this.ctx.session.playerId, game: last.game, limit: 5 });
+        const entry = history.entries.find((e) => e.matchId === last.matchId);
+        if (entry) {
+          if (!entry.rated) into.textContent = `No rating change${entry.voidReason ? ` (void: ${entry.voidReason})` : ""}.`;
+          else {
+            const sign = entry.change >= 0 ? "+" : "";
+            into.textContent = `Rating: ${entry.ratingBefore.toFixed(0)} → ${entry.ratingAfter.toFixed(0)} (${sign}${entry.change.toFixed(1)})`;
+          }
+          return;
+        }
+      } catch {
+        // the ratings service may lag the result: try again
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
+export function gameName(game: number): string {
+  return game === Game.SPIT ? "Spit" : game === Game.BID ? "Spectacular Bid" : "?";
+}
+
+/** Send one command for `seat`, reporting a refusal in the match's notices. */
+export async function sendCommand(
+  view: { say(text: string, tone?: "info" | "refusal" | "race"): void },
+  match: CurrentMatch,
+  seat: number,
+  command: Command,
+): Promise<boolean> {
+  try {
+    await submit(match.matchId, seat, command);
+    return true;
+  } catch (error) {
+    const why = refusal(error);
+    let text = `Refused (${why.reason || `status ${why.code}`}): ${why.message}`;
+    const landed = why.metadata["landed_card"];
+    const gap = why.metadata["gap_us"];
+    if (landed && gap && /^-?\d+$/.test(gap)) text += ` — ${landed} got there ${(Number(gap) / 1000).toFixed(3)} ms earlier`;
+    view.say(text, landed ? "race" : "refusal");
+    return false;
+  }
+}

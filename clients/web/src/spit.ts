@@ -1,0 +1,234 @@
+// The Spit table: own stock piles, both centre piles, the opponent's face-up cards.
+// Play by clicking a card then a pile, by dragging, by double-clicking, or by keyboard.
+import { adjacent, cardFace } from "./cards";
+import { h } from "./dom";
+import { Gate } from "./gen/photofinish/game/v1/game_pb";
+import type { SpitView } from "./gen/photofinish/game/v1/spit_pb";
+import type { Board, Command, MatchContext } from "./match";
+import type { Screen } from "./perspective";
+import { rulesHelp } from "./help";
+
+const KEYS_HELP =
+  "Keys: 1–5 pick a stock pile · ←/→ (or Q/W) play it on centre pile 1/2 · then 1–5 on an empty space moves it there · " +
+  "Enter ready or spit · P pause/resume · Esc drop the pick";
+
+export class SpitBoard implements Board {
+  private view: SpitView | null = null;
+  private seat = 0;
+  private selected: number | null = null;
+  private root: HTMLElement = h("div");
+
+  constructor(private readonly ctx: MatchContext) {}
+
+  render(screen: Screen): HTMLElement {
+    if (screen.kind !== "board" || screen.update.view?.kind.case !== "spit") return h("div", "…");
+    const view = screen.update.view.kind.value;
+    this.view = view;
+    this.seat = screen.viewer >= 0 ? screen.viewer : this.ctx.match.seats[0];
+    const own = view.sides[this.seat];
+    const other = view.sides[1 - this.seat];
+    const names = screen.update.players.map((p) => p.name);
+    if (this.selected !== null && !own?.stock[this.selected]?.top) this.selected = null;
+    this.root = h(
+      "div.spit-table",
+      this.side(other, 1 - this.seat, names[1 - this.seat] ?? "", false),
+      h(
+        "div.centre",
+        view.centre.map((pile, index) =>
+          h(
+            "div.pile-slot",
+            { dataset: { pile: String(index) }, onclick: () => this.playOn(index) },
+            h("div.pile-label", `Centre ${index + 1} · ${pile.size}`),
+            cardFace(pile.top, { "data-drop-pile": String(index) }),
+          ),
+        ),
+      ),
+      this.side(own, this.seat, `${names[this.seat] ?? ""} (you)`, true),
+      this.controls(view),
+      h("p.keys-help", KEYS_HELP),
+      rulesHelp("spit"),
+    );
+    return this.root;
+  }
+
+  private side(side: SpitView["sides"][number] | undefined, seat: number, name: string, mine: boolean): HTMLElement {
+    const stock = side?.stock ?? [];
+    return h(
+      `div.spit-side${mine ? ".mine" : ".theirs"}`,
+      { dataset: { seat: String(seat) } },
+      h("div.side-head", h("b", name), h("span.spit-count", `spit pile: ${side?.spitCount ?? 0}`)),
+      h(
+        "div.stock-row",
+        stock.map((pile, index) => {
+          const face = cardFace(pile.top, mine && pile.top ? { tabindex: "0", draggable: "false" } : {});
+          if (mine) this.wireCard(face, index, Boolean(pile.top));
+          if (mine && this.selected === index) face.classList.add("selected");
+          return h(
+            "div.stock",
+            { dataset: mine ? { stock: String(index) } : { theirStock: String(index) } },
+            h("span.stock-key", mine ? String(index + 1) : ""),
+            face,
+            h("span.hidden-count", pile.hidden ? `+${pile.hidden}` : ""),
+          );
+        }),
+      ),
+    );
+  }
+
+  private wireCard(face: HTMLElement, index: number, filled: boolean): void {
+    face.addEventListener("click", (event) => {
+      event.stopPropagation();
+      if (!filled) return void this.moveTo(index);
+      this.selected = this.selected === index ? null : index;
+      this.highlight();
+    });
+    if (!filled) return;
+    face.addEventListener("dblclick", () => this.autoPlay(index));
+    face.addEventListener("pointerdown", (event) => this.drag(event, face, index));
+  }
+
+  /** Drag a card: it follows the pointer, and lands on the pile or space under it. */
+  private drag(event: PointerEvent, face: HTMLElement, index: number): void {
+    if (event.button !== 0) return;
+    const startX = event.clientX;
+    const startY = event.clientY;
+    let moved = false;
+    face.setPointerCapture(event.pointerId);
+    const move = (e: PointerEvent) => {
+      const dx = e.clientX - startX;
+      const dy = e.clientY - startY;
+      if (!moved && Math.hypot(dx, dy) < 6) return;
+      moved = true;
+      face.classList.add("dragging");
+      face.style.transform = `translate(${dx}px, ${dy}px)`;
+    };
+    const up = (e: PointerEvent) => {
+      face.removeEventListener("pointermove", move);
+      face.removeEventListener("pointerup", up);
+      face.style.transform = "";
+      face.classList.remove("dragging");
+      if (!moved) return;
+      face.style.visibility = "hidden";
+      const below = document.elementFromPoint(e.clientX, e.clientY);
+      face.style.visibility = "";
+      const pile = below?.closest<HTMLElement>("[data-pile]");
+      const space = below?.closest<HTMLElement>("[data-stock]");
+      if (pile) void this.play(index, Number(pile.dataset.pile));
+      else if (space && Number(space.dataset.stock) !== index) void this.move(index, Number(space.dataset.stock));
+    };
+    face.addEventListener("pointermove", move);
+    face.addEventListener("pointerup", up);
+  }
+
+  private controls(view: SpitView): HTMLElement {
+    const buttons: HTMLElement[] = [];
+    const mustPress = view.mustPress.filter((s) => this.ctx.match.seats.includes(s));
+    if ((view.gate === Gate.START || view.gate === Gate.CONTINUE) && mustPress.length) {
+      buttons.push(h("button.primary#ready", { type: "button", onclick: () => this.ready() }, "Ready"));
+    } else if (view.gate === Gate.START || view.gate === Gate.CONTINUE) {
+      buttons.push(h("span.waiting", "Waiting for the other player to press Ready…"));
+    }
+    if (view.gate === Gate.SPIT) {
+      buttons.push(h("button.primary#spit", { type: "button", onclick: () => this.spit() }, "Spit!"));
+    }
+    if (view.pausable && view.winner < 0) {
+      buttons.push(
+        view.paused
+          ? h("button#resume", { type: "button", onclick: () => this.pause() }, "▶ Resume")
+          : h("button#pause", { type: "button", onclick: () => this.pause(), "aria-label": "Pause" }, "⏸ Pause"),
+      );
+    }
+    if (view.winner < 0) {
+      buttons.push(h("button.danger#resign", { type: "button", onclick: () => this.resign() }, "Resign"));
+    }
+    const paused = view.paused ? h("div.paused-banner", "⏸ Paused — the match is frozen") : null;
+    return h("div.controls", paused, buttons, h("span.round", `Round ${view.roundNo}`));
+  }
+
+  key(event: KeyboardEvent): boolean {
+    const key = event.key.toLowerCase();
+    if (/^[1-5]$/.test(key)) {
+      const index = Number(key) - 1;
+      const filled = Boolean(this.view?.sides[this.seat]?.stock[index]?.top);
+      if (this.selected !== null && !filled) void this.moveTo(index);
+      else if (filled) {
+        this.selected = index;
+        this.highlight();
+      }
+      return true;
+    }
+    if (key === "arrowleft" || key === "q") return this.playOn(0), true;
+    if (key === "arrowright" || key === "w") return this.playOn(1), true;
+    if (key === "escape") return (this.selected = null), this.highlight(), true;
+    if (key === "p" && this.view?.pausable) return void this.pause(), true;
+    if (key === "enter" || key === " ") {
+      if (this.view?.gate === Gate.SPIT) void this.spit();
+      else if (this.view?.gate === Gate.START || this.view?.gate === Gate.CONTINUE) void this.ready();
+      else return false;
+      return true;
+    }
+    return false;
+  }
+
+  private highlight(): void {
+    for (const stock of this.root.querySelectorAll<HTMLElement>("[data-stock]")) {
+      stock.querySelector(".card")?.classList.toggle("selected", Number(stock.dataset.stock) === this.selected);
+    }
+    const top = this.selected === null ? undefined : this.view?.sides[this.seat]?.stock[this.selected]?.top;
+    for (const slot of this.root.querySelectorAll<HTMLElement>("[data-pile]")) {
+      const pileTop = this.view?.centre[Number(slot.dataset.pile)]?.top;
+      slot.classList.toggle("can-take", Boolean(top && pileTop && adjacent(top.rank, pileTop.rank)));
+    }
+  }
+
+  private playOn(pile: number): void {
+    if (this.selected !== null) void this.play(this.selected, pile);
+  }
+
+  private moveTo(space: number): void {
+    if (this.selected !== null && this.selected !== space) void this.move(this.selected, space);
+  }
+
+  /** Double-click: play on the first centre pile the card fits. */
+  private autoPlay(index: number): void {
+    const top = this.view?.sides[this.seat]?.stock[index]?.top;
+    const pile = this.view?.centre.findIndex((p) => p.top && top && adjacent(top.rank, p.top.rank)) ?? -1;
+    if (pile >= 0) void this.play(index, pile);
+  }
+
+  private play(stock: number, pile: number): Promise<boolean> {
+    this.selected = null;
+    const onto = this.view?.centre[pile]?.top?.rank;
+    return this.send({ kind: { case: "spit", value: { kind: { case: "play", value: { stock, pile, onto } } } } });
+  }
+
+  private move(src: number, dst: number): Promise<boolean> {
+    this.selected = null;
+    return this.send({ kind: { case: "spit", value: { kind: { case: "move", value: { src, dst } } } } });
+  }
+
+  private ready(): void {
+    const seats = (this.view?.mustPress ?? []).filter((s) => this.ctx.match.seats.includes(s));
+    for (const seat of seats) void this.ctx.send(seat, { kind: { case: "spit", value: { kind: { case: "ready", value: {} } } } });
+  }
+
+  private spit(): Promise<boolean> {
+    const number = (this.view?.spits ?? 0) + 1;
+    return this.send({ kind: { case: "spit", value: { kind: { case: "spit", value: { number } } } } });
+  }
+
+  private pause(): Promise<boolean> {
+    const command: Command = this.view?.paused
+      ? { kind: { case: "spit", value: { kind: { case: "resume", value: {} } } } }
+      : { kind: { case: "spit", value: { kind: { case: "pause", value: {} } } } };
+    return this.send(command);
+  }
+
+  private resign(): void {
+    if (confirm("Resign this match?")) void this.send({ kind: { case: "spit", value: { kind: { case: "resign", value: {} } } } });
+  }
+
+  private send(command: Command): Promise<boolean> {
+    return this.ctx.send(this.seat, command);
+  }
+}
