@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiohttp
@@ -110,6 +110,8 @@ class Usage:
     rss: dict[str, float]  # MB at the end
     lag_p99_ms: dict[str, float]  # services: upper bound of the histogram bucket
     busy: float  # the machine, all processes: fraction of every core
+    # The arbitration's histograms over the window (timer lateness, snapshot saves).
+    arbitration: dict[str, dict[float, float]] = field(default_factory=dict)
 
     @classmethod
     def between(cls, first: Snapshot, last: Snapshot, pids: dict[str, int]) -> Usage:

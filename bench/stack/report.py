@@ -6,6 +6,7 @@ import argparse
 from collections import Counter
 from typing import Any
 
+from bench.stack import histograms
 from bench.stack.procstat import Usage, percentile
 from bench.stack.settings import (
     CORES,
@@ -108,7 +109,23 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage
         "(ms/cmd: CPU ms per command sent, accepted or refused; loop lag: the services' own "
         "pf_event_loop_lag_seconds histogram bucket, the workers' 50 ms probe)"
     )
+    arbitration_figures(usage, sent)
     verdict(usage, lag_p99_ms, outside)
+
+
+def arbitration_figures(usage: Usage, sent: int) -> None:
+    """Print timer lateness and snapshot cost against their targets (docs/failover.md)."""
+    rows = (
+        (histograms.TIMER_LATENESS, "timer lateness", 2.0),
+        (histograms.SNAPSHOT_SAVE, "snapshot save per change", 0.5),
+    )
+    for name, label, target_ms in rows:
+        buckets = usage.arbitration.get(name, {})
+        p50, p99 = (1000 * histograms.quantile(buckets, q) for q in (0.5, 0.99))
+        print(
+            f"{label:25} n={histograms.count(buckets):6}  p50 {p50:6.3f} ms  p99 {p99:6.3f} ms"
+            f"  (target p99 ≤ {target_ms:g} ms; interpolated in the histogram's buckets)"
+        )
 
 
 def verdict(usage: Usage, lag_p99_ms: dict[str, float], outside: float) -> None:

@@ -288,6 +288,7 @@ class Referee:
         )
 
     async def _nudge(self, match: Match, item: Nudge) -> None:
+        TIMER_LATENESS.observe(max(0, time.monotonic_ns() - item.due_ns) / 1e9)
         if match.is_over() or item.version != match.version or match.decision.gate is None:
             return
         command = game_pb2.Command(nudge=game_pb2.Nudge())

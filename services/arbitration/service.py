@@ -19,7 +19,12 @@ from services.arbitration.faults import Fault, FaultKind, Tolerances, exposure_a
 from services.arbitration.journal import Journal
 from services.arbitration.logbook import Logbook
 from services.arbitration.match import FaultNotice, Match, Submission
-from services.arbitration.metrics import FORWARDING_DELAY, LIVE_MATCHES, TIMING_FAULTS
+from services.arbitration.metrics import (
+    FORWARDING_DELAY,
+    LIVE_MATCHES,
+    SNAPSHOT_SECONDS,
+    TIMING_FAULTS,
+)
 from services.arbitration.ownership import Ownership
 from services.arbitration.publisher import Publisher, build_update
 from services.arbitration.referee import Referee, spawn
@@ -121,8 +126,10 @@ class Matches:
             Superseded: when another instance has taken the match over.
         """
         if self._store is not None:
+            started = time.perf_counter()
             snapshot = to_snapshot(match, self.instance, time.monotonic_ns())
             match.revision = await self._store.save(snapshot, match.revision)
+            SNAPSHOT_SECONDS.observe(time.perf_counter() - started)
 
     def _run(self, match: Match) -> None:
         """Hold the match and start its worker; a worker that ends on its own lets it go."""

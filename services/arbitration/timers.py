@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 from services.arbitration.match import Flag, Match, Nudge
 from services.rules.engine.decision import Gate
@@ -29,11 +30,10 @@ class Timers:
             match.timer = loop.call_at(deadline / 1e9, match.queue.put_nowait, Flag(deadline))
         elif match.timing.handover is not None:
             return  # a shared device: nobody's clock runs until the reveal
-        elif match.decision.gate in (Gate.START, Gate.CONTINUE):
-            match.timer = loop.call_later(
-                self._gate_timeout_s, match.queue.put_nowait, Nudge(match.version)
+        elif match.decision.gate in (Gate.START, Gate.CONTINUE, Gate.SPIT):
+            after_s = (
+                self._spit_pause_s if match.decision.gate is Gate.SPIT else self._gate_timeout_s
             )
-        elif match.decision.gate is Gate.SPIT:
-            match.timer = loop.call_later(
-                self._spit_pause_s, match.queue.put_nowait, Nudge(match.version)
-            )
+            due_ns = time.monotonic_ns() + int(after_s * 1e9)
+            nudge = Nudge(match.version, due_ns)
+            match.timer = loop.call_at(due_ns / 1e9, match.queue.put_nowait, nudge)
