@@ -31,6 +31,8 @@ async def main(args: argparse.Namespace) -> None:
         database_url=os.environ.get("DATABASE_URL", ""),
         token_key=os.environ.get("PF_TOKEN_KEY", "") or StackConfig(Path()).token_key,
         echo=args.verbose,
+        # More than one shares the matches and fails over between them (docs/failover.md).
+        arbitration_instances=int(os.environ.get("PF_ARBITRATION_INSTANCES", "1")),
     )
     async with run_stack(config) as stack:
         print(
