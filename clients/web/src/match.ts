@@ -189,7 +189,7 @@ export class MatchView {
       const how = TERMINATIONS[last.outcome?.termination ?? 0] ?? "";
       const mine = this.ctx.match.seats.length === 1 && this.ctx.match.seats[0] === winner;
       const title = this.ctx.match.seats.length === 1 ? (mine ? "You won" : "You lost") : `${names[winner] ?? "?"} won`;
-      parts.push(h("h3", title), h("p", `${names[winner] ?? "?"} won ${how}.`));
+      parts.push(h("h3", title), h("p.outcome", `${names[winner] ?? "?"} won${how ? `: ${how}` : ""}.`));
     }
     const rating = h("p.rating-change", last.rated ? "Rating change: waiting for the ladder…" : "Unrated match: no rating change.");
     parts.push(rating, h("button.primary#leave", { type: "button", onclick: () => this.onLeave() }, "Back to the lobby"));

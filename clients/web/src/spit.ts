@@ -135,13 +135,13 @@ export class SpitBoard implements Board {
       buttons.push(
         view.paused
           ? h("button#resume", { type: "button", onclick: () => this.pause() }, "▶ Resume")
-          : h("button#pause", { type: "button", onclick: () => this.pause(), "aria-label": "Pause" }, "⏸ Pause"),
+          : h("button#pause", { type: "button", onclick: () => this.pause() }, h("span.pause-icon", { "aria-hidden": "true" }), "Pause"),
       );
     }
     if (view.winner < 0) {
       buttons.push(h("button.danger#resign", { type: "button", onclick: () => this.resign() }, "Resign"));
     }
-    const paused = view.paused ? h("div.paused-banner", "⏸ Paused — the match is frozen") : null;
+    const paused = view.paused ? h("div.paused-banner", h("span.pause-icon", { "aria-hidden": "true" }), "Paused — the match is frozen") : null;
     return h("div.controls", paused, buttons, h("span.round", `Round ${view.roundNo}`));
   }
 

@@ -1,0 +1,61 @@
+"""Driving a Spectacular Bid board in the page: one click-through step at a time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import Page
+
+from tests.web.browser import last_update, screenshot
+
+
+def bid_view(update: dict[str, Any]) -> dict[str, Any]:
+    view: dict[str, Any] = update["view"]["kind"]["value"]
+    return view
+
+
+async def wait_for_newer(page: Page, seq: str) -> None:
+    await page.wait_for_function(
+        "seq => { const l = window.__pf.last(); "
+        "return l && l.update && l.update.seq.toString() !== seq; }",
+        arg=seq,
+    )
+
+
+async def play_step(page: Page, bid_once: bool, state: dict[str, bool]) -> bool:
+    """Take the page's one obvious action; return False when there is none for this page.
+
+    In an auction: bid the minimum once when ``bid_once``, afterwards accept (or pass).
+    """
+    for selector in ("#reveal", "#ready"):
+        if await page.locator(selector).count():
+            await page.click(selector)
+            return True
+    if await page.locator(".auction-buttons").count():
+        if await page.locator("#bid").count() and bid_once and not state.get("bid"):
+            await screenshot(page, "bid-auction")
+            await page.click("#bid")
+            state["bid"] = True
+            return True
+        for selector in ("#accept", "#pass-bid", "#bid"):
+            if await page.locator(selector).count():
+                await page.click(selector)
+                return True
+    playable = page.locator(".hand-tile.playable")
+    if await playable.count():
+        await playable.first.click()
+        if await page.locator("#open").count():
+            await page.click("#open")
+        else:
+            await page.locator(".end-slot.legal").first.click()
+        return True
+    if await page.locator("#draw").count():
+        await page.click("#draw")
+        return True
+    return False
+
+
+async def current(page: Page) -> dict[str, Any]:
+    update = await last_update(page)
+    assert update is not None
+    return update

@@ -1,0 +1,73 @@
+"""What the browser tests share: Debian's Chromium driven by Playwright, the stack, screenshots."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Browser, Page, ViewportSize, async_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+WAIT_MS = 20_000
+PHONE = ViewportSize(width=390, height=844)
+DESKTOP = ViewportSize(width=1100, height=900)
+
+
+@asynccontextmanager
+async def chromium() -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            await browser.close()
+
+
+async def new_page(browser: Browser, url: str, phone: bool = False) -> Page:
+    """A page in a fresh context (its own storage: another person) at the arena."""
+    context = await browser.new_context(viewport=PHONE if phone else DESKTOP)
+    page = await context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    await page.goto(url)
+    return page
+
+
+async def sign_in(page: Page, name: str) -> None:
+    await page.fill("#name", name)
+    await page.click("#sign-in")
+    await page.wait_for_selector(".lobby")
+
+
+async def screenshot(page: Page, name: str) -> Path:
+    """Save the whole page as var/screenshots/<name>.png (looked at after a run)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{re.sub(r'[^a-z0-9-]+', '-', name.lower())}.png"
+    await page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+async def last_update(page: Page) -> dict[str, Any] | None:
+    """The page's latest MatchUpdate as plain data (enums as numbers, 64-bit ints as text)."""
+    result: dict[str, Any] | None = await page.evaluate(
+        """() => {
+            const last = window.__pf.last();
+            if (!last || !last.update) return null;
+            const plain = (k, v) => typeof v === 'bigint' ? v.toString() : v;
+            return JSON.parse(JSON.stringify(last.update, plain));
+        }"""
+    )
+    return result

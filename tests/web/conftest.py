@@ -1,0 +1,34 @@
+"""The browser tests' stack and browser: one of each per module."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import Browser
+
+from services.stack.stack import StackConfig, run_stack
+from tests.web.browser import chromium
+
+# The computer thinks faster than a person would, so a whole match fits a test.
+THINK_SCALE = "0.2"
+
+
+@dataclass(frozen=True, slots=True)
+class Arena:
+    url: str
+    browser: Browser
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def arena(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Arena]:
+    config = StackConfig(
+        Path(tmp_path_factory.mktemp("stack")),
+        with_bots=True,
+        extra_env=(("PF_BOTS_THINK_SCALE", THINK_SCALE),),
+    )
+    async with run_stack(config) as stack, chromium() as browser:
+        yield Arena(stack.gateway_url, browser)
