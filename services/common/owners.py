@@ -16,7 +16,7 @@ import logging
 from dataclasses import dataclass
 
 from nats.js import JetStreamContext, api
-from nats.js.errors import BucketNotFoundError, KeyNotFoundError
+from nats.js.errors import BucketNotFoundError, InvalidKeyError, KeyNotFoundError
 from nats.js.kv import KV_DEL, KV_PURGE, KeyValue
 
 log = logging.getLogger(__name__)
@@ -113,7 +113,7 @@ class Directory:
             return owner.instance
         try:
             entry = await self.owners_kv.get(match_id)
-        except KeyNotFoundError:
+        except (KeyNotFoundError, InvalidKeyError):  # no such match (or no such id at all)
             return None
         if entry.value is None or entry.revision is None:
             return None
@@ -130,7 +130,7 @@ class Directory:
             return address
         try:
             entry = await self.arbiters_kv.get(instance)
-        except KeyNotFoundError:
+        except (KeyNotFoundError, InvalidKeyError):
             return None
         if entry.value is None:
             return None

@@ -8,11 +8,16 @@ answers for them as any instance would (not found, or a finished match's log).
 
 from __future__ import annotations
 
+import logging
+
 import grpc
+import nats.errors
 from google.protobuf.message import Message
 
 from services.common.owners import Directory
 from services.gateway.grpcweb.routes import Resolver
+
+log = logging.getLogger(__name__)
 
 
 def by_owner(directory: Directory) -> Resolver:
@@ -20,9 +25,19 @@ def by_owner(directory: Directory) -> Resolver:
 
     async def resolve(request: Message) -> str | None:
         match_id = getattr(request, "match_id", "")
-        return await directory.address_of(match_id) if match_id else None
+        return await _address(directory, match_id)
 
     return resolve
+
+
+async def _address(directory: Directory, match_id: str) -> str | None:
+    if not match_id:
+        return None
+    try:
+        return await directory.address_of(match_id)
+    except nats.errors.Error as error:  # NATS trouble: the default instance answers
+        log.warning("owner lookup failed", extra={"fields": {"why": repr(error)}})
+        return None
 
 
 class ArbitrationChannels:
@@ -37,7 +52,7 @@ class ArbitrationChannels:
         """Return a channel to the instance that runs ``match_id``."""
         if self._directory is None:
             return self._default
-        address = await self._directory.address_of(match_id)
+        address = await _address(self._directory, match_id)
         if address is None:
             return self._default
         if address not in self._by_address:

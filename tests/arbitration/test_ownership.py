@@ -43,6 +43,7 @@ async def test_a_new_match_is_routed_to_the_instance_that_opened_it(js: JetStrea
     assert await gateway.owner_of("m1") == "arb-a"
     assert await gateway.address_of("m1") == "10.0.0.1:7102"
     assert await gateway.address_of("nobody-opened-this") is None
+    assert await gateway.address_of("*") is None  # not even a possible key
     announcing.cancel()
 
 
