@@ -127,9 +127,9 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
             "PF_MATCHMAKING_ADDR": stack.address("matchmaking"),
             "PF_RATINGS_ADDR": stack.address("ratings"),
             "PF_TOURNAMENTS_ADDR": stack.address("tournaments"),
-            # The ops page (/ops) reads every service's /metrics.
+            # The ops page (/ops) reads every service's /metrics, each arbitration's too.
             "PF_METRICS_TARGETS": ",".join(
-                f"{name}={stack.address(name, 'metrics')}" for name in SERVICES
+                f"{name}={stack.address(name, 'metrics')}" for name in stack.children
             ),
         }
         gateway = await start_child("gateway", "services.gateway", gateway_env, logs, config.echo)

@@ -1,0 +1,101 @@
+"""docker-compose.yml: valid against the Compose Specification, and wired as documented."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+from services.gateway.ops import parse_targets
+from services.stack.stack import SERVICES
+from tests.deploy.paths import COMPOSE, PROMETHEUS_CONFIGS, ROOT
+
+APP = (*SERVICES, "gateway", "bots")
+
+
+def compose() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load(COMPOSE.read_text())
+    return loaded
+
+
+def compose_schema() -> dict[str, Any]:
+    # The Compose Specification's schema as check-jsonschema vendors it (its LICENSE beside).
+    vendor = resources.files("check_jsonschema.builtin_schemas.vendor")
+    loaded: dict[str, Any] = json.loads((vendor / "compose-spec.json").read_text())
+    return loaded
+
+
+def test_the_file_is_valid_against_the_compose_specification() -> None:
+    jsonschema.validate(compose(), compose_schema())
+
+
+def test_a_broken_file_is_refused_by_the_schema() -> None:
+    broken = compose()
+    broken["services"]["rules"]["depends_on"] = {"nats": {"condition": "whenever"}}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, compose_schema())
+
+
+def test_every_process_runs_from_the_one_image() -> None:
+    services = compose()["services"]
+    for name in APP:
+        assert services[name]["image"] == "photofinish:latest", name
+        assert services[name]["build"] == ".", name
+        assert services[name]["command"][:2] == ["python", "-m"], name
+
+
+def test_every_service_has_a_health_check_and_waits_for_healthy_dependencies() -> None:
+    services = compose()["services"]
+    for name in (*SERVICES, "gateway", "nats", "postgres", "prometheus"):
+        assert services[name]["healthcheck"]["test"][0] == "CMD", name
+    for name in APP:
+        for dependency, condition in services[name]["depends_on"].items():
+            assert condition == {"condition": "service_healthy"}, (name, dependency)
+            assert "healthcheck" in services[dependency], dependency
+
+
+def test_grpc_health_checks_probe_the_port_the_service_listens_on() -> None:
+    services = compose()["services"]
+    for name in SERVICES:
+        test = services[name]["healthcheck"]["test"]
+        assert test[1:4] == ["python", "-m", "services.common.healthcheck"]
+        assert test[4] == f"127.0.0.1:{services[name]['environment']['PF_GRPC_PORT']}"
+
+
+def test_nats_runs_jetstream_on_a_volume_and_ratings_uses_postgres() -> None:
+    config = compose()
+    nats = config["services"]["nats"]
+    assert nats["command"][:3] == ["-js", "-sd", "/data"]
+    assert "nats-data:/data" in nats["volumes"]
+    assert "postgres-data" in config["volumes"]
+    url = config["services"]["ratings"]["environment"]["DATABASE_URL"]
+    assert url.startswith("postgresql://") and "@postgres:5432/" in url
+
+
+def test_the_token_key_must_be_given_never_defaulted() -> None:
+    key = compose()["services"]["gateway"]["environment"]["PF_TOKEN_KEY"]
+    assert key.startswith("${PF_TOKEN_KEY:?")
+
+
+def test_prometheus_and_the_ops_page_scrape_each_services_metrics_port() -> None:
+    services = compose()["services"]
+    ports = {name: services[name]["environment"]["PF_METRICS_PORT"] for name in SERVICES}
+    scrape = yaml.safe_load(PROMETHEUS_CONFIGS[0].read_text())["scrape_configs"]
+    targets = {job["job_name"]: job["static_configs"][0]["targets"] for job in scrape}
+    assert targets["gateway"] == ["gateway:7100"]
+    ops = parse_targets(services["gateway"]["environment"]["PF_METRICS_TARGETS"])
+    assert {t.name: t.address for t in ops} == {n: f"{n}:{p}" for n, p in ports.items()}
+    for name, port in ports.items():
+        assert targets[name] == [f"{name}:{port}"]
+
+
+def test_every_mounted_file_exists_in_the_repository() -> None:
+    for name, service in compose()["services"].items():
+        for volume in service.get("volumes", []):
+            source = volume.split(":")[0]
+            if source.startswith("./"):
+                assert (ROOT / source).exists(), (name, source)

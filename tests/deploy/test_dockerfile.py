@@ -1,0 +1,53 @@
+"""The Dockerfile, read statically (no Docker engine runs here): slim, unprivileged, whole."""
+
+from __future__ import annotations
+
+from tests.deploy.paths import DOCKERFILE, ROOT
+
+
+def instructions() -> list[tuple[str, str]]:
+    lines = DOCKERFILE.read_text().replace("\\\n", " ").splitlines()
+    found = []
+    for line in lines:
+        if line.strip() and not line.lstrip().startswith("#"):
+            word, _, rest = line.strip().partition(" ")
+            found.append((word.upper(), rest.strip()))
+    return found
+
+
+def final_stage() -> list[tuple[str, str]]:
+    steps = instructions()
+    last_from = max(i for i, (word, _) in enumerate(steps) if word == "FROM")
+    return steps[last_from:]
+
+
+def test_the_runtime_is_a_slim_python_311() -> None:
+    assert final_stage()[0] == ("FROM", "python:3.11-slim")
+
+
+def test_the_runtime_switches_to_a_non_root_user_before_it_runs() -> None:
+    steps = final_stage()
+    users = [rest for word, rest in steps if word == "USER"]
+    assert users and users[-1].split(":")[0] not in {"root", "0"}
+    assert any(word == "RUN" and "useradd" in rest for word, rest in steps)
+    user_at = max(i for i, (word, _) in enumerate(steps) if word == "USER")
+    assert steps[-1][0] == "CMD" and user_at < len(steps) - 1
+
+
+def test_the_image_carries_the_built_web_client_and_serves_it() -> None:
+    steps = final_stage()
+    assert ("COPY", "--from=web /src/clients/web/dist ./clients/web/dist") in steps
+    env = " ".join(rest for word, rest in steps if word == "ENV")
+    assert "PF_STATIC_DIR=/app/clients/web/dist" in env
+    assert "PF_HOST=0.0.0.0" in env
+
+
+def test_the_web_stage_builds_the_client_as_make_does() -> None:
+    steps = instructions()
+    assert ("FROM", "python:3.11-slim AS web") in steps
+    assert any(word == "RUN" and "make web" in rest for word, rest in steps)
+
+
+def test_local_state_and_secrets_stay_out_of_the_build_context() -> None:
+    ignored = set((ROOT / ".dockerignore").read_text().split())
+    assert {".git", ".venv", "var", "clients/web/node_modules"} <= ignored

@@ -1,0 +1,206 @@
+"""k8s/: every overlay renders to resources valid against the Kubernetes schemas."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kubernetes_validate import utils as kubernetes
+
+from services.stack.stack import SERVICES
+from tests.deploy.kustomize import Resource, build, containers, merge
+from tests.deploy.paths import K8S, OVERLAYS
+
+# The oldest release the manifests are written for (autoscaling/v2, policy/v1, grpc probes).
+KUBERNETES_VERSION = "1.30"
+GRPC_PORTS = {
+    "rules": 7101,
+    "arbitration": 7102,
+    "matchmaking": 7103,
+    "ratings": 7104,
+    "tournaments": 7105,
+}
+
+
+def render(overlay: Path) -> list[Resource]:
+    return build(overlay)
+
+
+def named(resources: list[Resource], kind: str, name: str) -> Resource:
+    for resource in resources:
+        if resource["kind"] == kind and resource["metadata"]["name"] == name:
+            return resource
+    raise AssertionError(f"no {kind}/{name}")
+
+
+def workloads(resources: list[Resource]) -> list[Resource]:
+    return [r for r in resources if r["kind"] in {"Deployment", "StatefulSet"}]
+
+
+def test_there_are_dev_and_production_overlays() -> None:
+    assert [overlay.name for overlay in OVERLAYS] == ["dev", "production"]
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_every_rendered_resource_is_valid_against_the_kubernetes_schemas(overlay: Path) -> None:
+    resources = render(overlay)
+    assert len(resources) > 30
+    for resource in resources:
+        kubernetes.validate(resource, KUBERNETES_VERSION, strict=True)
+    names = Counter((r["kind"], r["metadata"]["name"]) for r in resources)
+    assert max(names.values()) == 1, "a resource is defined twice"
+
+
+def test_an_invalid_manifest_is_refused_by_the_schema_validator() -> None:
+    deployment = named(render(OVERLAYS[0]), "Deployment", "rules")
+    broken = merge(deployment, {"spec": {"replicas": "two"}})
+    with pytest.raises(kubernetes.ValidationError):
+        kubernetes.validate(broken, KUBERNETES_VERSION, strict=True)
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_every_container_has_requests_and_limits(overlay: Path) -> None:
+    for workload in workloads(render(overlay)):
+        for container in containers(workload):
+            resources = container["resources"]
+            assert {"cpu", "memory"} <= set(resources["requests"]), workload["metadata"]["name"]
+            assert {"cpu", "memory"} <= set(resources["limits"]), workload["metadata"]["name"]
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_services_are_probed_on_grpc_health_and_the_gateway_on_http(overlay: Path) -> None:
+    resources = render(overlay)
+    for name, port in GRPC_PORTS.items():
+        container = containers(named(resources, _kind(name), name))[0]
+        for probe in ("readinessProbe", "livenessProbe"):
+            assert container[probe]["grpc"] == {"port": port}, (name, probe)
+    gateway = containers(named(resources, "Deployment", "gateway"))[0]
+    for probe in ("readinessProbe", "livenessProbe"):
+        assert gateway[probe]["httpGet"]["path"] == "/healthz"
+
+
+def _kind(name: str) -> str:
+    return "StatefulSet" if name == "arbitration" else "Deployment"
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_gateway_and_rules_autoscale_and_keep_a_replica_through_disruptions(
+    overlay: Path,
+) -> None:
+    resources = render(overlay)
+    for name in ("gateway", "rules"):
+        hpa = named(resources, "HorizontalPodAutoscaler", name)
+        assert hpa["spec"]["scaleTargetRef"] == {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "name": name,
+        }
+        named(resources, "PodDisruptionBudget", name)
+    named(resources, "PodDisruptionBudget", "nats")
+    named(resources, "PodDisruptionBudget", "arbitration")
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_matchmaking_is_one_replica_never_two(overlay: Path) -> None:
+    matchmaking = named(render(overlay), "Deployment", "matchmaking")
+    assert matchmaking["spec"]["replicas"] == 1
+    assert matchmaking["spec"]["strategy"] == {"type": "Recreate"}
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_arbitration_instances_are_named_after_their_pods(overlay: Path) -> None:
+    arbitration = named(render(overlay), "StatefulSet", "arbitration")
+    env = {e["name"]: e for e in containers(arbitration)[0]["env"]}
+    assert env["PF_INSTANCE"]["valueFrom"]["fieldRef"]["fieldPath"] == "metadata.name"
+    assert env["PF_ADVERTISE_HOST"]["value"] == "$(PF_INSTANCE).arbitration-headless"
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_the_token_key_and_database_url_come_from_the_secret(overlay: Path) -> None:
+    resources = render(overlay)
+    gateway = {
+        e["name"]: e for e in containers(named(resources, "Deployment", "gateway"))[0]["env"]
+    }
+    assert gateway["PF_TOKEN_KEY"]["valueFrom"]["secretKeyRef"] == {
+        "name": "photofinish-secrets",
+        "key": "token-key",
+    }
+    ratings = {
+        e["name"]: e for e in containers(named(resources, "Deployment", "ratings"))[0]["env"]
+    }
+    assert ratings["DATABASE_URL"]["valueFrom"]["secretKeyRef"]["key"] == "database-url"
+    config = named(resources, "ConfigMap", "photofinish-config")
+    assert not any("KEY" in key or "PASSWORD" in key for key in config["data"])
+
+
+def test_production_brings_no_secret_of_its_own_and_dev_brings_throwaway_ones() -> None:
+    dev, production = (render(overlay) for overlay in OVERLAYS)
+    assert not [r for r in production if r["kind"] == "Secret"]
+    secret = named(dev, "Secret", "photofinish-secrets")
+    assert set(secret["data"]) == {
+        "token-key",
+        "postgres-password",
+        "database-url",
+        "grafana-admin-password",
+    }
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_nats_is_a_three_node_jetstream_cluster_of_the_official_image(overlay: Path) -> None:
+    resources = render(overlay)
+    nats = named(resources, "StatefulSet", "nats")
+    assert nats["spec"]["replicas"] == 3
+    assert containers(nats)[0]["image"].startswith("nats:")
+    assert nats["spec"]["serviceName"] == "nats-headless"
+    conf = named(resources, "ConfigMap", "nats-config")["data"]["nats.conf"]
+    routes = re.findall(r"nats://(nats-\d)\.nats-headless:6222", conf)
+    assert routes == ["nats-0", "nats-1", "nats-2"]
+    assert "jetstream" in conf and "store_dir: /data" in conf
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_every_service_pod_is_scraped_on_its_metrics_port(overlay: Path) -> None:
+    resources = render(overlay)
+    for name in (*SERVICES, "gateway"):
+        pod = named(resources, _kind(name), name)["spec"]["template"]
+        annotations = pod["metadata"]["annotations"]
+        ports = {
+            p["containerPort"] for p in containers(named(resources, _kind(name), name))[0]["ports"]
+        }
+        assert annotations["prometheus.io/scrape"] == "true"
+        assert int(annotations["prometheus.io/port"]) in ports
+        assert pod["metadata"]["labels"]["app.kubernetes.io/name"] == name  # the job name
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_every_service_selects_pods_that_exist(overlay: Path) -> None:
+    resources = render(overlay)
+    pods = [w["spec"]["template"]["metadata"]["labels"] for w in workloads(resources)]
+    for service in (r for r in resources if r["kind"] == "Service"):
+        selector: dict[str, Any] = service["spec"]["selector"]
+        assert any(selector.items() <= labels.items() for labels in pods), service["metadata"]
+
+
+def test_prometheus_and_grafana_mount_the_shared_deploy_configuration() -> None:
+    resources = render(OVERLAYS[1])
+    rules = named(resources, "ConfigMap", "prometheus-rules")["data"]
+    assert (
+        rules["photofinish.yml"]
+        == (K8S.parent / "deploy/prometheus/rules/photofinish.yml").read_text()
+    )
+    dashboards = named(resources, "ConfigMap", "grafana-dashboards")["data"]
+    assert "photofinish.json" in dashboards
+
+
+def test_overlays_render_into_their_own_namespace_with_the_image_they_name() -> None:
+    dev, production = (render(overlay) for overlay in OVERLAYS)
+    assert {r["metadata"].get("namespace") for r in dev if r["kind"] != "Namespace"} == {
+        "photofinish-dev"
+    }
+    gateway = containers(named(production, "Deployment", "gateway"))[0]
+    assert gateway["image"] == "registry.example.com/photofinish:0.1.0"
+    binding = named(production, "RoleBinding", "prometheus")
+    assert binding["subjects"][0]["namespace"] == "photofinish"
