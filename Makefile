@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
 PROTOS := $(shell find proto -name '*.proto' | sort)
 
-.PHONY: install proto proto-check run test lint typecheck unit bench tournament clean
+.PHONY: install proto proto-check web chromium run test lint typecheck unit bench tournament clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -31,8 +31,30 @@ proto-check: install
 		echo "generated code is up to date"; rm -rf $$tmp; \
 	else echo "photofinish/ is stale: run 'make proto' and commit it"; rm -rf $$tmp; exit 1; fi
 
+# The browser client (clients/web): npm ci when the lockfile changes, TypeScript generated
+# from proto/ (gitignored), type-checked, bundled into clients/web/dist (served at /).
+WEB := clients/web
+WEB_STAMP := $(WEB)/node_modules/.installed-$(shell cksum $(WEB)/package-lock.json | cut -d' ' -f1)
+WEB_PROTOS := $(shell find $(WEB)/proto -name '*.proto' | sort)
+
+$(WEB_STAMP): $(WEB)/package-lock.json
+	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
+	rm -f $(WEB)/node_modules/.installed-* && touch $@
+
+web: install $(WEB_STAMP)
+	rm -rf $(WEB)/src/gen && mkdir -p $(WEB)/src/gen
+	$(PY) -m grpc_tools.protoc -Iproto -I$(WEB)/proto \
+		--plugin=protoc-gen-es=$(WEB)/node_modules/.bin/protoc-gen-es \
+		--es_out=$(WEB)/src/gen --es_opt=target=ts $(PROTOS) $(WEB_PROTOS)
+	cd $(WEB) && npm run --silent typecheck && npm run --silent bundle
+
+# The browser tests drive Debian's Chromium (never a test tool's own download).
+chromium:
+	test -x /usr/bin/chromium || ( DEBIAN_FRONTEND=noninteractive apt-get install -y chromium || \
+		( apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium ) )
+
 # Everything on this machine: nats-server, every service, bots, gateway. Ctrl-C stops all.
-run: install proto
+run: install proto web
 	$(PY) -m services.stack
 
 lint: install
@@ -42,7 +64,7 @@ lint: install
 typecheck: install
 	$(VENV)/bin/mypy
 
-unit: install
+unit: install web chromium
 	$(PY) -m pytest -n 2 -m 'not load'
 	$(PY) -m pytest -m load
 
