@@ -4,6 +4,7 @@ import { h } from "./dom";
 import { Game, Level } from "./gen/photofinish/game/v1/game_pb";
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
 import type { Session } from "./store";
+import { tournamentsPanel } from "./tournaments";
 
 const LADDER_REFRESH_MS = 5000;
 const LADDER_SIZE = 10;
@@ -34,6 +35,7 @@ export class Lobby {
       this.status,
       h("div.games", this.gameCard(Game.SPIT, "Spit", "Real-time cards: the first card to reach the server counts."), this.gameCard(Game.BID, "Spectacular Bid", "Dominoes with chips, an auction and a 120 s clock.")),
       h("section.ladder-section", h("h3", "Ladders"), this.ladders),
+      tournamentsPanel(this.abort.signal, (assignment) => this.actions.onMatch(assignment)),
     );
   }
 
