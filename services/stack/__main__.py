@@ -39,7 +39,7 @@ async def main(args: argparse.Namespace) -> None:
             f"\nPhoto Finish is running.\n"
             f"  Play in a browser:  {stack.gateway_url}/\n"
             f"  Play in a terminal: .venv/bin/python -m clients.cli --url {stack.gateway_url}\n"
-            f"  Ops metrics:        {stack.gateway_url}/metrics\n"
+            f"  Ops page:           {stack.gateway_url}/ops  (metrics: /metrics)\n"
             f"  NATS:               {stack.nats_url}\n"
             f"  Logs:               {config.data_dir / 'logs'}\n"
             f"Press Ctrl-C to stop everything.\n",

@@ -204,3 +204,13 @@ def test_overlays_render_into_their_own_namespace_with_the_image_they_name() -> 
     assert gateway["image"] == "registry.example.com/photofinish:0.1.0"
     binding = named(production, "RoleBinding", "prometheus")
     assert binding["subjects"][0]["namespace"] == "photofinish"
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_gateway_and_arbitration_share_a_node_so_their_clocks_compare(overlay: Path) -> None:
+    resources = render(overlay)
+    for kind, name in (("Deployment", "gateway"), ("StatefulSet", "arbitration")):
+        pod = named(resources, kind, name)["spec"]["template"]["spec"]
+        (term,) = pod["affinity"]["podAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+        assert term["topologyKey"] == "kubernetes.io/hostname"
+        assert term["labelSelector"]["matchLabels"] == {"app.kubernetes.io/name": "arbitration"}
