@@ -75,10 +75,11 @@ function state(up) {
   return s;
 }
 function render(f) {
-  const window = f.window_s === null ? "since start" : `last ${Math.round(f.window_s)} s`;
+  const window = f.window_s === null
+    ? "since each process started" : `over the last ${Math.round(f.window_s)} s`;
   const at = new Date().toLocaleTimeString();
   document.getElementById("status").textContent =
-    `updated ${at} · rates and percentiles over ${window}`;
+    `updated ${at} · rates and percentiles ${window}`;
   document.getElementById("cards").replaceChildren(
     card("live matches", fmt(f.live_matches)),
     card("commands/s", fmt(f.commands_per_s)),
