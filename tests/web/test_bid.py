@@ -16,6 +16,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 STEP_LIMIT = 600
 AGREEMENT_MS = 100
+PROBES = 5
 GATE_NONE = 0
 
 
@@ -28,6 +29,14 @@ async def check_clock(page: Page, seat: int) -> None:
     )
     after = await page.inner_text(face)
     assert float(after) < float(before)
+    gaps = [await clock_gap(page, seat) for _ in range(PROBES)]
+    # Each reading's error is the difference of two network delays; a wrong display is off
+    # in every reading, so the closest one is compared.
+    assert min(gaps) <= AGREEMENT_MS, gaps
+
+
+async def clock_gap(page: Page, seat: int) -> float:
+    """How far the displayed time is from the server's reading taken with it (ms)."""
     probe: dict[str, Any] = await page.evaluate(
         """() => window.__pf.probe().then(r => ({
             running: r.server.running,
@@ -35,12 +44,11 @@ async def check_clock(page: Page, seat: int) -> None:
             displayed: r.displayed.map(t => ({grace: t.graceMs, bank: t.bankMs})),
         }))"""
     )
-    running = probe["running"]
-    assert running == seat
-    server, shown = probe["server"][running], probe["displayed"][running]
-    total_gap = (server["grace"] + server["bank"]) - (shown["grace"] + shown["bank"])
-    assert abs(total_gap) <= AGREEMENT_MS
-    assert abs(server["grace"] - shown["grace"]) <= AGREEMENT_MS
+    assert probe["running"] == seat
+    server, shown = probe["server"][seat], probe["displayed"][seat]
+    grace_gap = abs(server["grace"] - shown["grace"])
+    total_gap = abs((server["grace"] + server["bank"]) - (shown["grace"] + shown["bank"]))
+    return float(max(grace_gap, total_gap))
 
 
 async def test_a_bid_round_with_an_auction_and_a_clock_that_matches_the_server(
