@@ -78,8 +78,12 @@ class _Mismatch(Exception):
     """An entry the engines do not reproduce (internal to ``replay``)."""
 
 
-def replay(log: Sequence[log_pb2.LogEntry]) -> Replayed:
-    """Return where the log's header and its entries lead, checked at every entry."""
+def replay(log: Sequence[log_pb2.LogEntry], live: bool = False) -> Replayed:
+    """Return where the log's header and its entries lead, checked at every entry.
+
+    A log without an end is a divergence, unless ``live``: the log of a match still being
+    played, replayed to where it stands so far.
+    """
     state, applied, position = b"", 0, 0
     try:
         header = _header(log)
@@ -97,7 +101,7 @@ def replay(log: Sequence[log_pb2.LogEntry]) -> Replayed:
             applied += logged.kind in APPLIED
             _check(game, logged, state)
             closed = closed or logged.kind in CLOSING
-        if not closed:
+        if not closed and not live:
             position = len(log)
             raise _Mismatch("the log ends before the match did")
     except (_Mismatch, Rejection, EngineError) as error:

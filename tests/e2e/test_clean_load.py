@@ -2,16 +2,20 @@
 
 Every seat plays at the medium level's pace (an ordinary person's reaction times), which
 keeps this 2-core machine busy but short of saturation, as a healthy deployment is.
+Afterwards every match's arbitration log, replayed from its seed, reaches exactly the
+state the arbitration holds for that match (its snapshot).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import random
 from pathlib import Path
 
 import aiohttp
+import nats
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -21,6 +25,9 @@ from clients.bots.planning import Pace
 from clients.bots.seat import SeatPlayer
 from clients.bots.watching import Reconnect
 from photofinish.game.v1 import game_pb2
+from services.arbitration.logbook import read_entries
+from services.arbitration.replay import Replayed, replay
+from services.arbitration.store import SnapshotStore
 from services.rules.engine.bot import Level
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, player
@@ -29,6 +36,7 @@ RATED_MATCHES = 100
 COMPUTER_MATCHES = 100
 PLAY_S = 15.0
 GAMES_CYCLE = (game_pb2.GAME_SPIT, game_pb2.GAME_BID)
+LOG_CATCH_UP_S = 20.0  # log entries are stored just after their answers go out
 
 
 def seat_player(seated: Seated, game: game_pb2.Game.ValueType, level: Level) -> SeatPlayer:
@@ -42,6 +50,24 @@ def seat_player(seated: Seated, game: game_pb2.Game.ValueType, level: Level) -> 
         Pace(),
         Reconnect(),
     )
+
+
+async def replayed_to_the_snapshot(js: nats.js.JetStreamContext, match_id: str) -> Replayed:
+    """Replay the match's log; wait while its last entries are still being stored."""
+    store = await SnapshotStore.open(js)
+    deadline = asyncio.get_running_loop().time() + LOG_CATCH_UP_S
+    while True:
+        loaded = await store.load(match_id)
+        assert loaded is not None, f"no snapshot of {match_id}"
+        result = replay(await read_entries(js, match_id), live=True)
+        held = hashlib.sha256(loaded[0].state).digest()
+        if hashlib.sha256(result.state).digest() == held or (
+            asyncio.get_running_loop().time() > deadline
+        ):
+            assert result.identical, f"{match_id}: {result.divergence}"
+            assert hashlib.sha256(result.state).digest() == held, f"{match_id} differs"
+            return result
+        await asyncio.sleep(0.2)
 
 
 async def samples(http: aiohttp.ClientSession, stack: Stack, name: str) -> float:
@@ -88,3 +114,12 @@ async def test_two_hundred_concurrent_matches_at_human_pace_void_nothing(tmp_pat
         assert await samples(http, stack, "pf_live_matches") >= 1
         assert await samples(http, stack, "pf_timing_faults_total") == 0
         assert await samples(http, stack, "pf_voids_total") == 0
+
+        nc = await nats.connect(stack.nats_url)
+        try:
+            match_ids = sorted({p.match_id for p in players})
+            assert len(match_ids) == RATED_MATCHES + COMPUTER_MATCHES
+            steps = [(await replayed_to_the_snapshot(nc.jetstream(), m)).steps for m in match_ids]
+            assert sum(steps) >= played  # every accepted command was replayed, and more
+        finally:
+            await nc.close()
