@@ -72,6 +72,7 @@ test: proto-check lint typecheck unit
 
 bench: install
 	$(PY) -m bench.engines
+	$(PY) -m bench.arena
 	$(PY) -m bench.pairing
 	$(PY) -m bench.ratings
 	$(PY) -m bench.stack
