@@ -124,6 +124,7 @@ export class BidBoard implements Board {
   }
 
   private endCount(view: BidView): HTMLElement {
+    if (!view.board?.placements.length) return h("div.end-count", "Ends: nothing on the board yet");
     const parts = view.counted.map((c) => `${c.points}`).join(" + ");
     const scores = view.endSum > 0 && view.endSum % 5 === 0;
     return h(
