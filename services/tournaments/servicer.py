@@ -123,12 +123,13 @@ class TournamentsServicer(tournaments_pb2_grpc.TournamentsServicer):
         self, request: pb.WatchTournamentRequest, context: Context
     ) -> AsyncGenerator[pb.TournamentUpdate, None]:
         who = player(context)
-        t = await self._tournament(request.tournament_id)
-        if t.status is Status.FINISHED:
+        tournament_id = (await self._tournament(request.tournament_id)).id
+        with self.hub.watching(tournament_id, who.id) as watcher:
+            # Read after subscribing, so a finish in between is not missed.
+            t = await self._tournament(tournament_id)
             yield pb.TournamentUpdate(standings=(await self._record(t)).standings)
-            return
-        with self.hub.watching(t.id, who.id) as watcher:
-            yield pb.TournamentUpdate(standings=(await self._record(t)).standings)
+            if t.status is Status.FINISHED:
+                return
             game = await self.director.current_match(t, who.id)
             if game is not None:
                 names = {e.player_id: e.name for e in await self.store.entrants(t.id)}

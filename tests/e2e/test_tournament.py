@@ -161,6 +161,9 @@ async def test_sixty_four_bots_play_a_rated_tournament_to_standings_that_match_t
         assert points == sorted(points, reverse=True)
         assert all(e.final == final for e in entrants)  # the stream's last word is the record
 
+        voided = sum(g.status == pb.GAME_STATUS_VOIDED for g in record.games)
+        print(f"{len(record.games)} tournament games, {voided} voided")
+
         # Rated games reached the ladder; voided ones changed nobody's rating.
         history: dict[str, dict[str, ratings_pb2.HistoryEntry]] = defaultdict(dict)
         for player_id, entrant in by_id.items():

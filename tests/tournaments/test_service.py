@@ -196,6 +196,12 @@ async def test_games_without_a_result_by_the_end_of_the_overtime_count_for_nobod
     assert record.standings.tournament.status == pb.STATUS_FINISHED
     assert [g.status for g in record.games] == [pb.GAME_STATUS_ABANDONED]
     assert all(s.games == 0 for s in record.standings.standings)
+    # Watching a finished tournament: its final standings, then the end of the stream.
+    watch = rig.stub.WatchTournament(
+        pb.WatchTournamentRequest(tournament_id=tid), metadata=rig.who("ann")
+    )
+    assert (await watch.read()).standings == record.standings
+    assert await watch.read() == grpc.aio.EOF
 
 
 async def test_withdrawn_players_are_not_paired(rig: Rig) -> None:
