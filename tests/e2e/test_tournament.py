@@ -40,6 +40,10 @@ DURATION_S = int(os.environ.get("PF_TEST_TOURNAMENT_S", "40"))
 GAME = game_pb2.GAME_SPIT
 FINISH_TIMEOUT_S = DURATION_S + 180.0
 FINISHED = pb.STATUS_FINISHED
+LENIENT_TIMING = tuple(
+    (f"PF_TOLERANCE_{name}_MS", "60000")
+    for name in ("LOOP_LAG", "TIMER_LATE", "FORWARDING", "NATS_OUTAGE")
+)
 
 
 @dataclass(slots=True)
@@ -105,7 +109,10 @@ async def test_sixty_four_bots_play_a_rated_tournament_to_standings_that_match_t
     tmp_path: Path,
 ) -> None:
     connector = aiohttp.TCPConnector(limit=0)
-    config = StackConfig(tmp_path, with_bots=False)
+    # This test is about tournaments, not timing: 64 bots at full speed saturate two cores,
+    # which would void most games for forwarding delays and loop stalls (the timing-fault
+    # tests cover that), so the tolerances are lifted here and the games count.
+    config = StackConfig(tmp_path, with_bots=False, extra_env=LENIENT_TIMING)
     async with run_stack(config) as stack, aiohttp.ClientSession(connector=connector) as http:
         entrants = [Entrant(await player(http, stack, f"bot{n:02d}")) for n in range(PLAYERS)]
         created = await entrants[0].client.create_tournament(
@@ -163,6 +170,7 @@ async def test_sixty_four_bots_play_a_rated_tournament_to_standings_that_match_t
 
         voided = sum(g.status == pb.GAME_STATUS_VOIDED for g in record.games)
         print(f"{len(record.games)} tournament games, {voided} voided")
+        assert voided < len(record.games)  # rated results really were scored
 
         # Rated games reached the ladder; voided ones changed nobody's rating.
         history: dict[str, dict[str, ratings_pb2.HistoryEntry]] = defaultdict(dict)
