@@ -1,0 +1,59 @@
+"""Once a second: every process's CPU share and memory, and the arbitration's live matches."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from dataclasses import dataclass, field
+
+import aiohttp
+
+from bench.stack.procstat import cpu_seconds, rss_mb
+
+LIVE_MATCHES = "pf_live_matches"
+
+
+@dataclass(slots=True)
+class Samples:
+    """Per process: (seconds since the start, % of one core, RSS MB); live matches."""
+
+    processes: dict[str, list[tuple[float, float, float]]] = field(default_factory=dict)
+    live: list[tuple[float, float]] = field(default_factory=list)
+
+
+async def live_matches(http: aiohttp.ClientSession, urls: list[str]) -> float:
+    """Return the live matches the arbitration instances hold (nan when unreadable)."""
+    total, read = 0.0, False
+    for url in urls:
+        with contextlib.suppress(aiohttp.ClientError, TimeoutError):
+            async with http.get(url, timeout=aiohttp.ClientTimeout(total=2)) as response:
+                text = await response.text()
+            for line in text.splitlines():
+                if line.startswith(LIVE_MATCHES + " ") or line.startswith(LIVE_MATCHES + "{"):
+                    total += float(line.rsplit(" ", 1)[1])
+                    read = True
+    return total if read else float("nan")
+
+
+async def sample(
+    http: aiohttp.ClientSession,
+    pids: dict[str, int],
+    arbiters: list[str],
+    samples: Samples,
+    started: float,
+    every_s: float = 1.0,
+) -> None:
+    """Fill ``samples`` every ``every_s`` until cancelled; ``pids`` may change meanwhile."""
+    before = {name: (cpu_seconds(pid), time.perf_counter()) for name, pid in pids.items()}
+    while True:
+        await asyncio.sleep(every_s)
+        now = time.perf_counter()
+        for name, pid in list(pids.items()):
+            cpu = cpu_seconds(pid)
+            last_cpu, last_at = before.get(name, (cpu, now))
+            share = 100 * max(0.0, cpu - last_cpu) / max(1e-6, now - last_at)
+            before[name] = (cpu, now)
+            samples.processes.setdefault(name, []).append((now - started, share, rss_mb(pid)))
+        if arbiters:
+            samples.live.append((now - started, await live_matches(http, arbiters)))
