@@ -38,6 +38,7 @@ async def spit_log(seed: int, commands: int = 150) -> list[log_pb2.LogEntry]:
     """Return the log of a random Spit match that a resignation ends, if nothing else."""
     table = Table(game_pb2.GAME_SPIT, seed)
     await table.open()
+    await table.nudge()  # the server makes the first spit: the log always holds a nudge
     await play_randomly(table, random.Random(seed), commands)
     if not table.match.is_over():
         await table.submit(0, RESIGN)
