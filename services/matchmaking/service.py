@@ -56,6 +56,7 @@ class Service:
             ticker = asyncio.create_task(
                 self._queues.keep_pairing(config.pairing_interval_s), name="pairing"
             )
+            ticker.add_done_callback(_log_if_failed)
             stack.push_async_callback(_cancel, ticker)
             yield
 
@@ -78,6 +79,12 @@ class Service:
         async with grpc.aio.insecure_channel(address) as channel:
             log.info("ratings at", extra={"fields": {"address": address}})
             yield RatingsLookup(channel, self._config.ratings_timeout_s)
+
+
+def _log_if_failed(task: asyncio.Task[None]) -> None:
+    """Say so when periodic pairing stops: queues then pair only when they change."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("periodic pairing stopped", exc_info=task.exception())
 
 
 async def _cancel(task: asyncio.Task[None]) -> None:
