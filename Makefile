@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
 PROTOS := $(shell find proto -name '*.proto' | sort)
 
-.PHONY: install proto proto-check web chromium run test lint typecheck unit bench tournament clean
+.PHONY: install proto proto-check web chromium run test lint typecheck unit bench loadtest tournament clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -76,6 +76,10 @@ bench: install
 	$(PY) -m bench.pairing
 	$(PY) -m bench.ratings
 	$(PY) -m bench.stack
+
+# A tournament event under load, checked and reported (docs/loadtest.md); LOADTEST_ARGS adds flags.
+loadtest: install
+	$(PY) -m bench.loadtest $(LOADTEST_ARGS)
 
 tournament: install
 	$(PY) -m bench.tournament

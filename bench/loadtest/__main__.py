@@ -37,6 +37,9 @@ def parse(argv: list[str]) -> tuple[Settings, argparse.Namespace]:
     parser.add_argument("--workers", type=int, default=2, help="load generator processes")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--find-capacity", action="store_true", help="step up the load (capacity)")
+    parser.add_argument(
+        "--quiet-wait", type=float, default=1200.0, help="capacity: wait this long for load < 1"
+    )
     args = parser.parse_args(argv)
     settings = Settings(
         players=args.players,
@@ -62,7 +65,7 @@ def main() -> None:
     if args.find_capacity:
         from bench.loadtest.capacity import find_capacity
 
-        asyncio.run(find_capacity(settings))
+        asyncio.run(find_capacity(settings, args.quiet_wait))
         return
     report = asyncio.run(run(settings))
     print(summary(report))

@@ -21,9 +21,9 @@ def load_average() -> float:
         return float(file.read().split()[0])
 
 
-async def wait_for_quiet() -> str:
-    """Wait (up to 20 min) for the 1-minute load average to drop below 1.0; say how it went."""
-    deadline = time.monotonic() + QUIET_WAIT_S
+async def wait_for_quiet(wait_s: float = QUIET_WAIT_S) -> str:
+    """Wait (up to ``wait_s``) for the 1-minute load average to drop below 1.0; say how it went."""
+    deadline = time.monotonic() + wait_s
     while load_average() >= QUIET_LOAD and time.monotonic() < deadline:
         await asyncio.sleep(15)
     load = load_average()
@@ -32,26 +32,28 @@ async def wait_for_quiet() -> str:
     )
 
 
-async def find_capacity(settings: Settings) -> list[dict[str, Any]]:
+async def find_capacity(settings: Settings, quiet_wait_s: float) -> list[dict[str, Any]]:
     """Run each step; stop after the first whose p99 misses the target; then run 2× the last
     that met it. Print and save one line per run (var/reports/capacity-<time>.json)."""
     rows: list[dict[str, Any]] = []
     best: int | None = None
     for players in STEPS_PLAYERS:
-        row = await _step(settings, players, rows)
+        row = await _step(settings, players, rows, quiet_wait_s)
         if row["p99_ms"] is None or row["p99_ms"] > TARGET_P99_MS:
             break
         best = players
     if best is not None and 2 * best not in {r["players"] for r in rows}:
-        await _step(settings, 2 * best, rows)
+        await _step(settings, 2 * best, rows, quiet_wait_s)
     out = settings.out / f"capacity-{time.strftime('%Y%m%d-%H%M%S')}.json"
     out.write_text(json.dumps({"capacity_players": best, "runs": rows}, indent=1))
     print(f"capacity: {best} players ({(best or 0) // 2} concurrent matches); {out}")
     return rows
 
 
-async def _step(settings: Settings, players: int, rows: list[dict[str, Any]]) -> dict[str, Any]:
-    machine = await wait_for_quiet()
+async def _step(
+    settings: Settings, players: int, rows: list[dict[str, Any]], quiet_wait_s: float
+) -> dict[str, Any]:
+    machine = await wait_for_quiet(quiet_wait_s)
     report = await run(dataclasses.replace(settings, players=players, quiet=True))
     row = {
         "players": players,

@@ -78,36 +78,37 @@ def races(logs: Mapping[str, Sequence[log_pb2.LogEntry]]) -> Verdict:
         verdict.checked += 1
         if not replayed.identical:
             verdict.fail(f"{match_id}: replay diverges at {replayed.divergence}")
-        for entry in log:
-            if entry.HasField("race"):
-                _race(verdict, match_id, log, entry)
+        for failure in race_order(match_id, log):
+            verdict.fail(failure)
+        verdict.checked += sum(1 for entry in log if entry.HasField("race"))
     return verdict
 
 
-def _race(
-    verdict: Verdict, match_id: str, log: Sequence[log_pb2.LogEntry], refused: log_pb2.LogEntry
-) -> None:
-    race = refused.race
-    verdict.checked += 1
-    # Stamps are taken in ns and logged in µs: two arrivals within the same µs print equal.
-    if race.landed_arrival_us > race.refused_arrival_us or race.gap_us < 0:
-        verdict.fail(
-            f"{match_id} #{refused.index}: landed at {race.landed_arrival_us} µs, refused at "
-            f"{race.refused_arrival_us} µs (gap {race.gap_us} µs)"
-        )
-        return
-    landed = [
-        entry
-        for entry in log[: refused.index]
-        if entry.kind == log_pb2.ENTRY_KIND_ACCEPTED
-        and entry.seat == race.landed_seat
-        and entry.arrival_us == race.landed_arrival_us
-    ]
-    if not landed:
-        verdict.fail(
-            f"{match_id} #{refused.index}: the landed play (seat {race.landed_seat} at "
-            f"{race.landed_arrival_us} µs) is not logged before the refused one"
-        )
+def race_order(match_id: str, log: Sequence[log_pb2.LogEntry]) -> list[str]:
+    """Return what is wrong with the log's races: each landed play came first, logged first."""
+    failures = []
+    for refused in log:
+        if not refused.HasField("race"):
+            continue
+        race = refused.race
+        where = f"{match_id} #{refused.index}"
+        # Stamps are taken in ns and logged in µs: arrivals within one µs print equal.
+        if race.landed_arrival_us > race.refused_arrival_us or race.gap_us < 0:
+            failures.append(
+                f"{where}: landed at {race.landed_arrival_us} µs, refused at "
+                f"{race.refused_arrival_us} µs (gap {race.gap_us} µs)"
+            )
+        elif not any(
+            entry.kind == log_pb2.ENTRY_KIND_ACCEPTED
+            and entry.seat == race.landed_seat
+            and entry.arrival_us == race.landed_arrival_us
+            for entry in log[: refused.index]
+        ):
+            failures.append(
+                f"{where}: the landed play (seat {race.landed_seat} at "
+                f"{race.landed_arrival_us} µs) is not logged before the refused one"
+            )
+    return failures
 
 
 def hidden(received: Iterable[Received], secrets: Mapping[tuple[str, int, int], int]) -> Verdict:
