@@ -26,6 +26,7 @@ class Progress:
     finals: list[tuple[str, int, int, str]] = field(default_factory=list)
     assignments: list[tuple[str, str, int, str]] = field(default_factory=list)
     playing: dict[int, int] = field(default_factory=dict)  # seats in play, by worker
+    in_play: list[tuple[float, float]] = field(default_factory=list)  # (s, matches in play)
     _sorted: list[float] = field(default_factory=list)
 
     def add(self, worker: int, batch: dict[str, Any]) -> None:
@@ -48,12 +49,14 @@ class Progress:
         return 1000 * percentile(values, 0.99)
 
     def line(self, now_s: float, players: int, live: float) -> str:
+        """Return the progress line, and note the matches in play now (seats / 2)."""
+        self.in_play.append((now_s, sum(self.playing.values()) / 2))
         recent = sum(1 for at in self.accepted_at if now_s - 1.0 <= at < now_s)
         errors = sum(self.errors.values())
         live_text = "?" if math.isnan(live) else f"{live:.0f}"
         return (
-            f"{now_s:6.1f} s  players {players}  live matches {live_text} "
-            f"(seats in play {sum(self.playing.values())})  commands/s {recent}  "
+            f"{now_s:6.1f} s  players {players}  matches in play {self.in_play[-1][1]:.0f} "
+            f"(arbitration holds {live_text})  commands/s {recent}  "
             f"p99 so far {self.p99_ms():.1f} ms (n={len(self.latencies)})  "
             f"refused {sum(self.refusals.values())}  errors {errors}"
         )

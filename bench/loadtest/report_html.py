@@ -23,8 +23,15 @@ COLOURS = (
 Series = tuple[str, Sequence[tuple[float, float]]]
 
 
-def line_chart(title: str, unit: str, series: Sequence[Series], limit: float | None = None) -> str:
-    """Return an SVG chart of (x seconds, y) series; ``limit`` draws a dashed target line."""
+def line_chart(
+    title: str,
+    unit: str,
+    series: Sequence[Series],
+    limit: float | None = None,
+    marks: Sequence[float] = (),
+) -> str:
+    """Return an SVG chart of (x seconds, y) series; ``limit`` draws a dashed target line,
+    ``marks`` a red line at each of those seconds (an injected fault)."""
     points = [(x, y) for _, values in series for x, y in values]
     if not points:
         return f"<h3>{html.escape(title)}</h3><p>no data</p>"
@@ -40,6 +47,11 @@ def line_chart(title: str, unit: str, series: Sequence[Series], limit: float | N
         parts.append(
             f'<polyline points="{at(0, limit)} {at(x_max, limit)}" stroke="#999" '
             'stroke-dasharray="4 3" fill="none"/>'
+        )
+    for mark in marks:
+        parts.append(
+            f'<polyline points="{at(mark, 0)} {at(mark, y_max)}" stroke="#b42318" '
+            'stroke-dasharray="2 2" fill="none"><title>fault</title></polyline>'
         )
     legend = []
     for index, (name, values) in enumerate(series):
@@ -113,7 +125,9 @@ def render(report: dict[str, Any]) -> str:
     figures = {
         "players": report["players_signed_in"],
         "matches played": report["matches_played"],
-        "peak live matches": report["peak_live_matches"],
+        "peak matches in play (clients)": report["peak_matches_in_play"],
+        "peak matches held by the arbitration": report["peak_live_matches"],
+        "results of the tournaments' games": json.dumps(report.get("results", {})),
         "submit → both views p50 / p99 / max (ms)": (
             f"{latency['p50']} / {latency['p99']} / {latency['max']}"
         ),
@@ -142,12 +156,15 @@ def render(report: dict[str, Any]) -> str:
     cpu = [(name, [(t, c) for t, c, _ in rows]) for name, rows in processes.items()]
     rss = [(name, [(t, r) for t, _, r in rows]) for name, rows in processes.items()]
     live = [(t, v) for t, v in report["live_matches"] if v is not None]
+    in_play = [(t, n) for t, n in report["in_play"]]
+    faults = [fault["at_s"] for fault in report["faults"]]
     plots = [
         line_chart(
             "Submit → both views, per second",
             "ms",
             [("p50", _rows(report, "p50_ms")), ("p99", _rows(report, "p99_ms"))],
             limit=latency["target_p99"],
+            marks=faults,
         ),
         bar_chart(
             "Latency histogram (submit → both views)",
@@ -157,9 +174,16 @@ def render(report: dict[str, Any]) -> str:
             ],
         ),
         line_chart(
-            "Commands accepted per second", "commands/s", [("accepted", _rows(report, "commands"))]
+            "Commands accepted per second",
+            "commands/s",
+            [("accepted", _rows(report, "commands"))],
+            marks=faults,
         ),
-        line_chart("Live matches (arbitration)", "matches", [("live", live)]),
+        line_chart(
+            "Matches",
+            "matches",
+            [("in play (clients)", in_play), ("held by the arbitration", live)],
+        ),
         line_chart("CPU per process", "% of one core", cpu),
         line_chart("Resident memory per process", "MB", rss),
     ]

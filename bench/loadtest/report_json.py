@@ -90,7 +90,8 @@ def build(
         "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "players_signed_in": players,
         "matches_played": len({m for _, m, _, _ in progress.assignments}),
-        "peak_live_matches": _number(peak_live),
+        "peak_matches_in_play": max((n for _, n in progress.in_play), default=0.0),
+        "peak_live_matches": _number(peak_live),  # held by the arbitration, ended ones too
         "latency_ms": {
             "count": len(values),
             "p50": _number(percentile(values, 0.5)),
@@ -133,6 +134,7 @@ def build(
             for name, rows in samples.processes.items()
         },
         "live_matches": [[round(t, 2), _number(v)] for t, v in samples.live],
+        "in_play": [[round(t, 2), n] for t, n in progress.in_play],
     }
 
 

@@ -9,6 +9,7 @@ import multiprocessing.connection
 import os
 import tempfile
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -178,9 +179,15 @@ async def run(settings: Settings) -> dict[str, Any]:
                     worker.kill()
                     worker.join()
         verdicts = verdicts_of(progress, truth, failures)
+        outcomes = Counter(
+            f"voided: {r.reason}" if r.voided else "finished"
+            for m, r in truth.results.items()
+            if m in truth.games
+        )
         report = build(
             settings, progress, samples, verdicts, lateness, baseline_rss, faulted, len(players)
         )
+        report["results"] = dict(outcomes.most_common())
         return write(report, settings.out)
 
 
@@ -233,8 +240,9 @@ async def _follow(
         if now >= next_line:
             next_line = now + 1.0
             live = samples.live[-1][1] if samples.live else float("nan")
+            line = progress.line(now, settings.players, live)
             if not settings.quiet:
-                print(progress.line(now, settings.players, live), flush=True)
+                print(line, flush=True)
         if now > limit:
             failures.append(f"the workers were still busy {limit:.0f} s after the start")
             break

@@ -21,7 +21,7 @@ from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2
 from photofinish.tournaments.v1 import tournaments_pb2
-from services.arbitration.logbook import read_entries
+from services.arbitration.logbook import CLOSING, read_entries
 from services.common.rejection import Rejection
 from services.common.subjects import RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
 from services.rules import steps
@@ -139,9 +139,12 @@ def secrets(match_id: str, log: Sequence[log_pb2.LogEntry]) -> dict[tuple[str, i
             state = _after(game, state, entry)
         except (Rejection, EngineError):
             return found
-        if entry.kind in NUMBERED:
+        if entry.kind in NUMBERED or entry.kind in CLOSING:
             for seat in (0, 1):
-                found[(match_id, entry.seq, seat)] = hidden_from(state, seat)
+                # A void numbers its final update itself; the state stays as it was.
+                key = (match_id, entry.seq, seat)
+                if entry.kind in NUMBERED or key not in found:
+                    found[key] = hidden_from(state, seat)
     return found
 
 
