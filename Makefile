@@ -76,6 +76,8 @@ bench: install
 	$(PY) -m bench.pairing
 	$(PY) -m bench.ratings
 	$(PY) -m bench.stack
+	# 500 concurrent matches at a tenth of the pace: timer lateness and snapshot cost.
+	$(PY) -m bench.stack --matches 500 --spit-scale 9 --bid-scale 2.5 --seconds 30 --warmup 10
 
 # A tournament event under load, checked and reported (docs/loadtest.md); LOADTEST_ARGS adds flags.
 loadtest: install
