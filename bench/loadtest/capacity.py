@@ -11,7 +11,7 @@ from typing import Any
 from bench.loadtest.runner import run
 from bench.loadtest.settings import TARGET_P99_MS, Settings
 
-STEPS_PLAYERS = (40, 80, 160, 240, 320, 480, 640, 960)
+STEPS_PLAYERS = (20, 40, 80, 160, 240, 320, 480, 640, 960)
 QUIET_LOAD = 1.0  # the 1-minute load average below which the machine counts as quiet
 QUIET_WAIT_S = 20 * 60.0
 

@@ -22,7 +22,11 @@ CHIPS_TOTAL = 300  # 150 each, conserved by every step (rules: chips change hand
 SHOWN_FAILURES = 20
 # Refusals that are the game speaking (a lost race, a stale view), not a fault: every
 # reason of the engines plus the arbitration's verdicts on time and order.
-GAME_REFUSALS = frozenset(reason.value for reason in Reason) | {"too_late", "match_over"}
+GAME_REFUSALS = frozenset(reason.value for reason in Reason) | {
+    "too_late",
+    "match_over",
+    "closing: stale_client_seq",  # the harness's own resign raced a bot command (driver)
+}
 ENDS = (log_pb2.ENTRY_KIND_FINISHED, log_pb2.ENTRY_KIND_VOIDED)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import aiohttp
 
-from bench.loadtest.recorder import Recorded, Recorder
+from bench.loadtest.recorder import Closing, Recorded, Recorder
 from bench.loadtest.settings import (
     END_TIMEOUT_S,
     REPORT_EVERY_S,
@@ -122,7 +122,7 @@ class Entrant:
         self.client, self.game, self.tournament_id = client, game, tournament_id
         self._pace, self._recorder, self._seed = Pace(think_scale=scale), recorder, seed
         self._games: dict[str, tuple[int, asyncio.Task[None]]] = {}
-        self._resigned = False
+        self._closing = Closing()
 
     async def play(self) -> None:
         """Return once the tournament's final standings came and every game ended."""
@@ -151,8 +151,8 @@ class Entrant:
                     self._start(update.match.match_id, update.match.seats[0])
                     continue
                 status = update.standings.tournament.status
-                if status >= tpb.STATUS_ENDING and not self._resigned:
-                    self._resigned = True
+                if status >= tpb.STATUS_ENDING and not self._closing.started:
+                    self._closing.started = True
                     await self._resign_games_in_play()
                 if status == tpb.STATUS_FINISHED:
                     return True
@@ -163,7 +163,7 @@ class Entrant:
             return  # a resumed stream names the game in progress again
         self._recorder.assignments.append((self.client.player_id, match_id, seat, self.game))
         player = SeatPlayer(
-            Recorded(self.client, self._recorder),
+            Recorded(self.client, self._recorder, self._closing),
             match_id,
             seat,
             GAMES[GAME_BY_NAME[self.game]],
@@ -190,7 +190,7 @@ class Entrant:
         for match_id, (seat, task) in self._games.items():
             if seat == 0 and not task.done():
                 with contextlib.suppress(CallError):  # match_over: it ended meanwhile
-                    await Recorded(self.client, self._recorder).submit(
+                    await Recorded(self.client, self._recorder, self._closing).submit(
                         match_id, seat, RESIGN[self.game]
                     )
 

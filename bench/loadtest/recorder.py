@@ -25,6 +25,8 @@ from photofinish.game.v1 import game_pb2
 
 # (match, seat, seq, arrival, shown mask, chips, addressed right)
 Update = tuple[str, int, int, float, int, int, bool]
+STALE = "stale_client_seq"
+CLOSING_STALE = "closing: stale_client_seq"
 # (match, seq, started, answered)
 Command = tuple[str, int, float, float]
 
@@ -56,11 +58,18 @@ class Recorder:
         return batch
 
 
+@dataclass(slots=True)
+class Closing:
+    """Set once the player resigns its games at the tournament's end (``driver``)."""
+
+    started: bool = False
+
+
 class Recorded:
     """One player's public API with every update and answer noted in ``recorder``."""
 
-    def __init__(self, client: ArenaClient, recorder: Recorder) -> None:
-        self._client, self._recorder = client, recorder
+    def __init__(self, client: ArenaClient, recorder: Recorder, closing: Closing) -> None:
+        self._client, self._recorder, self._closing = client, recorder, closing
 
     async def watch(self, match_id: str, seat: int) -> AsyncIterator[arbitration_pb2.MatchUpdate]:
         recorder = self._recorder
@@ -87,7 +96,12 @@ class Recorded:
         try:
             reply = await self._client.submit(match_id, seat, command)
         except CallError as error:
-            recorder.refusals[error.reason or f"grpc status {error.code}"] += 1
+            reason = error.reason or f"grpc status {error.code}"
+            if reason == STALE and self._closing.started:
+                # The resign and the bot's own command were sent at once from one seat: the
+                # later client_seq can arrive first, and the earlier is then stale.
+                reason = CLOSING_STALE
+            recorder.refusals[reason] += 1
             raise
         except (aiohttp.ClientError, TimeoutError) as error:
             recorder.errors[f"submit transport: {type(error).__name__}"] += 1
