@@ -25,7 +25,7 @@ from urllib.parse import quote
 
 import psycopg
 
-from services.ratings.database import Database, Postgres, SqliteFile, Target
+from services.common.database import Database, Postgres, SqliteFile, Target
 from services.ratings.model import Finished, Game, MatchId, Mode, Player, PlayerId
 from services.ratings.store import Store
 

@@ -1,24 +1,16 @@
-"""The database schema as an ordered list of migrations, applied once each at start.
+"""The ratings schema: its migrations, applied once each at start (services/common/migrations.py).
 
-``schema_version`` records what was applied. The whole check-and-apply runs in one
-transaction behind a lock (PostgreSQL: an advisory lock; SQLite: the write lock that
-``BEGIN IMMEDIATE`` takes), so two processes starting at once apply each migration once
-and the second finds nothing left to do. Append new migrations; never edit an old one.
+``schema_version`` records what was applied. Append new migrations; never edit an old one.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from services.common import migrations as runner
+from services.common.database import Session
+from services.common.migrations import Migration, Schema
 
-from services.ratings.database import Session
-
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    version: int
-    description: str
-    statements: tuple[str, ...]
-
+# "pfra" (Photo Finish ratings) as the advisory lock key.
+SCHEMA = Schema(version_table="schema_version", lock_key=0x70667261)
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
@@ -74,44 +66,14 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
 )
 
-_VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_version (
-    version INTEGER PRIMARY KEY,
-    description TEXT NOT NULL,
-    applied_unix_s DOUBLE PRECISION NOT NULL
-)"""
-
 
 def migrate(
     session: Session, now_unix_s: float, migrations: tuple[Migration, ...] = MIGRATIONS
 ) -> tuple[int, ...]:
-    """Apply the migrations not yet applied; return their versions (empty: up to date).
-
-    Raises:
-        ValueError: when ``migrations`` are not in strictly increasing version order.
-    """
-    versions = [m.version for m in migrations]
-    if versions != sorted(set(versions)):
-        raise ValueError(f"migration versions must increase strictly: {versions}")
-    with session.transaction():
-        if session.dialect.lock_schema:
-            session.execute(session.dialect.lock_schema)
-        session.execute(_VERSION_TABLE)
-        done = {row[0] for row in session.rows("SELECT version FROM schema_version")}
-        applied = tuple(m.version for m in migrations if m.version not in done)
-        for migration in migrations:
-            if migration.version in done:
-                continue
-            for statement in migration.statements:
-                session.execute(statement)
-            session.execute(
-                "INSERT INTO schema_version (version, description, applied_unix_s)"
-                " VALUES (?, ?, ?)",
-                (migration.version, migration.description, now_unix_s),
-            )
-    return applied
+    """Apply the ratings migrations not yet applied; return their versions."""
+    return runner.migrate(session, now_unix_s, SCHEMA, migrations)
 
 
 def schema_version(session: Session) -> int:
-    """Return the highest migration applied (0 before any)."""
-    rows = session.rows("SELECT MAX(version) FROM schema_version")
-    return int(rows[0][0] or 0)
+    """Return the highest ratings migration applied (0 before any)."""
+    return runner.schema_version(session, SCHEMA)

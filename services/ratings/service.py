@@ -12,9 +12,9 @@ import grpc
 import nats
 
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
+from services.common.database import Database, SqliteFile
 from services.ratings.config import Config
 from services.ratings.consumer import consume
-from services.ratings.database import Database, SqliteFile
 from services.ratings.faults import Faults
 from services.ratings.servicer import RatingsServicer
 from services.ratings.store import Store

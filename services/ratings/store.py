@@ -13,8 +13,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from services.common.database import Database, Session
 from services.ratings import ladder, migrations
-from services.ratings.database import Database, Session
 from services.ratings.errors import NotRanked, Reason
 from services.ratings.glicko2 import Rating
 from services.ratings.model import (

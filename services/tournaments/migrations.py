@@ -1,19 +1,17 @@
-"""The tournaments schema as an ordered list of migrations, applied once each at start.
+"""The tournaments schema: its migrations, applied once each at start.
 
-The same approach as the ratings store (services/ratings/migrations.py), with its own
-version table and lock, so both services may share one PostgreSQL database. The
-check-and-apply runs in one transaction behind a lock (PostgreSQL: an advisory lock;
-SQLite: the write lock of ``BEGIN IMMEDIATE``). Append new migrations; never edit one.
+Its own version table and lock key (services/common/migrations.py), so ratings and
+tournaments may share one PostgreSQL database. Append new migrations; never edit one.
 """
 
 from __future__ import annotations
 
-from services.ratings.database import Session
-from services.ratings.migrations import Migration
+from services.common import migrations as runner
+from services.common.database import Session
+from services.common.migrations import Migration, Schema
 
-# pg_advisory_xact_lock key of this schema's migrations: "pfto" as bytes.
-MIGRATION_LOCK_KEY = 0x7066746F
-VERSION_TABLE = "tournaments_schema_version"
+# "pfto" (Photo Finish tournaments) as the advisory lock key.
+SCHEMA = Schema(version_table="tournaments_schema_version", lock_key=0x7066746F)
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
@@ -71,37 +69,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
 )
 
-_CREATE_VERSION_TABLE = f"""CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (
-    version INTEGER PRIMARY KEY,
-    description TEXT NOT NULL,
-    applied_unix_s DOUBLE PRECISION NOT NULL
-)"""
-
 
 def migrate(
     session: Session, now_unix_s: float, migrations: tuple[Migration, ...] = MIGRATIONS
 ) -> tuple[int, ...]:
-    """Apply the migrations not yet applied; return their versions (empty: up to date).
-
-    Raises:
-        ValueError: when ``migrations`` are not in strictly increasing version order.
-    """
-    versions = [m.version for m in migrations]
-    if versions != sorted(set(versions)):
-        raise ValueError(f"migration versions must increase strictly: {versions}")
-    with session.transaction():
-        if session.dialect.name == "postgresql":
-            session.execute(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_KEY})")
-        session.execute(_CREATE_VERSION_TABLE)
-        done = {row[0] for row in session.rows(f"SELECT version FROM {VERSION_TABLE}")}
-        for migration in migrations:
-            if migration.version in done:
-                continue
-            for statement in migration.statements:
-                session.execute(statement)
-            session.execute(
-                f"INSERT INTO {VERSION_TABLE} (version, description, applied_unix_s)"
-                " VALUES (?, ?, ?)",
-                (migration.version, migration.description, now_unix_s),
-            )
-    return tuple(v for v in versions if v not in done)
+    """Apply the tournaments migrations not yet applied; return their versions."""
+    return runner.migrate(session, now_unix_s, SCHEMA, migrations)

@@ -14,9 +14,9 @@ import nats
 from nats.js import JetStreamContext
 
 from photofinish.tournaments.v1 import tournaments_pb2, tournaments_pb2_grpc
+from services.common.database import Database
 from services.common.subjects import RESULTS_STREAM
 from services.matchmaking.broker import NatsBroker
-from services.ratings.database import Database
 from services.ratings.stream import declare_stream
 from services.tournaments.config import Config
 from services.tournaments.consumer import consume, consumer_config

@@ -1,6 +1,6 @@
 """Tournaments, entrants, games and final standings in SQLite or PostgreSQL, one code path.
 
-Every method hands one unit of work to the database's thread (services/ratings/database.py).
+Every method hands one unit of work to the database's thread (services/common/database.py).
 A result is recorded by moving its game out of PLAYING in one UPDATE, so a redelivered
 result changes nothing: each match counts exactly once.
 """
@@ -11,9 +11,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from services.common.database import Database, Session
 from services.matchmaking.games import Game
 from services.matchmaking.identity import PlayerId
-from services.ratings.database import Database, Session
 from services.tournaments import migrations
 from services.tournaments.model import (
     Entrant,

@@ -15,7 +15,7 @@ from services.matchmaking.games import Game
 from services.matchmaking.identity import PlayerId
 from services.matchmaking.ratings import NEWCOMER_RATING, RatingsLookup
 from services.ratings import model
-from services.ratings.database import Database, SqliteFile
+from services.common.database import Database, SqliteFile
 from services.ratings.servicer import RatingsServicer
 from services.ratings.store import Store
 

@@ -17,7 +17,7 @@ from urllib.parse import quote
 import psycopg
 import pytest
 
-from services.ratings.database import Database, Postgres, SqliteFile, Target
+from services.common.database import Database, Postgres, SqliteFile, Target
 from services.ratings.store import Store
 from services.stack.natsd import NatsServer, start_nats
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from nats.js import JetStreamContext
 from nats.js.api import PubAck
 
+from services.common.database import Session
 from services.ratings.codec import encode_result, result_subject
-from services.ratings.database import Session
 from services.ratings.glicko2 import Rating
 from services.ratings.model import (
     Finished,

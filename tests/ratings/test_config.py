@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from services.ratings.config import Config, ConfigError
-from services.ratings.database import Postgres, SqliteFile
+from services.common.database import Postgres, SqliteFile
+from services.common.settings import ConfigError
+from services.ratings.config import Config
 from services.ratings.faults import CrashPoint, FaultPlan
 
 

@@ -8,8 +8,9 @@ import sqlite3
 import psycopg
 import pytest
 
-from services.ratings.database import Database, Session, Target
-from services.ratings.migrations import MIGRATIONS, Migration, migrate, schema_version
+from services.common.database import Database, Session, Target
+from services.common.migrations import Migration
+from services.ratings.migrations import MIGRATIONS, migrate, schema_version
 from services.ratings.store import Store
 
 LATEST = MIGRATIONS[-1].version

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from services.ratings.database import Database, Target
+from services.common.database import Database, Target
 from services.ratings.errors import NotRanked
 from services.ratings.model import Game, PlayerId, Recorded, Verdict
 from services.ratings.store import Store

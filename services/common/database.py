@@ -23,8 +23,6 @@ import psycopg
 
 T = TypeVar("T")
 
-# pg_advisory_xact_lock key of schema migrations: "pfra" (Photo Finish ratings) as bytes.
-MIGRATION_LOCK_KEY = 0x70667261
 SQLITE_BUSY_TIMEOUT_S = 30.0
 
 
@@ -34,19 +32,15 @@ class Dialect:
     placeholder: str  # what each "?" of the SQL becomes
     begin: str  # starts a write transaction
     lock_rows: str  # appended to a SELECT of rows about to be updated
-    lock_schema: str  # first statement of the migration transaction; "" when begin locks
     binary_collation: str  # compares text as bytes, as Python compares str
 
+    def lock_schema(self, key: int) -> str:
+        """Return the statement that serialises migrations under ``key`` ("" when begin does)."""
+        return f"SELECT pg_advisory_xact_lock({key})" if self.name == "postgresql" else ""
 
-SQLITE = Dialect("sqlite", "?", "BEGIN IMMEDIATE", "", "", "BINARY")
-POSTGRES = Dialect(
-    "postgresql",
-    "%s",
-    "BEGIN",
-    " FOR UPDATE",
-    f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_KEY})",
-    '"C"',
-)
+
+SQLITE = Dialect("sqlite", "?", "BEGIN IMMEDIATE", "", "BINARY")
+POSTGRES = Dialect("postgresql", "%s", "BEGIN", " FOR UPDATE", '"C"')
 
 
 @dataclass(frozen=True, slots=True)

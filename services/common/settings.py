@@ -1,0 +1,50 @@
+"""Reading a service's settings from the environment, refusing what it cannot use."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TypeVar
+
+from services.common.database import Postgres, SqliteFile, Target
+
+N = TypeVar("N", int, float)
+
+
+class ConfigError(ValueError):
+    """An environment variable holds a value the service cannot use."""
+
+
+def number(env: Mapping[str, str], name: str, default: N, kind: type[N], least: N) -> N:
+    """Return ``env[name]`` as a ``kind`` of at least ``least`` (``default`` when unset).
+
+    Raises:
+        ConfigError: for a value that is not such a number.
+    """
+    text = env.get(name, "")
+    if not text:
+        return default
+    try:
+        value = kind(text)
+    except ValueError:
+        raise ConfigError(f"{name}={text!r} is not a {kind.__name__}") from None
+    if value < least:
+        raise ConfigError(f"{name}={text!r} is below {least}")
+    return value
+
+
+def database(env: Mapping[str, str], sqlite_file: str) -> Target:
+    """Return where to store: ``sqlite_file`` under PF_DATA_DIR, or DATABASE_URL's PostgreSQL.
+
+    Raises:
+        ConfigError: for a DATABASE_URL that is neither empty nor ``postgresql://``.
+    """
+    url = env.get("DATABASE_URL", "")
+    if not url:
+        return SqliteFile(Path(env.get("PF_DATA_DIR", "var")) / sqlite_file)
+    if url.startswith(("postgresql://", "postgres://")):
+        return Postgres(url)
+    raise ConfigError(
+        f"DATABASE_URL={url.split('@')[-1]!r}: leave it empty for SQLite under PF_DATA_DIR"
+        " or give a postgresql:// URL"
+    )
