@@ -8,6 +8,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -140,7 +141,7 @@ async def run(settings: Settings) -> dict[str, Any]:
             progress = Progress(started)
             for index, conn in enumerate(conns):
                 conn.send(tournaments)
-                threading_listen(index, conn, loop, queue)
+                _listen_in_thread(index, conn, loop, queue)
             samples = Samples()
             sampler = asyncio.create_task(sample(http, pids, where.arbiters, samples, started))
             watched = (histograms.TIMER_LATENESS, histograms.SNAPSHOT_SAVE)
@@ -191,14 +192,12 @@ async def run(settings: Settings) -> dict[str, Any]:
         return write(report, settings.out)
 
 
-def threading_listen(
+def _listen_in_thread(
     index: int,
     conn: multiprocessing.connection.Connection,
     loop: asyncio.AbstractEventLoop,
     queue: asyncio.Queue[Message],
 ) -> None:
-    import threading
-
     threading.Thread(target=_listen, args=(index, conn, loop, queue), daemon=True).start()
 
 
