@@ -35,6 +35,7 @@ from photofinish.tournaments.v1 import tournaments_pb2 as tpb
 from services.rules.engine.bot import Level
 
 WATCH_RETRIES = 30
+CLOSING_SPREAD_S = 5.0
 RESIGN = {
     "spit": game_pb2.Command(spit=spit_pb2.SpitCommand(resign=spit_pb2.SpitResign())),
     "bid": game_pb2.Command(bid=bid_pb2.BidCommand(resign=bid_pb2.BidResign())),
@@ -123,6 +124,7 @@ class Entrant:
         self._pace, self._recorder, self._seed = Pace(think_scale=scale), recorder, seed
         self._games: dict[str, tuple[int, asyncio.Task[None]]] = {}
         self._closing = Closing()
+        self._closer: asyncio.Task[None] | None = None
 
     async def play(self) -> None:
         """Return once the tournament's final standings came and every game ended."""
@@ -153,7 +155,7 @@ class Entrant:
                 status = update.standings.tournament.status
                 if status >= tpb.STATUS_ENDING and not self._closing.started:
                     self._closing.started = True
-                    await self._resign_games_in_play()
+                    self._closer = asyncio.create_task(self._resign_games_in_play())
                 if status == tpb.STATUS_FINISHED:
                     return True
         return False
@@ -187,6 +189,10 @@ class Entrant:
             recorder.playing -= 1
 
     async def _resign_games_in_play(self) -> None:
+        # Spread over a few seconds, as people notice the end one by one, rather than
+        # every game of the event ending in the same instant.
+        spread = random.Random(f"{self._seed}/{self.client.player_id}/closing")
+        await asyncio.sleep(spread.uniform(0, CLOSING_SPREAD_S))
         for match_id, (seat, task) in self._games.items():
             if seat == 0 and not task.done():
                 with contextlib.suppress(CallError):  # match_over: it ended meanwhile

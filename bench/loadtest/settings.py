@@ -28,7 +28,9 @@ SETUP_CONCURRENCY = 16
 SETUP_TIMEOUT_S = 300.0
 END_TIMEOUT_S = 180.0  # after the tournament's end, for games in progress to finish
 REPORT_EVERY_S = 1.0
-DEFAULT_PLAYERS = 80
+# 20 matches: twice what this 2-core machine holds at p99 ≤ 20 ms, short of where the
+# timing-fault detector starts voiding for load (docs/loadtest.md, numbers).
+DEFAULT_PLAYERS = 40
 DEFAULT_SECONDS = 60.0
 
 
