@@ -137,7 +137,8 @@ def render(report: dict[str, Any]) -> str:
         "timer lateness p99 (ms)": report["timer_lateness_ms"]["p99"],
         "memory per live match (KB)": ", ".join(
             f"{name} {m['kb_per_live_match']}" for name, m in report["memory"].items()
-        ),
+        )
+        or "not sampled (--url)",
         "faults": "; ".join(f["what"] for f in report["faults"]) or "none",
         "client errors": json.dumps(report["client_errors"]),
         "refused (game refusals and others)": json.dumps(commands["refused"]),

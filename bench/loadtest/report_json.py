@@ -68,6 +68,8 @@ def build(
     peak_live = max(live, default=0.0)
     memory = {}
     for name in MEMORY_PROCESSES:
+        if name not in samples.processes:  # --url: not our processes, nothing sampled
+            continue
         peak = max((rss for _, _, rss in samples.processes.get(name, [])), default=0.0)
         delta_kb = 1024 * (peak - baseline_rss.get(name, peak))
         memory[name] = {
