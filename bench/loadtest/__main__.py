@@ -36,6 +36,9 @@ def parse(argv: list[str]) -> tuple[Settings, argparse.Namespace]:
     parser.add_argument("--out", type=Path, default=Path("var/reports"))
     parser.add_argument("--workers", type=int, default=2, help="load generator processes")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--data-dir", type=Path, default=None, help="own stack: keep its data and logs here"
+    )
     parser.add_argument("--find-capacity", action="store_true", help="step up the load (capacity)")
     parser.add_argument(
         "--quiet-wait", type=float, default=1200.0, help="capacity: wait this long for load < 1"
@@ -53,6 +56,7 @@ def parse(argv: list[str]) -> tuple[Settings, argparse.Namespace]:
         nats_url=args.nats,
         workers=args.workers,
         seed=args.seed,
+        data_dir=args.data_dir,
     )
     problems = settings.problems()
     if problems:

@@ -55,8 +55,13 @@ async def target(settings: Settings) -> AsyncIterator[Target]:
         arbiters = [u for u in os.environ.get("PF_LOADTEST_ARBITERS", "").split(",") if u]
         yield Target(settings.url, settings.nats_url or "nats://127.0.0.1:7422", arbiters=arbiters)
         return
-    with tempfile.TemporaryDirectory(prefix="pf-loadtest-") as tmp:
-        async with run_stack(StackConfig(Path(tmp), with_bots=False)) as stack:
+    with contextlib.ExitStack() as folders:
+        if settings.data_dir is None:
+            data_dir = Path(folders.enter_context(tempfile.TemporaryDirectory(prefix="pf-lt-")))
+        else:
+            data_dir = settings.data_dir
+            data_dir.mkdir(parents=True, exist_ok=True)
+        async with run_stack(StackConfig(data_dir, with_bots=False)) as stack:
             pids = {name: child.process.pid or 0 for name, child in stack.children.items()}
             for pid in child_pids_named("nats-server"):
                 pids["nats-server"] = pid

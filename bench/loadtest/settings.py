@@ -50,6 +50,7 @@ class Settings:
     workers: int = 2
     seed: int = 1
     quiet: bool = False
+    data_dir: Path | None = None  # own stack: keep its data and logs here (else a temp dir)
 
     def scale(self, game: str) -> float:
         """Return the think-time multiplier that brings ``game``'s bot to ``pace``."""
