@@ -134,6 +134,7 @@ def render(report: dict[str, Any]) -> str:
         "commands accepted (mean / peak per s)": (
             f"{commands['accepted']} ({commands['per_s_mean']} / {commands['per_s_peak']})"
         ),
+        "pace reached (commands/s per player in a game)": commands["pace_per_player"],
         "timer lateness p99 (ms)": report["timer_lateness_ms"]["p99"],
         "memory per live match (KB)": ", ".join(
             f"{name} {m['kb_per_live_match']}" for name, m in report["memory"].items()

@@ -109,6 +109,7 @@ def build(
             "per_s_mean": _number(sum(busy) / len(busy)) if busy else None,
             "per_s_peak": max(busy, default=0.0),
             "refused": dict(progress.refusals.most_common()),
+            "pace_per_player": _number(_pace(progress, len(seconds))),
         },
         "timer_lateness_ms": {
             "count": histograms.count(lateness),
@@ -138,6 +139,15 @@ def build(
         "live_matches": [[round(t, 2), _number(v)] for t, v in samples.live],
         "in_play": [[round(t, 2), n] for t, n in progress.in_play],
     }
+
+
+def _pace(progress: Progress, seconds: int) -> float:
+    """Return the commands (accepted or refused) a seat in play sent per second."""
+    seats = [2 * n for _, n in progress.in_play if n > 0]
+    if not seats or seconds <= 0:
+        return math.nan
+    sent = len(progress.accepted_at) + sum(progress.refusals.values())
+    return sent / seconds / (sum(seats) / len(seats))
 
 
 def _histogram(values: list[float]) -> list[dict[str, float | None]]:
