@@ -136,6 +136,8 @@ class TournamentsServicer(tournaments_pb2_grpc.TournamentsServicer):
                 assignment = assignment_of(game, t, names, who.id)
                 yield pb.TournamentUpdate(match=matchmaking_codec.match_assignment(assignment))
             async for update in watcher.updates():
+                if game is not None and update.match.match_id == game.match_id:
+                    continue  # paired while the current game was read: sent once already
                 yield update
 
     @unary
