@@ -85,7 +85,15 @@ class Referee:
         try:
             while True:
                 item = await match.queue.get()
-                await self.handle(match, item)
+                try:
+                    await self.handle(match, item)
+                except (Superseded, asyncio.CancelledError):
+                    raise
+                except Exception:
+                    # A failure outside the rules (NATS, the log store) ends this item,
+                    # never the match: what was saved stands, and the next item goes on.
+                    log.exception("item failed", extra={"fields": {"match": match.match_id}})
+                    _answer_failed(item)
                 item = None
         except Superseded:
             log.error("match moved", extra={"fields": {"match": match.match_id}})
@@ -338,6 +346,17 @@ def _answer_moved(match: Match, current: Item | None) -> None:
                     "this arbitration instance no longer runs the match; send the command again",
                 )
             )
+
+
+def _answer_failed(item: Item) -> None:
+    if isinstance(item, Submission) and not item.answer.done():
+        item.answer.set_exception(
+            Rejection(
+                grpc.StatusCode.UNAVAILABLE,
+                "internal_error",
+                "the server failed while judging this command; the next update shows the match",
+            )
+        )
 
 
 async def _nowhere(match: Match) -> None:
