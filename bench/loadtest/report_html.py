@@ -119,6 +119,10 @@ def _rows(report: dict[str, Any], column: str) -> list[tuple[float, float]]:
     return [(row["t"], row[column]) for row in report["per_second"] if row[column] is not None]
 
 
+def _quantile_text(figures: dict[str, Any]) -> str:
+    return f"{figures['p50']} / {figures['p99']} (n={figures['count']})"
+
+
 def render(report: dict[str, Any]) -> str:
     """Return the whole page."""
     latency, commands = report["latency_ms"], report["commands"]
@@ -135,7 +139,8 @@ def render(report: dict[str, Any]) -> str:
             f"{commands['accepted']} ({commands['per_s_mean']} / {commands['per_s_peak']})"
         ),
         "pace reached (commands/s per player in a game)": commands["pace_per_player"],
-        "timer lateness p99 (ms)": report["timer_lateness_ms"]["p99"],
+        "timer lateness p50 / p99 (ms, timers fired)": _quantile_text(report["timer_lateness_ms"]),
+        "snapshot save p50 / p99 (ms, saves)": _quantile_text(report["snapshot_save_ms"]),
         "memory per live match (KB)": ", ".join(
             f"{name} {m['kb_per_live_match']}" for name, m in report["memory"].items()
         )

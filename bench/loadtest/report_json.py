@@ -55,7 +55,7 @@ def build(
     progress: Progress,
     samples: Samples,
     verdicts: list[Verdict],
-    lateness: histograms.Buckets,
+    arbitration: dict[str, histograms.Buckets],
     baseline_rss: dict[str, float],
     faults: list[Injected],
     players: int,
@@ -111,11 +111,8 @@ def build(
             "refused": dict(progress.refusals.most_common()),
             "pace_per_player": _number(_pace(progress, len(seconds))),
         },
-        "timer_lateness_ms": {
-            "count": histograms.count(lateness),
-            "p50": _number(1000 * histograms.quantile(lateness, 0.5)),
-            "p99": _number(1000 * histograms.quantile(lateness, 0.99)),
-        },
+        "timer_lateness_ms": _quantiles(arbitration.get(histograms.TIMER_LATENESS, {})),
+        "snapshot_save_ms": _quantiles(arbitration.get(histograms.SNAPSHOT_SAVE, {})),
         "memory": memory,
         "client_errors": dict(progress.errors.most_common()),
         "faults": [asdict(f) | {"what": f.describe()} for f in faults],
@@ -138,6 +135,14 @@ def build(
         },
         "live_matches": [[round(t, 2), _number(v)] for t, v in samples.live],
         "in_play": [[round(t, 2), n] for t, n in progress.in_play],
+    }
+
+
+def _quantiles(buckets: histograms.Buckets) -> dict[str, float | None]:
+    return {
+        "count": histograms.count(buckets),
+        "p50": _number(1000 * histograms.quantile(buckets, 0.5)),
+        "p99": _number(1000 * histograms.quantile(buckets, 0.99)),
     }
 
 

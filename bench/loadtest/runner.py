@@ -35,6 +35,7 @@ from photofinish.tournaments.v1 import tournaments_pb2 as tpb
 from services.stack.stack import Stack, StackConfig, run_stack
 
 Message = tuple[int, str, Any]
+WATCHED = (histograms.TIMER_LATENESS, histograms.SNAPSHOT_SAVE)
 
 
 @dataclass(slots=True)
@@ -101,56 +102,24 @@ def _listen(
 
 async def run(settings: Settings) -> dict[str, Any]:
     """Run the load test once; return the report's figures (also written to ``out``)."""
-    context = multiprocessing.get_context("spawn")
     async with target(settings) as where, aiohttp.ClientSession() as http:
-        loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Message] = asyncio.Queue()
-        workers: list[Any] = []  # spawn-context processes
-        conns: list[multiprocessing.connection.Connection] = []
         pids = dict(where.pids)
+        workers, conns = _start_workers(settings, where.gateway_url, pids)
         try:
-            for index, share in enumerate(shares(settings)):
-                ours, theirs = context.Pipe()
-                scales = tuple((game, settings.scale(game)) for game in settings.games)
-                spec = WorkerSpec(index, where.gateway_url, tuple(share), scales, settings.seed)
-                worker = context.Process(target=worker_main, args=(theirs, spec), daemon=True)
-                worker.start()
-                theirs.close()
-                workers.append(worker)
-                conns.append(ours)
-                pids[f"load worker {index + 1}"] = worker.pid or 0
-            pids["load main"] = os.getpid()
-            players: list[tuple[str, str, str]] = []
-            for conn in conns:
-                if not await asyncio.to_thread(conn.poll, SETUP_TIMEOUT_S):
-                    raise TimeoutError("a worker did not sign its players in")
-                kind, body = conn.recv()
-                if kind != "ready":
-                    raise RuntimeError(f"a worker failed: {body}")
-                players += body
+            players = await _signed_in(conns)
             director = ArenaClient(http, where.gateway_url)
             await director.sign_in("Load director")
-            tournaments = {}
-            for game in settings.games:
-                created = await director.create_tournament(
-                    tpb.CreateTournamentRequest(
-                        name=f"Load test {game}",
-                        game=GAME_BY_NAME[game],
-                        rated=True,
-                        duration_s=round(settings.seconds),
-                    )
-                )
-                tournaments[game] = created.tournament_id
+            tournaments = await _create_tournaments(director, settings)
             baseline_rss = {name: rss_mb(pid) for name, pid in pids.items()}
             started = time.perf_counter()
             progress = Progress(started)
             for index, conn in enumerate(conns):
                 conn.send(tournaments)
-                _listen_in_thread(index, conn, loop, queue)
+                _listen_in_thread(index, conn, asyncio.get_running_loop(), queue)
             samples = Samples()
             sampler = asyncio.create_task(sample(http, pids, where.arbiters, samples, started))
-            watched = (histograms.TIMER_LATENESS, histograms.SNAPSHOT_SAVE)
-            before = [await histograms.fetch(http, url, watched) for url in where.arbiters]
+            before = [await histograms.fetch(http, url, WATCHED) for url in where.arbiters]
             faulted: list[Injected] = []
             fault_task = None
             if where.stack is not None and settings.fault != "none":
@@ -163,38 +132,109 @@ async def run(settings: Settings) -> dict[str, Any]:
             sampler.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sampler
-            after = [await histograms.fetch(http, url, watched) for url in where.arbiters]
-            lateness = histograms.combined(
-                [
-                    histograms.window(b[histograms.TIMER_LATENESS], a[histograms.TIMER_LATENESS])
-                    for b, a in zip(before, after, strict=True)
-                ]
-            )
-            match_ids = sorted({match_id for _, match_id, _, _ in progress.assignments})
+            after = [await histograms.fetch(http, url, WATCHED) for url in where.arbiters]
             truth = await gather(
                 where.nats_url,
                 director,
-                match_ids,
+                sorted({match_id for _, match_id, _, _ in progress.assignments}),
                 [(player_id, game) for player_id, _, game in players],
                 list(tournaments.values()),
             )
         finally:
-            for worker in workers:
-                worker.join(10)
-                if worker.is_alive():
-                    worker.kill()
-                    worker.join()
-        verdicts = verdicts_of(progress, truth, failures)
-        outcomes = Counter(
-            f"voided: {r.reason}" if r.voided else "finished"
-            for m, r in truth.results.items()
-            if m in truth.games
+            _stop_workers(workers)
+    report = build(
+        settings,
+        progress,
+        samples,
+        verdicts_of(progress, truth, failures),
+        {name: _window(before, after, name) for name in WATCHED},
+        baseline_rss,
+        faulted,
+        len(players),
+    )
+    outcomes = Counter(
+        f"voided: {r.reason}" if r.voided else "finished"
+        for m, r in truth.results.items()
+        if m in truth.games
+    )
+    report["results"] = dict(outcomes.most_common())
+    return write(report, settings.out)
+
+
+def _start_workers(
+    settings: Settings, gateway_url: str, pids: dict[str, int]
+) -> tuple[list[Any], list[multiprocessing.connection.Connection]]:
+    """Start the worker processes, each with its share of the players; note their pids."""
+    context = multiprocessing.get_context("spawn")
+    workers: list[Any] = []  # spawn-context processes
+    conns: list[multiprocessing.connection.Connection] = []
+    scales = tuple((game, settings.scale(game)) for game in settings.games)
+    for index, share in enumerate(shares(settings)):
+        ours, theirs = context.Pipe()
+        spec = WorkerSpec(index, gateway_url, tuple(share), scales, settings.seed)
+        worker = context.Process(target=worker_main, args=(theirs, spec), daemon=True)
+        worker.start()
+        theirs.close()
+        workers.append(worker)
+        conns.append(ours)
+        pids[f"load worker {index + 1}"] = worker.pid or 0
+    pids["load main"] = os.getpid()
+    return workers, conns
+
+
+def _stop_workers(workers: list[Any]) -> None:
+    for worker in workers:
+        worker.join(10)
+        if worker.is_alive():
+            worker.kill()
+            worker.join()
+
+
+async def _signed_in(
+    conns: list[multiprocessing.connection.Connection],
+) -> list[tuple[str, str, str]]:
+    """Return every player the workers signed in: (player id, name, game).
+
+    Raises:
+        TimeoutError: when a worker stays silent past the setup time.
+        RuntimeError: when a worker failed.
+    """
+    players: list[tuple[str, str, str]] = []
+    for conn in conns:
+        if not await asyncio.to_thread(conn.poll, SETUP_TIMEOUT_S):
+            raise TimeoutError("a worker did not sign its players in")
+        kind, body = conn.recv()
+        if kind != "ready":
+            raise RuntimeError(f"a worker failed: {body}")
+        players += body
+    return players
+
+
+async def _create_tournaments(director: ArenaClient, settings: Settings) -> dict[str, str]:
+    """Return the id of a new rated tournament for each game, starting now."""
+    tournaments = {}
+    for game in settings.games:
+        created = await director.create_tournament(
+            tpb.CreateTournamentRequest(
+                name=f"Load test {game}",
+                game=GAME_BY_NAME[game],
+                rated=True,
+                duration_s=round(settings.seconds),
+            )
         )
-        report = build(
-            settings, progress, samples, verdicts, lateness, baseline_rss, faulted, len(players)
-        )
-        report["results"] = dict(outcomes.most_common())
-        return write(report, settings.out)
+        tournaments[game] = created.tournament_id
+    return tournaments
+
+
+def _window(
+    before: list[dict[str, histograms.Buckets]],
+    after: list[dict[str, histograms.Buckets]],
+    name: str,
+) -> histograms.Buckets:
+    """Return what every arbitration instance's histogram ``name`` added during the run."""
+    return histograms.combined(
+        [histograms.window(b[name], a[name]) for b, a in zip(before, after, strict=True)]
+    )
 
 
 def _listen_in_thread(
