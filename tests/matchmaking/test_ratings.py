@@ -10,12 +10,12 @@ import pytest
 
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
+from services.common.database import Database, SqliteFile
 from services.common.serving import Listen, grpc_server
 from services.matchmaking.games import Game
 from services.matchmaking.identity import PlayerId
 from services.matchmaking.ratings import NEWCOMER_RATING, RatingsLookup
 from services.ratings import model
-from services.common.database import Database, SqliteFile
 from services.ratings.servicer import RatingsServicer
 from services.ratings.store import Store
 
