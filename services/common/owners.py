@@ -11,13 +11,14 @@ send each match's calls to its owner.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from dataclasses import dataclass
 
 from nats.js import JetStreamContext, api
 from nats.js.errors import BucketNotFoundError, InvalidKeyError, KeyNotFoundError
 from nats.js.kv import KV_DEL, KV_PURGE, KeyValue
+
+from services.common import tasks
 
 log = logging.getLogger(__name__)
 
@@ -91,10 +92,7 @@ class Directory:
 
     async def stop(self) -> None:
         for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await tasks.stop(task)
 
     def owners(self) -> dict[str, Owner]:
         """Return every recorded owner by match id (a copy)."""

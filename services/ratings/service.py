@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import signal
 from collections.abc import AsyncIterator, Sequence
 
 import grpc
 import nats
 
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
+from services.common import tasks
 from services.common.database import Database, SqliteFile
 from services.ratings.config import Config
 from services.ratings.consumer import consume
@@ -58,25 +58,11 @@ class RatingsService:
                 ),
                 name="results-consumer",
             )
-            consumer.add_done_callback(_stop_if_failed)
-            stack.push_async_callback(_finish, consumer)
+            consumer.add_done_callback(tasks.stop_process_if_failed)
+            stack.push_async_callback(tasks.stop, consumer)
             yield
 
     def _database_fields(self, applied: tuple[int, ...]) -> dict[str, object]:
         target = self.config.database
         where = str(target.path) if isinstance(target, SqliteFile) else "postgresql"
         return {"database": where, "migrations_applied": list(applied)}
-
-
-def _stop_if_failed(task: asyncio.Task[None]) -> None:
-    """Shut the process down when the consumer dies: results must not pile up unseen."""
-    if not task.cancelled() and task.exception() is not None:
-        log.error("results consumer failed; stopping", exc_info=task.exception())
-        signal.raise_signal(signal.SIGTERM)
-
-
-async def _finish(task: asyncio.Task[None]) -> None:
-    """Cancel the consumer; re-raise what killed it, so the process exits non-zero."""
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import signal
 from collections.abc import AsyncIterator, Coroutine, Sequence
 from typing import Any
 
@@ -14,6 +13,7 @@ import nats
 from nats.js import JetStreamContext
 
 from photofinish.tournaments.v1 import tournaments_pb2, tournaments_pb2_grpc
+from services.common import tasks
 from services.common.database import Database
 from services.common.subjects import RESULTS_STREAM
 from services.matchmaking.broker import NatsBroker
@@ -69,7 +69,7 @@ class TournamentsService:
             consumer = consume(js, self.store, lambda _: director.poke())
             for name, work in (("results-consumer", consumer), ("director", director.run())):
                 task = _start(name, work)
-                stack.push_async_callback(_finish, task)
+                stack.push_async_callback(tasks.stop, task)
             yield
 
 
@@ -81,18 +81,5 @@ async def declare(js: JetStreamContext, ack_wait_s: float) -> None:
 
 def _start(name: str, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
     task = asyncio.create_task(work, name=name)
-    task.add_done_callback(_stop_if_failed)
+    task.add_done_callback(tasks.stop_process_if_failed)
     return task
-
-
-def _stop_if_failed(task: asyncio.Task[None]) -> None:
-    """Shut the process down when a loop dies: tournaments must not stall unseen."""
-    if not task.cancelled() and task.exception() is not None:
-        log.error("%s failed; stopping", task.get_name(), exc_info=task.exception())
-        signal.raise_signal(signal.SIGTERM)
-
-
-async def _finish(task: asyncio.Task[None]) -> None:
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
