@@ -47,6 +47,8 @@ def states(engine: Engine, state: Any, rng: random.Random, quiet: type) -> Itera
         seat, command = rng.choice(legal)
         state = engine.apply(state, seat, command).state
         yield state
+    if engine.outcome(state) is not None:
+        return  # the walk's last step ended the match: nothing is left to forfeit
     loser = Seat(rng.randrange(2))
     yield engine.forfeit(state, loser, rng.choice((Termination.TIME, Termination.RESIGN))).state
 
