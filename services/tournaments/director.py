@@ -75,8 +75,9 @@ class Director:
             pairing = now >= next_round
             if pairing:
                 next_round = now + self.pairing_interval_s
-            await self.round(pairing)
+            # Cleared before the round, so a poke while it runs brings another one.
             self._poke.clear()
+            await self.round(pairing)
             try:
                 async with asyncio.timeout(max(0.0, next_round - loop.time())):
                     await self._poke.wait()
