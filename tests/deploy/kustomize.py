@@ -2,7 +2,8 @@
 
 No kustomize binary installs by name here (not on PyPI, npm or Debian), so the tests
 render the overlays themselves: resources (files and folders with a kustomization),
-namespace, configMapGenerator and secretGenerator (no hash suffix), images and
+namespace, configMapGenerator and secretGenerator (files, envs and literals; no hash
+suffix), images and
 strategic-merge patches keyed by kind and name. Anything else is refused, so a
 kustomization using more than this fails the tests instead of being half rendered.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import re
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +34,8 @@ SUPPORTED = {
 CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding", "PersistentVolume"}
 # Lists whose items are merged by name, as strategic merge does for these fields.
 MERGED_BY_NAME = {"containers", "initContainers", "env", "ports", "volumes", "volumeMounts"}
+GENERATOR_FIELDS = {"name", "files", "envs", "literals"}
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class Unsupported(ValueError):
@@ -41,6 +45,27 @@ class Unsupported(ValueError):
 def load_documents(path: Path) -> list[Resource]:
     """Return the YAML documents in ``path`` (empty ones dropped)."""
     return [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """Return the ``KEY=value`` lines of ``path`` as kustomize's ``envs`` and Compose's
+    ``env_file`` both read them: blank lines and ``#`` comments skipped, split at the first
+    ``=``, the value as written.
+
+    Raises:
+        Unsupported: for a line without ``=`` (kustomize would read the value from the
+            environment of whoever renders) or a key that is not an environment name.
+    """
+    found: dict[str, str] = {}
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        line = line.lstrip()
+        if not line or line.startswith("#"):
+            continue
+        key, equals, value = line.partition("=")
+        if not equals or not ENV_NAME.fullmatch(key):
+            raise Unsupported(f"{path}:{number}: not KEY=value: {line!r}")
+        found[key] = value
+    return found
 
 
 def build(folder: Path) -> list[Resource]:
@@ -82,7 +107,12 @@ def build(folder: Path) -> list[Resource]:
 def _generated(
     kind: str, generator: dict[str, Any], folder: Path, labels: dict[str, str], encode: bool
 ) -> Resource:
+    unknown = set(generator) - GENERATOR_FIELDS
+    if unknown:
+        raise Unsupported(f"{folder}: generator fields {sorted(unknown)} are not rendered")
     data: dict[str, str] = {}
+    for env_file in generator.get("envs", []):
+        data.update(read_env_file(folder / env_file))
     for item in generator.get("files", []):
         key, _, source = item.rpartition("=")
         path = folder / source

@@ -8,6 +8,7 @@ ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "docker-compose.yml"
 DOCKERFILE = ROOT / "Dockerfile"
 DEPLOY = ROOT / "deploy"
+SHARED_ENV = DEPLOY / "photofinish.env"
 RULES = sorted((DEPLOY / "prometheus" / "rules").glob("*.yml"))
 PROMETHEUS_CONFIGS = [
     DEPLOY / "prometheus" / "prometheus.yml",

@@ -12,7 +12,8 @@ import yaml
 
 from services.gateway.ops import parse_targets
 from services.stack.stack import SERVICES
-from tests.deploy.paths import COMPOSE, PROMETHEUS_CONFIGS, ROOT
+from tests.deploy.kustomize import read_env_file
+from tests.deploy.paths import COMPOSE, PROMETHEUS_CONFIGS, ROOT, SHARED_ENV
 
 APP = (*SERVICES, "gateway", "bots")
 
@@ -20,6 +21,17 @@ APP = (*SERVICES, "gateway", "bots")
 def compose() -> dict[str, Any]:
     loaded: dict[str, Any] = yaml.safe_load(COMPOSE.read_text())
     return loaded
+
+
+def environment(name: str) -> dict[str, str]:
+    """Return what service ``name`` runs with: its env_file, then its own environment."""
+    service = compose()["services"][name]
+    env_files = service.get("env_file", [])
+    found: dict[str, str] = {}
+    for path in [env_files] if isinstance(env_files, str) else env_files:
+        found.update(read_env_file(COMPOSE.parent / path))
+    found.update(service.get("environment") or {})
+    return found
 
 
 def compose_schema() -> dict[str, Any]:
@@ -63,7 +75,7 @@ def test_grpc_health_checks_probe_the_port_the_service_listens_on() -> None:
     for name in SERVICES:
         test = services[name]["healthcheck"]["test"]
         assert test[1:4] == ["python", "-m", "services.common.healthcheck"]
-        assert test[4] == f"127.0.0.1:{services[name]['environment']['PF_GRPC_PORT']}"
+        assert test[4] == f"127.0.0.1:{environment(name)['PF_GRPC_PORT']}"
 
 
 def test_nats_runs_jetstream_on_a_volume_and_ratings_uses_postgres() -> None:
@@ -72,25 +84,36 @@ def test_nats_runs_jetstream_on_a_volume_and_ratings_uses_postgres() -> None:
     assert nats["command"][:3] == ["-js", "-sd", "/data"]
     assert "nats-data:/data" in nats["volumes"]
     assert "postgres-data" in config["volumes"]
-    url = config["services"]["ratings"]["environment"]["DATABASE_URL"]
-    assert url.startswith("postgresql://") and "@postgres:5432/" in url
+    for name in ("ratings", "tournaments"):
+        url = environment(name)["DATABASE_URL"]
+        assert url.startswith("postgresql://") and "@postgres:5432/" in url, name
 
 
 def test_the_token_key_must_be_given_never_defaulted() -> None:
-    key = compose()["services"]["gateway"]["environment"]["PF_TOKEN_KEY"]
+    key = environment("gateway")["PF_TOKEN_KEY"]
     assert key.startswith("${PF_TOKEN_KEY:?")
 
 
 def test_prometheus_and_the_ops_page_scrape_each_services_metrics_port() -> None:
-    services = compose()["services"]
-    ports = {name: services[name]["environment"]["PF_METRICS_PORT"] for name in SERVICES}
+    ports = {name: environment(name)["PF_METRICS_PORT"] for name in SERVICES}
     scrape = yaml.safe_load(PROMETHEUS_CONFIGS[0].read_text())["scrape_configs"]
     targets = {job["job_name"]: job["static_configs"][0]["targets"] for job in scrape}
     assert targets["gateway"] == ["gateway:7100"]
-    ops = parse_targets(services["gateway"]["environment"]["PF_METRICS_TARGETS"])
+    ops = parse_targets(environment("gateway")["PF_METRICS_TARGETS"])
     assert {t.name: t.address for t in ops} == {n: f"{n}:{p}" for n, p in ports.items()}
     for name, port in ports.items():
         assert targets[name] == [f"{name}:{port}"]
+
+
+def test_every_process_reads_the_settings_shared_with_kubernetes() -> None:
+    shared = read_env_file(SHARED_ENV)
+    for name in APP:
+        assert compose()["services"][name]["env_file"] == "deploy/photofinish.env", name
+        env = environment(name)
+        assert env["NATS_URL"] == "nats://nats:4222", name
+        assert not set(shared) & set(compose()["services"][name].get("environment") or {}), name
+    assert environment("arbitration")["PF_RULES_ADDR"] == "rules:7101"
+    assert environment("bots")["PF_GATEWAY_URL"] == "http://gateway:7100"
 
 
 def test_every_mounted_file_exists_in_the_repository() -> None:

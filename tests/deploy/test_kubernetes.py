@@ -11,8 +11,8 @@ import pytest
 from kubernetes_validate import utils as kubernetes
 
 from services.stack.stack import SERVICES
-from tests.deploy.kustomize import Resource, build, containers, merge
-from tests.deploy.paths import K8S, OVERLAYS
+from tests.deploy.kustomize import Resource, Unsupported, build, containers, merge, read_env_file
+from tests.deploy.paths import K8S, OVERLAYS, SHARED_ENV
 
 # The oldest release the manifests are written for (autoscaling/v2, policy/v1, grpc probes).
 KUBERNETES_VERSION = "1.30"
@@ -182,6 +182,27 @@ def test_every_service_selects_pods_that_exist(overlay: Path) -> None:
     for service in (r for r in resources if r["kind"] == "Service"):
         selector: dict[str, Any] = service["spec"]["selector"]
         assert any(selector.items() <= labels.items() for labels in pods), service["metadata"]
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_every_process_reads_the_settings_compose_reads(overlay: Path) -> None:
+    resources = render(overlay)
+    config = named(resources, "ConfigMap", "photofinish-config")
+    assert config["data"] == read_env_file(SHARED_ENV)
+    assert config["data"]["PF_RULES_ADDR"] == "rules:7101"
+    for name in (*SERVICES, "gateway", "bots"):
+        kind = _kind(name)
+        (source,) = containers(named(resources, kind, name))[0]["envFrom"]
+        assert source == {"configMapRef": {"name": "photofinish-config"}}, name
+
+
+def test_an_env_file_line_the_renderer_cannot_read_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "ok.env").write_text("# note\n\n  A=1=2\nB=\n")
+    assert read_env_file(tmp_path / "ok.env") == {"A": "1=2", "B": ""}
+    for bad in ("FROM_THE_ENVIRONMENT\n", "NOT-A-NAME=1\n"):
+        (tmp_path / "bad.env").write_text(bad)
+        with pytest.raises(Unsupported):
+            read_env_file(tmp_path / "bad.env")
 
 
 def test_prometheus_and_grafana_mount_the_shared_deploy_configuration() -> None:
