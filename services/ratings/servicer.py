@@ -5,15 +5,12 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 import grpc
-from google.rpc import code_pb2, error_details_pb2, status_pb2
-from grpc_status import rpc_status
 
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
+from services.common.rejection import Rejection
 from services.ratings import codec
 from services.ratings.errors import BadRequest, NotRanked, RatingsError
 from services.ratings.store import Store
-
-ERROR_DOMAIN = "ratings.photofinish"
 
 
 class RatingsServicer(ratings_pb2_grpc.RatingsServicer):
@@ -61,9 +58,8 @@ class RatingsServicer(ratings_pb2_grpc.RatingsServicer):
 
 
 async def abort(context: grpc.aio.ServicerContext[Any, Any], error: RatingsError) -> NoReturn:
-    """End the call with the error's status code and its reason in an ErrorInfo detail."""
-    code = code_pb2.NOT_FOUND if isinstance(error, NotRanked) else code_pb2.INVALID_ARGUMENT
-    info = error_details_pb2.ErrorInfo(reason=error.reason.value, domain=ERROR_DOMAIN)
-    status = status_pb2.Status(code=code, message=str(error))
-    status.details.add().Pack(info)
-    await context.abort_with_status(rpc_status.to_status(status))
+    """End the call with the error's status code and its reason, as every service does."""
+    code = grpc.StatusCode.INVALID_ARGUMENT
+    if isinstance(error, NotRanked):
+        code = grpc.StatusCode.NOT_FOUND
+    await context.abort_with_status(Rejection(code, error.reason.value, error.detail).to_status())

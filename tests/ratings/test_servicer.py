@@ -11,6 +11,7 @@ from grpc_status import rpc_status
 
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
+from services.common.rejection import DOMAIN
 from services.common.serving import Listen, grpc_server
 from services.ratings.model import Game
 from services.ratings.servicer import RatingsServicer
@@ -95,7 +96,7 @@ async def test_a_request_for_no_game_is_invalid_with_its_reason(
     assert status is not None
     info = error_details_pb2.ErrorInfo()
     status.details[0].Unpack(info)
-    assert info.reason == "no_such_game"
+    assert (info.reason, info.domain) == ("no_such_game", DOMAIN)
 
 
 async def test_get_ladder_around_a_player_gives_their_page_or_not_found(
@@ -114,4 +115,4 @@ async def test_get_ladder_around_a_player_gives_their_page_or_not_found(
     assert status is not None
     info = error_details_pb2.ErrorInfo()
     status.details[0].Unpack(info)
-    assert info.reason == "not_ranked"
+    assert (info.reason, info.domain) == ("not_ranked", DOMAIN)
