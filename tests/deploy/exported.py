@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 
@@ -31,6 +32,7 @@ def import_everything() -> None:
                 importlib.import_module(module.name)
 
 
+@functools.cache
 def exported_names() -> frozenset[str]:
     """Return every sample name a /metrics of this project can show, plus ``up``."""
     import_everything()

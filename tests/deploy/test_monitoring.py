@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
+from services.stack.stack import SERVICES
 from tests.deploy.exported import exported_names
 from tests.deploy.paths import DASHBOARDS, DEPLOY, PROMETHEUS_CONFIGS, RULES
 from tests.deploy.promql import metric_names
@@ -68,11 +69,19 @@ def test_both_prometheus_configs_load_the_rules_and_name_jobs_alike() -> None:
     for path in PROMETHEUS_CONFIGS:
         config = yaml.safe_load(path.read_text())
         assert config["rule_files"] == ["/etc/prometheus/rules/*.yml"], path
-    compose_jobs = {
-        job["job_name"]
-        for job in yaml.safe_load(PROMETHEUS_CONFIGS[0].read_text())["scrape_configs"]
-    }
-    assert {"gateway", "rules", "ratings", "arbitration", "matchmaking"} <= compose_jobs
+    compose, k8s = (yaml.safe_load(path.read_text()) for path in PROMETHEUS_CONFIGS)
+    compose_jobs = {job["job_name"] for job in compose["scrape_configs"]}
+    assert compose_jobs == {*SERVICES, "gateway", "prometheus"}
+    # Kubernetes names each pod's job after its app.kubernetes.io/name, which
+    # test_kubernetes checks is the service's name: the same jobs as above.
+    (pods,) = (job for job in k8s["scrape_configs"] if "kubernetes_sd_configs" in job)
+    job_label = [r for r in pods["relabel_configs"] if r.get("target_label") == "job"]
+    assert job_label == [
+        {
+            "source_labels": ["__meta_kubernetes_pod_label_app_kubernetes_io_name"],
+            "target_label": "job",
+        }
+    ]
 
 
 @pytest.mark.parametrize("path", DASHBOARDS, ids=lambda p: p.name)
