@@ -48,11 +48,6 @@ def tile_from_proto(tile: bid_pb2.Tile) -> Tile:
     return Tile(low, high)
 
 
-def port_to_proto(port: Port) -> bid_pb2.TilePort.ValueType:
-    """Return the wire number of ``port``."""
-    return _PORTS[port]
-
-
 def end_to_proto(end: End) -> bid_pb2.End:
     """Return the open point ``end`` with its id text ("[1|4]:high")."""
     return bid_pb2.End(tile=tile_to_proto(end.tile), port=_PORTS[end.port], text=str(end))

@@ -109,10 +109,6 @@ class Board:
         """Return whether no tile has been played yet this round."""
         return not self.placements
 
-    def ends_for(self, tile: Tile) -> tuple[End, ...]:
-        """Return the open points ``tile`` can join, in board order."""
-        return tuple(end for end in self.ends if tile.has(end.value))
-
     def counted(self) -> tuple[Counted, ...]:
         """Return the contributions that make up :attr:`total`, in board order."""
         return _count(self.ends, self.spinner, self.branches_open)
