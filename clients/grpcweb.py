@@ -8,6 +8,7 @@ with the reason the server put in ``google.rpc.ErrorInfo``.
 from __future__ import annotations
 
 import base64
+import contextlib
 from collections.abc import AsyncGenerator, Mapping
 from typing import TypeVar
 
@@ -15,7 +16,13 @@ import aiohttp
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 
-from services.gateway.grpcweb.framing import FrameDecoder, parse_trailer_block, percent_decode
+from services.gateway.grpcweb.framing import (
+    FrameDecoder,
+    encode_frame,
+    parse_trailer_block,
+    percent_decode,
+)
+from services.gateway.grpcweb.status import Code
 
 M = TypeVar("M", bound=Message)
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
@@ -75,9 +82,13 @@ class GrpcWebClient:
         Raises:
             CallError: when the call ends with a non-OK status.
         """
-        async for reply in self.stream(path, request, reply_type, timeout_s):
-            return reply
-        raise CallError(13, f"{path} ended with no reply and no error", "", {})
+        # Closed here, not left to the garbage collector: the response goes back to the
+        # connection pool as soon as the reply is in.
+        replies = self.stream(path, request, reply_type, timeout_s)
+        async with contextlib.aclosing(replies):
+            async for reply in replies:
+                return reply
+        raise CallError(Code.INTERNAL, f"{path} ended with no reply and no error", "", {})
 
     async def stream(
         self, path: str, request: Message, reply_type: type[M], timeout_s: float | None = None
@@ -87,12 +98,14 @@ class GrpcWebClient:
         Raises:
             CallError: when the call ends with a non-OK status.
         """
-        body = b"\x00" + len(payload := request.SerializeToString()).to_bytes(4, "big") + payload
         async with self._session.post(
-            f"{self._base_url}{path}", data=body, headers=self._headers(timeout_s)
+            f"{self._base_url}{path}",
+            data=encode_frame(request.SerializeToString()),
+            headers=self._headers(timeout_s),
         ) as response:
             if response.status != 200:
-                raise CallError(14, f"HTTP {response.status}: {await response.text()}", "", {})
+                text = await response.text()
+                raise CallError(Code.UNAVAILABLE, f"HTTP {response.status}: {text}", "", {})
             if "grpc-status" in response.headers:  # trailers-only: no body to wait for
                 error = _error(response.headers)
                 if error is not None:
@@ -107,4 +120,4 @@ class GrpcWebClient:
                         return
                     yield reply_type.FromString(frame.payload)
             decoder.finish()
-        raise CallError(14, f"{path}: the stream ended without a status", "", {})
+        raise CallError(Code.UNAVAILABLE, f"{path}: the stream ended without a status", "", {})

@@ -23,6 +23,7 @@ from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from services.gateway.grpcweb.errors import MalformedRequest
+from services.gateway.grpcweb.status import Code
 
 log = logging.getLogger("bots")
 
@@ -30,7 +31,9 @@ M = TypeVar("M")
 
 # gRPC codes that no retry can cure: the match is unknown (evicted long after its end),
 # the seat is not ours, the token is bad, the request is wrong.
-_FATAL_CODES = frozenset({3, 5, 7, 16})  # INVALID_ARGUMENT, NOT_FOUND, PERMISSION_DENIED, UNAUTH.
+_FATAL_CODES = frozenset(
+    {Code.INVALID_ARGUMENT, Code.NOT_FOUND, Code.PERMISSION_DENIED, Code.UNAUTHENTICATED}
+)
 
 
 class Arena(Protocol):
