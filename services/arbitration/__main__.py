@@ -22,7 +22,7 @@ from services.arbitration.publisher import Publisher
 from services.arbitration.service import ArbitrationServicer, Matches
 from services.arbitration.store import SnapshotStore
 from services.arbitration.timers import Timers
-from services.common import logs, subjects
+from services.common import logs, subjects, tasks
 from services.common.owners import Directory
 from services.common.serving import serve
 
@@ -75,10 +75,8 @@ async def main(config: Config) -> None:
         try:
             yield
         finally:
-            announcer.cancel()
-            adopter.cancel()
-            evictor.cancel()
-            stalls.cancel()
+            for loop in (announcer, adopter, evictor, stalls):
+                await tasks.stop(loop)
             await owned.close()
             await directory.stop()
             await journal.close()

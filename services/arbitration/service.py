@@ -144,8 +144,12 @@ class Matches:
         if worker.cancelled() or self._live.get(match.match_id) is not match:
             return
         # The worker returned: the match moved to another instance (see Referee.run).
-        del self._live[match.match_id]
-        del self._workers[match.match_id]
+        self._let_go(match.match_id)
+
+    def _let_go(self, match_id: str) -> None:
+        """Stop holding a match: its worker (if still running) and its timer end."""
+        match = self._live.pop(match_id)
+        self._workers.pop(match_id).cancel()
         LIVE_MATCHES.dec()
         if match.timer is not None:
             match.timer.cancel()
@@ -193,17 +197,13 @@ class Matches:
         """
         assert self._ownership is not None
         owners = self._ownership.directory.owners()
-        for match_id, match in list(self._live.items()):
+        for match_id in list(self._live):
             owner = owners.get(match_id)
             if owner is not None and owner.instance != self.instance:
                 log.error(
                     "match moved", extra={"fields": {"match": match_id, "to": owner.instance}}
                 )
-                self._workers.pop(match_id).cancel()
-                del self._live[match_id]
-                LIVE_MATCHES.dec()
-                if match.timer is not None:
-                    match.timer.cancel()
+                self._let_go(match_id)
 
     async def _resume(self, match_id: str, kind: FaultKind) -> int:
         """Run a match from its snapshot here; return 1, or 0 when there is none to run."""
@@ -274,14 +274,20 @@ class Matches:
             cutoff = time.monotonic_ns() - int(keep_s * 1e9)
             for match_id, match in list(self._live.items()):
                 if match.finished_ns is not None and match.finished_ns < cutoff:
-                    self._workers.pop(match_id).cancel()
-                    del self._live[match_id]
-                    LIVE_MATCHES.dec()
-                    if self._store is not None:
-                        await self._store.forget(match_id)
-                    if self._ownership is not None:
-                        await self._ownership.release(match_id)
+                    self._let_go(match_id)
                     self.journal.forget(match_id)
+                    try:
+                        if self._store is not None:
+                            await self._store.forget(match_id)
+                        if self._ownership is not None:
+                            await self._ownership.release(match_id)
+                    except Exception as error:
+                        # NATS trouble must not end the eviction of every later match; a
+                        # finished match's leftover records go at the next take_over.
+                        log.warning(
+                            "forgetting a finished match failed",
+                            extra={"fields": {"match": match_id, "why": repr(error)}},
+                        )
 
     async def close(self) -> None:
         for worker in self._workers.values():
