@@ -12,6 +12,7 @@ import statistics
 import time
 
 from bench.drive import Log, drive
+from bench.stack.procstat import percentile
 from services.rules.engine.bid.selfplay import play_match
 from services.rules.engine.bot import Level
 from services.rules.engine.registry import GAMES, Game
@@ -38,24 +39,19 @@ def time_applies(game: Game, logs: list[Log]) -> list[int]:
     return samples
 
 
-def percentile(sorted_ns: list[int], fraction: float) -> float:
-    """Return the value below which ``fraction`` of the sorted samples lie, in µs."""
-    return sorted_ns[min(len(sorted_ns) - 1, int(fraction * len(sorted_ns)))] / 1000
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--matches", type=int, default=60, help="bot matches per game")
     args = parser.parse_args()
     for name, game in GAMES.items():
         logs = record(game, args.matches)
-        samples = sorted(time_applies(game, logs))
+        samples: list[float] = sorted(time_applies(game, logs))
         total_s = sum(samples) / 1e9
         print(
             f"{name:5} {len(samples):7d} commands from {len(logs)} matches: "
             f"{len(samples) / total_s:9.0f} commands/s, "
             f"median {statistics.median(samples) / 1000:6.1f} µs, "
-            f"p99 {percentile(samples, 0.99):6.1f} µs"
+            f"p99 {percentile(samples, 0.99) / 1000:6.1f} µs"
         )
     for levels in (
         (Level.EASY, Level.EASY),

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import nats
 
+from bench.stack.procstat import percentile
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
@@ -58,8 +59,8 @@ def bid_match(match_id: str) -> Match:
 
 
 def micros(samples_ns: list[int]) -> str:
-    ordered = sorted(samples_ns)
-    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    ordered: list[float] = sorted(samples_ns)
+    p99 = percentile(ordered, 0.99)
     return f"median {statistics.median(ordered) / 1000:.1f} µs, p99 {p99 / 1000:.1f} µs"
 
 
