@@ -1,9 +1,10 @@
 """The surface every game engine offers, so services can serve any game without naming it.
 
-A game is a module (boardgame.io's idea, Python's types): the rules service, the bots and
-the benchmarks look it up in :data:`services.rules.engine.registry.GAMES` and call these
-functions. States, commands, views and events are opaque values here; each engine gives
-them precise types of its own.
+A game is a module (boardgame.io's idea, Python's types): the rules service looks it up
+in :data:`services.rules.games.GAMES`, the engine benchmark in
+:data:`services.rules.engine.registry.GAMES`, and both call these functions. States,
+commands, views and events are opaque values here; each engine gives them precise types
+of its own.
 """
 
 from __future__ import annotations
