@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import grpc
 
@@ -35,6 +35,7 @@ CODES: dict[type[MatchmakingError], grpc.StatusCode] = {
 }
 
 Context = grpc.aio.ServicerContext[Any, Any]
+E = TypeVar("E", bound=Exception)
 S = TypeVar("S")
 Req = TypeVar("Req")
 Resp = TypeVar("Resp")
@@ -45,35 +46,50 @@ def rejection(error: MatchmakingError) -> Rejection:
     return Rejection(CODES[type(error)], error.reason.value, error.detail)
 
 
-def unary(
-    handler: Callable[[S, Req, Context], Awaitable[Resp]],
-) -> Callable[[S, Req, Context], Coroutine[Any, Any, Resp]]:
-    """Return ``handler`` with its matchmaking errors sent as statuses."""
+class Statuses(Generic[E]):
+    """Handler wrappers that end a call whose handler raised a ``kind`` with its status.
 
-    @functools.wraps(handler)
-    async def handle(self: S, request: Req, context: Context) -> Resp:
-        try:
-            return await handler(self, request, context)
-        except MatchmakingError as error:
-            await context.abort_with_status(rejection(error).to_status())
+    Each service names its own kind of error and how it becomes a :class:`Rejection`.
+    """
 
-    return handle
+    def __init__(self, kind: type[E], rejection_of: Callable[[E], Rejection]) -> None:
+        self.kind = kind
+        self.rejection_of = rejection_of
+
+    def unary(
+        self, handler: Callable[[S, Req, Context], Awaitable[Resp]]
+    ) -> Callable[[S, Req, Context], Coroutine[Any, Any, Resp]]:
+        """Return ``handler`` with its errors sent as statuses."""
+
+        @functools.wraps(handler)
+        async def handle(service: S, request: Req, context: Context) -> Resp:
+            try:
+                return await handler(service, request, context)
+            except self.kind as error:
+                await context.abort_with_status(self.rejection_of(error).to_status())
+
+        return handle
+
+    def stream(
+        self, handler: Callable[[S, Req, Context], AsyncGenerator[Resp, None]]
+    ) -> Callable[[S, Req, Context], AsyncGenerator[Resp, None]]:
+        """Return the streaming ``handler`` with its errors sent as statuses."""
+
+        @functools.wraps(handler)
+        async def handle(service: S, request: Req, context: Context) -> AsyncGenerator[Resp, None]:
+            try:
+                # Closed here, not left to the garbage collector, so a handler's
+                # ``async with`` (a ticket, a challenge) is released as soon as the client
+                # goes away.
+                async with contextlib.aclosing(handler(service, request, context)) as responses:
+                    async for response in responses:
+                        yield response
+            except self.kind as error:
+                await context.abort_with_status(self.rejection_of(error).to_status())
+
+        return handle
 
 
-def stream(
-    handler: Callable[[S, Req, Context], AsyncGenerator[Resp, None]],
-) -> Callable[[S, Req, Context], AsyncGenerator[Resp, None]]:
-    """Return the streaming ``handler`` with its matchmaking errors sent as statuses."""
-
-    @functools.wraps(handler)
-    async def handle(self: S, request: Req, context: Context) -> AsyncGenerator[Resp, None]:
-        try:
-            # Closed here, not left to the garbage collector, so a handler's ``async with``
-            # (a ticket, a challenge) is released as soon as the client goes away.
-            async with contextlib.aclosing(handler(self, request, context)) as responses:
-                async for response in responses:
-                    yield response
-        except MatchmakingError as error:
-            await context.abort_with_status(rejection(error).to_status())
-
-    return handle
+_MATCHMAKING = Statuses(MatchmakingError, rejection)
+unary = _MATCHMAKING.unary
+stream = _MATCHMAKING.stream

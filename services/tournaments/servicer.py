@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
-import functools
-from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine
-from typing import Any, TypeVar
-
-import grpc
+from collections.abc import AsyncGenerator
 
 from photofinish.tournaments.v1 import tournaments_pb2 as pb
 from photofinish.tournaments.v1 import tournaments_pb2_grpc
 from services.matchmaking import codec as matchmaking_codec
 from services.matchmaking.errors import MatchmakingError
 from services.matchmaking.identity import Player, caller
+from services.matchmaking.status import Context, Statuses
 from services.tournaments import codec
 from services.tournaments.director import Director, assignment_of, wall_ms
 from services.tournaments.errors import NotFound, Reason, Refused, TournamentError, Unauthenticated
@@ -22,42 +18,9 @@ from services.tournaments.model import Entrant, Status, Tournament
 from services.tournaments.standings import rank
 from services.tournaments.store import Store
 
-Context = grpc.aio.ServicerContext[Any, Any]
-S = TypeVar("S")
-Req = TypeVar("Req")
-Resp = TypeVar("Resp")
-
-
-def unary(
-    handler: Callable[[S, Req, Context], Awaitable[Resp]],
-) -> Callable[[S, Req, Context], Coroutine[Any, Any, Resp]]:
-    """Return ``handler`` with its errors sent as statuses."""
-
-    @functools.wraps(handler)
-    async def handle(self: S, request: Req, context: Context) -> Resp:
-        try:
-            return await handler(self, request, context)
-        except TournamentError as error:
-            await context.abort_with_status(error.rejection().to_status())
-
-    return handle
-
-
-def stream(
-    handler: Callable[[S, Req, Context], AsyncGenerator[Resp, None]],
-) -> Callable[[S, Req, Context], AsyncGenerator[Resp, None]]:
-    """Return the streaming ``handler`` with its errors sent as statuses."""
-
-    @functools.wraps(handler)
-    async def handle(self: S, request: Req, context: Context) -> AsyncGenerator[Resp, None]:
-        try:
-            async with contextlib.aclosing(handler(self, request, context)) as responses:
-                async for response in responses:
-                    yield response
-        except TournamentError as error:
-            await context.abort_with_status(error.rejection().to_status())
-
-    return handle
+_STATUSES = Statuses(TournamentError, TournamentError.rejection)
+unary = _STATUSES.unary
+stream = _STATUSES.stream
 
 
 def player(context: Context) -> Player:
