@@ -17,6 +17,7 @@ from bench.loadtest.sampler import Samples
 from bench.loadtest.settings import TARGET_P99_MS, Settings
 from bench.stack import histograms
 from bench.stack.procstat import percentile
+from services.gateway.ops.samples import Samples as Metrics
 
 HISTOGRAM_EDGES_MS = (
     0.5,
@@ -55,7 +56,7 @@ def build(
     progress: Progress,
     samples: Samples,
     verdicts: list[Verdict],
-    arbitration: dict[str, histograms.Buckets],
+    arbitration: Metrics,
     baseline_rss: dict[str, float],
     faults: list[Injected],
     players: int,
@@ -111,8 +112,8 @@ def build(
             "refused": dict(progress.refusals.most_common()),
             "pace_per_player": _number(_pace(progress, len(seconds))),
         },
-        "timer_lateness_ms": _quantiles(arbitration.get(histograms.TIMER_LATENESS, {})),
-        "snapshot_save_ms": _quantiles(arbitration.get(histograms.SNAPSHOT_SAVE, {})),
+        "timer_lateness_ms": _quantiles(arbitration, histograms.TIMER_LATENESS),
+        "snapshot_save_ms": _quantiles(arbitration, histograms.SNAPSHOT_SAVE),
         "memory": memory,
         "client_errors": dict(progress.errors.most_common()),
         "faults": [asdict(f) | {"what": f.describe()} for f in faults],
@@ -138,11 +139,11 @@ def build(
     }
 
 
-def _quantiles(buckets: histograms.Buckets) -> dict[str, float | None]:
+def _quantiles(samples: Metrics, histogram: str) -> dict[str, float | None]:
     return {
-        "count": histograms.count(buckets),
-        "p50": _number(1000 * histograms.quantile(buckets, 0.5)),
-        "p99": _number(1000 * histograms.quantile(buckets, 0.99)),
+        "count": histograms.count(samples, histogram),
+        "p50": _number(1000 * histograms.quantile(samples, histogram, 0.5)),
+        "p99": _number(1000 * histograms.quantile(samples, histogram, 0.99)),
     }
 
 

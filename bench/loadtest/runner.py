@@ -35,7 +35,6 @@ from photofinish.tournaments.v1 import tournaments_pb2 as tpb
 from services.stack.stack import Stack, StackConfig, run_stack
 
 Message = tuple[int, str, Any]
-WATCHED = (histograms.TIMER_LATENESS, histograms.SNAPSHOT_SAVE)
 
 
 @dataclass(slots=True)
@@ -119,7 +118,7 @@ async def run(settings: Settings) -> dict[str, Any]:
                 _listen_in_thread(index, conn, asyncio.get_running_loop(), queue)
             samples = Samples()
             sampler = asyncio.create_task(sample(http, pids, where.arbiters, samples, started))
-            before = [await histograms.fetch(http, url, WATCHED) for url in where.arbiters]
+            before = [await histograms.fetch(http, url) for url in where.arbiters]
             faulted: list[Injected] = []
             fault_task = None
             if where.stack is not None and settings.fault != "none":
@@ -132,7 +131,7 @@ async def run(settings: Settings) -> dict[str, Any]:
             sampler.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sampler
-            after = [await histograms.fetch(http, url, WATCHED) for url in where.arbiters]
+            after = [await histograms.fetch(http, url) for url in where.arbiters]
             truth = await gather(
                 where.nats_url,
                 director,
@@ -147,7 +146,7 @@ async def run(settings: Settings) -> dict[str, Any]:
         progress,
         samples,
         verdicts_of(progress, truth, failures),
-        {name: _window(before, after, name) for name in WATCHED},
+        histograms.gained(before, after),
         baseline_rss,
         faulted,
         len(players),
@@ -224,17 +223,6 @@ async def _create_tournaments(director: ArenaClient, settings: Settings) -> dict
         )
         tournaments[game] = created.tournament_id
     return tournaments
-
-
-def _window(
-    before: list[dict[str, histograms.Buckets]],
-    after: list[dict[str, histograms.Buckets]],
-    name: str,
-) -> histograms.Buckets:
-    """Return what every arbitration instance's histogram ``name`` added during the run."""
-    return histograms.combined(
-        [histograms.window(b[name], a[name]) for b, a in zip(before, after, strict=True)]
-    )
 
 
 def _listen_in_thread(

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from dataclasses import dataclass, field
 
 import aiohttp
 
+from bench.stack import histograms
 from bench.stack.procstat import cpu_seconds, rss_mb
-
-LIVE_MATCHES = "pf_live_matches"
+from services.gateway.ops.samples import total
 
 
 @dataclass(slots=True)
@@ -24,16 +23,12 @@ class Samples:
 
 async def live_matches(http: aiohttp.ClientSession, urls: list[str]) -> float:
     """Return the live matches the arbitration instances hold (nan when unreadable)."""
-    total, read = 0.0, False
-    for url in urls:
-        with contextlib.suppress(aiohttp.ClientError, TimeoutError):
-            async with http.get(url, timeout=aiohttp.ClientTimeout(total=2)) as response:
-                text = await response.text()
-            for line in text.splitlines():
-                if line.startswith(LIVE_MATCHES + " ") or line.startswith(LIVE_MATCHES + "{"):
-                    total += float(line.rsplit(" ", 1)[1])
-                    read = True
-    return total if read else float("nan")
+    held = [
+        total(samples, histograms.LIVE_MATCHES)
+        for samples in [await histograms.fetch(http, url) for url in urls]
+        if any(name == histograms.LIVE_MATCHES for name, _ in samples)
+    ]
+    return sum(held) if held else float("nan")
 
 
 async def sample(

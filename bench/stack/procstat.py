@@ -5,12 +5,14 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
 
-from bench.stack.settings import CLOCK_TICKS, LAG_BUCKET
+from bench.stack import histograms
+from bench.stack.settings import CLOCK_TICKS
+from services.gateway.ops.samples import Samples, buckets, difference, merged
 
 
 def cpu_seconds(pid: int) -> float:
@@ -50,27 +52,13 @@ def child_pids_named(name: str) -> list[int]:
     return pids
 
 
-async def lag_buckets(http: aiohttp.ClientSession, url: str) -> dict[float, float]:
-    """Return a service's event-loop lag histogram (cumulative count by upper bound)."""
-    buckets: dict[float, float] = {}
-    with contextlib.suppress(aiohttp.ClientError, TimeoutError):
-        async with http.get(url, timeout=aiohttp.ClientTimeout(total=5)) as response:
-            text = await response.text()
-        for line in text.splitlines():
-            if line.startswith(LAG_BUCKET):
-                bound = line.split('le="', 1)[1].split('"', 1)[0]
-                buckets[float(bound)] = float(line.rsplit(" ", 1)[1])
-    return buckets
-
-
-def bucket_percentile(before: dict[float, float], after: dict[float, float], q: float) -> float:
-    """Return the upper bound of the bucket holding quantile ``q`` of what came in between."""
-    bounds = sorted(after)
-    counts = [after[b] - before.get(b, 0.0) for b in bounds]
-    if not counts or counts[-1] <= 0:
+def bucket_percentile(gained: list[tuple[float, float]], q: float) -> float:
+    """Return the upper bound of the bucket holding quantile ``q`` of a window's histogram
+    (cumulative (upper bound, count) pairs, as ``histograms.buckets`` gives them)."""
+    if not gained or gained[-1][1] <= 0:
         return float("nan")
-    for bound, count in zip(bounds, counts, strict=True):
-        if count >= q * counts[-1]:
+    for bound, count in gained:
+        if count >= q * gained[-1][1]:
             return bound
     return float("inf")
 
@@ -84,11 +72,11 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
 
 @dataclass(slots=True)
 class Snapshot:
-    """Every process's CPU seconds, the machine's ticks and the services' lag histograms."""
+    """Every process's CPU seconds, the machine's ticks and every service's /metrics."""
 
     cpu: dict[str, float]
     machine: tuple[int, int]
-    lags: dict[str, dict[float, float]]
+    metrics: dict[str, Samples]
     at: float
 
     @classmethod
@@ -97,8 +85,8 @@ class Snapshot:
     ) -> Snapshot:
         cpu = {name: cpu_seconds(pid) for name, pid in pids.items()}
         machine, at = machine_ticks(), time.perf_counter()
-        lags = {name: await lag_buckets(http, url) for name, url in metrics.items()}
-        return cls(cpu, machine, lags, at)
+        samples = {name: await histograms.fetch(http, url) for name, url in metrics.items()}
+        return cls(cpu, machine, samples, at)
 
 
 @dataclass(slots=True)
@@ -110,22 +98,25 @@ class Usage:
     rss: dict[str, float]  # MB at the end
     lag_p99_ms: dict[str, float]  # services: upper bound of the histogram bucket
     busy: float  # the machine, all processes: fraction of every core
-    # The arbitration's histograms over the window (timer lateness, snapshot saves).
-    arbitration: dict[str, dict[float, float]] = field(default_factory=dict)
+    # What the arbitration instances' figures gained (timer lateness, snapshot saves).
+    arbitration: Samples
 
     @classmethod
-    def between(cls, first: Snapshot, last: Snapshot, pids: dict[str, int]) -> Usage:
+    def between(
+        cls, first: Snapshot, last: Snapshot, pids: dict[str, int], arbiters: list[str]
+    ) -> Usage:
+        """Return what was used from ``first`` to ``last``; ``arbiters``: the arbitration
+        instances among the services."""
         ticks = last.machine[1] - first.machine[1]
+        gained = {name: difference(now, first.metrics[name]) for name, now in last.metrics.items()}
         return cls(
             wall_s=last.at - first.at,
             cpu={name: last.cpu[name] - first.cpu[name] for name in pids},
             rss={name: rss_mb(pid) for name, pid in pids.items()},
             lag_p99_ms={
-                name: 1000 * bucket_percentile(first.lags[name], last.lags[name], 0.99)
-                for name in last.lags
+                name: 1000 * bucket_percentile(buckets(window, histograms.EVENT_LOOP_LAG), 0.99)
+                for name, window in gained.items()
             },
             busy=(last.machine[0] - first.machine[0]) / ticks if ticks > 0 else float("nan"),
+            arbitration=merged(gained[name] for name in arbiters),
         )
-
-
-# --- the run -----------------------------------------------------------------------------

@@ -119,11 +119,11 @@ def arbitration_figures(usage: Usage, sent: int) -> None:
         (histograms.TIMER_LATENESS, "timer lateness", 2.0),
         (histograms.SNAPSHOT_SAVE, "snapshot save per change", 0.5),
     )
+    gained = usage.arbitration
     for name, label, target_ms in rows:
-        buckets = usage.arbitration.get(name, {})
-        p50, p99 = (1000 * histograms.quantile(buckets, q) for q in (0.5, 0.99))
+        p50, p99 = (1000 * histograms.quantile(gained, name, q) for q in (0.5, 0.99))
         print(
-            f"{label:25} n={histograms.count(buckets):6}  p50 {p50:6.3f} ms  p99 {p99:6.3f} ms"
+            f"{label:25} n={histograms.count(gained, name):6}  p50 {p50:6.3f} ms  p99 {p99:6.3f} ms"
             f"  (target p99 ≤ {target_ms:g} ms; interpolated in the histogram's buckets)"
         )
 

@@ -14,7 +14,6 @@ from typing import Any
 
 import aiohttp
 
-from bench.stack import histograms
 from bench.stack.procstat import Snapshot, Usage, child_pids_named
 from bench.stack.report import report
 from bench.stack.settings import SETUP_TIMEOUT_S, STOP_TIMEOUT_S
@@ -75,22 +74,11 @@ async def bench(args: argparse.Namespace) -> None:
                 for conn in conns:
                     conn.send("go")
                 await asyncio.sleep(args.warmup)
-                arbiters = [url for name, url in metrics.items() if name.startswith("arbitration")]
-                watched = (histograms.TIMER_LATENESS, histograms.SNAPSHOT_SAVE)
-                before = [await histograms.fetch(http, url, watched) for url in arbiters]
                 first = await Snapshot.take(http, pids, metrics)
                 await asyncio.sleep(args.seconds - (time.perf_counter() - first.at))
-                usage = Usage.between(first, await Snapshot.take(http, pids, metrics), pids)
-                after = [await histograms.fetch(http, url, watched) for url in arbiters]
-                usage.arbitration = {
-                    name: histograms.combined(
-                        [
-                            histograms.window(b[name], a[name])
-                            for b, a in zip(before, after, strict=True)
-                        ]
-                    )
-                    for name in watched
-                }
+                last = await Snapshot.take(http, pids, metrics)
+                arbiters = [name for name in metrics if name.startswith("arbitration")]
+                usage = Usage.between(first, last, pids, arbiters)
                 results = [await asyncio.to_thread(_recv, conn, STOP_TIMEOUT_S) for conn in conns]
             finally:
                 for started in workers:

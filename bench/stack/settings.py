@@ -22,7 +22,6 @@ SATURATED = 0.85  # of one core: a single-threaded event loop past this is the b
 MACHINE_SATURATED = 0.85  # of all cores, every process on the machine
 OUTSIDE_NOISE = 0.25  # of one core used by processes that are not this run's
 WORKER_LAG_MS = 5.0  # a load worker's event loop later than this (p99) distorts its timings
-LAG_BUCKET = "pf_event_loop_lag_seconds_bucket"
 CORES = os.cpu_count() or 1
 T = TypeVar("T")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
