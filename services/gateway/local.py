@@ -57,7 +57,9 @@ class LocalArena:
 
     async def Watch(
         self, request: arena_pb2.WatchRequest, context: grpc.aio.ServicerContext[object, object]
-    ) -> AsyncIterator[arbitration_pb2.MatchUpdate]:
+    ) -> AsyncIterator[bytes]:
+        """Stream the seat's updates as published: each is read for its number and status
+        only, and passed on in the bytes it came in (never encoded again)."""
         try:
             player = player_id_of(context)
             # Subscribe before asking for the latest update, so nothing falls in between.
@@ -73,7 +75,7 @@ class LocalArena:
             await rejection.abort(context)
             return
         try:
-            yield first
+            yield first.SerializeToString()
             last_seq = first.seq
             if first.status != arbitration_pb2.STATUS_LIVE:
                 return
@@ -81,7 +83,7 @@ class LocalArena:
                 update = arbitration_pb2.MatchUpdate.FromString(message.data)
                 if not is_newer(update, last_seq):
                     continue
-                yield update
+                yield message.data
                 last_seq = update.seq
                 if update.status != arbitration_pb2.STATUS_LIVE:
                     return
@@ -113,7 +115,7 @@ def add_local_arena(arena: LocalArena, server: grpc.aio.Server) -> None:
         "Watch": grpc.unary_stream_rpc_method_handler(
             arena.Watch,
             request_deserializer=arena_pb2.WatchRequest.FromString,
-            response_serializer=arbitration_pb2.MatchUpdate.SerializeToString,
+            response_serializer=bytes,  # Watch yields MatchUpdate bytes as published
         ),
     }
     server.add_generic_rpc_handlers(
