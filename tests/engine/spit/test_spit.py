@@ -177,6 +177,23 @@ def test_with_equal_stock_counts_a_seeded_coin_gives_the_odd_card(seed: int) -> 
     assert apply(state, SOUTH, Spit()) == step
 
 
+def test_the_seeded_coin_gives_the_odd_card_to_either_seat() -> None:
+    counts = set()
+    for seed in range(8):
+        state = position(
+            stock0=["2"],
+            stock1=["J"],
+            centre0="4 5 6",
+            centre1="5 6",
+            phase=Phase.BLOCKED,
+            seed=seed,
+        )
+        reshuffled = apply(state, SOUTH, Spit()).events[0]
+        assert isinstance(reshuffled, Reshuffled)
+        counts.add(reshuffled.spit_counts)
+    assert counts == {(2, 3), (3, 2)}
+
+
 def test_each_reshuffle_draws_its_own_seeded_order() -> None:
     state = position(
         stock0=["2"],
