@@ -1,4 +1,4 @@
-"""The results stream and the ratings durable consumer on it, declared at start."""
+"""The results stream and a durable consumer on it (ratings', tournaments'), declared at start."""
 
 from __future__ import annotations
 
@@ -26,10 +26,14 @@ class StreamConflict(RuntimeError):
     """The results stream exists but does not capture the subjects results come on."""
 
 
-def consumer_config(ack_wait_s: float) -> api.ConsumerConfig:
-    """Return the durable pull consumer's configuration: explicit acks, from the start."""
+def consumer_config(ack_wait_s: float, durable: str = RATINGS_CONSUMER) -> api.ConsumerConfig:
+    """Return a durable pull consumer of the results: explicit acks, from the stream's start.
+
+    From the start, not from now: a result may come while the consumer's service is down
+    for the first time after an upgrade; replaying older results only costs lookups.
+    """
     return api.ConsumerConfig(
-        durable_name=RATINGS_CONSUMER,
+        durable_name=durable,
         ack_policy=api.AckPolicy.EXPLICIT,
         deliver_policy=api.DeliverPolicy.ALL,
         ack_wait=ack_wait_s,
@@ -37,15 +41,15 @@ def consumer_config(ack_wait_s: float) -> api.ConsumerConfig:
     )
 
 
-async def declare(js: JetStreamContext, ack_wait_s: float) -> None:
-    """Create the results stream if missing and create or update the ratings consumer.
+async def declare(js: JetStreamContext, ack_wait_s: float, durable: str = RATINGS_CONSUMER) -> None:
+    """Create the results stream if missing and create or update the ``durable`` consumer.
 
     Raises:
         StreamConflict: when the existing stream misses a results subject.
     """
     await declare_stream(js)
     # The legacy durable-create call updates an existing durable in place (e.g. ack_wait).
-    await js.add_consumer(RESULTS_STREAM, consumer_config(ack_wait_s))
+    await js.add_consumer(RESULTS_STREAM, consumer_config(ack_wait_s, durable))
 
 
 async def declare_stream(js: JetStreamContext) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from google.protobuf.message import DecodeError
 from nats.aio.msg import Msg
-from nats.js import JetStreamContext, api
+from nats.js import JetStreamContext
 
 from photofinish.events.v1 import events_pb2
 from services.common.subjects import RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
@@ -24,21 +24,6 @@ from services.tournaments.store import Store
 TOURNAMENTS_CONSUMER = "tournaments"
 
 log = logging.getLogger("tournaments")
-
-
-def consumer_config(ack_wait_s: float) -> api.ConsumerConfig:
-    """Return the durable consumer: explicit acks, from the stream's start.
-
-    From the start, not from now: a tournament game may end while this service is down
-    for the first time after an upgrade; replaying older results only costs lookups.
-    """
-    return api.ConsumerConfig(
-        durable_name=TOURNAMENTS_CONSUMER,
-        ack_policy=api.AckPolicy.EXPLICIT,
-        deliver_policy=api.DeliverPolicy.ALL,
-        ack_wait=ack_wait_s,
-        filter_subjects=[RESULTS_FINISHED, RESULTS_VOIDED],
-    )
 
 
 async def consume(

@@ -10,16 +10,14 @@ from typing import Any
 
 import grpc
 import nats
-from nats.js import JetStreamContext
 
 from photofinish.tournaments.v1 import tournaments_pb2, tournaments_pb2_grpc
 from services.common import tasks
 from services.common.database import Database
-from services.common.subjects import RESULTS_STREAM
 from services.matchmaking.broker import NatsBroker
-from services.ratings.stream import declare_stream
+from services.ratings.stream import declare
 from services.tournaments.config import Config
-from services.tournaments.consumer import consume, consumer_config
+from services.tournaments.consumer import TOURNAMENTS_CONSUMER, consume
 from services.tournaments.director import Director
 from services.tournaments.hub import Hub
 from services.tournaments.servicer import TournamentsServicer
@@ -56,7 +54,7 @@ class TournamentsService:
             )
             stack.push_async_callback(connection.close)
             js = connection.jetstream()
-            await declare(js, self.config.ack_wait_s)
+            await declare(js, self.config.ack_wait_s, TOURNAMENTS_CONSUMER)
             broker = NatsBroker(connection, self.config.open_timeout_s)
             director = Director(
                 self.store,
@@ -71,12 +69,6 @@ class TournamentsService:
                 task = _start(name, work)
                 stack.push_async_callback(tasks.stop, task)
             yield
-
-
-async def declare(js: JetStreamContext, ack_wait_s: float) -> None:
-    """Create the results stream if missing and create or update our durable consumer."""
-    await declare_stream(js)
-    await js.add_consumer(RESULTS_STREAM, consumer_config(ack_wait_s))
 
 
 def _start(name: str, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:

@@ -25,11 +25,11 @@ from photofinish.tournaments.v1 import tournaments_pb2_grpc
 from services.common.serving import Listen, grpc_server
 from services.common.subjects import RESULTS_FINISHED, RESULTS_VOIDED
 from services.matchmaking.broker import NatsBroker
+from services.ratings.stream import declare
 from services.stack.natsd import NatsServer
-from services.tournaments.consumer import consume
+from services.tournaments.consumer import TOURNAMENTS_CONSUMER, consume
 from services.tournaments.director import Director, wall_ms
 from services.tournaments.hub import Hub
-from services.tournaments.service import declare
 from services.tournaments.servicer import TournamentsServicer
 from services.tournaments.store import Store
 from tests.matchmaking.responders import Arbiter, listen_as_arbitration
@@ -87,7 +87,7 @@ class Rig:
 async def rig(store: Store, nats_server: NatsServer) -> AsyncIterator[Rig]:
     connection = await nats.connect(nats_server.url)
     js = connection.jetstream()
-    await declare(js, ack_wait_s=1.0)
+    await declare(js, ack_wait_s=1.0, durable=TOURNAMENTS_CONSUMER)
     arbiter = Arbiter()
     await listen_as_arbitration(connection, arbiter)
     shift_ms = [0]
