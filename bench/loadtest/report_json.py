@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
 import time
@@ -90,7 +91,11 @@ def build(
             "workers": settings.workers,
             "think_scales": {game: settings.scale(game) for game in settings.games},
         },
-        "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        # The run's zero (``progress.started``, perf_counter) on the wall clock, not now.
+        "started_at": time.strftime(
+            "%Y-%m-%dT%H:%M:%SZ",
+            time.gmtime(time.time() - (time.perf_counter() - progress.started)),
+        ),
         "players_signed_in": players,
         "matches_played": len({m for _, m, _, _ in progress.assignments}),
         "peak_matches_in_play": max((n for _, n in progress.in_play), default=0.0),
@@ -158,12 +163,8 @@ def _pace(progress: Progress, seconds: int) -> float:
 
 def _histogram(values: list[float]) -> list[dict[str, float | None]]:
     counts = [0] * (len(HISTOGRAM_EDGES_MS) + 1)
-    for value in values:
-        index = next(
-            (i for i, edge in enumerate(HISTOGRAM_EDGES_MS) if value <= edge),
-            len(HISTOGRAM_EDGES_MS),
-        )
-        counts[index] += 1
+    for value in values:  # the first bucket whose upper edge is ≥ the value
+        counts[bisect.bisect_left(HISTOGRAM_EDGES_MS, value)] += 1
     uppers: list[float | None] = [*HISTOGRAM_EDGES_MS, None]  # None: beyond the last edge
     return [{"le_ms": u, "count": c} for u, c in zip(uppers, counts, strict=True)]
 
