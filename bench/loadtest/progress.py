@@ -27,7 +27,6 @@ class Progress:
     assignments: list[tuple[str, str, int, str]] = field(default_factory=list)
     playing: dict[int, int] = field(default_factory=dict)  # seats in play, by worker
     in_play: list[tuple[float, float]] = field(default_factory=list)  # (s, matches in play)
-    _sorted: list[float] = field(default_factory=list)
 
     def add(self, worker: int, batch: dict[str, Any]) -> None:
         for match_id, seat, seq, at, shown, chips, right in batch["updates"]:

@@ -15,6 +15,7 @@ from nats.js import JetStreamContext, api
 
 from bench.loadtest.checks import Result
 from bench.loadtest.visibility import card_bit, mask, tile_bit
+from bench.stack.settings import GAME_BY_NAME
 from clients.arena import ArenaClient
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.events.v1 import events_pb2
@@ -77,8 +78,7 @@ async def gather(
     for match_id, log in truth.logs.items():
         truth.secrets.update(secrets(match_id, log))
     for player_id, game in players:
-        game_value = game_pb2.GAME_SPIT if game == "spit" else game_pb2.GAME_BID
-        history = await reader.get_history(player_id, game_value, limit=HISTORY_LIMIT)
+        history = await reader.get_history(player_id, GAME_BY_NAME[game], limit=HISTORY_LIMIT)
         truth.histories[player_id] = list(history.entries)
     for tournament_id in tournament_ids:
         record = await reader.get_tournament(tournament_id)

@@ -145,6 +145,3 @@ class Timed:
             tally.accepted[self._game] += 1
             tally.reply_s.append(now - started)
         return reply
-
-
-# --- a worker process: its share of the matches -----------------------------------------
