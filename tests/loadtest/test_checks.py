@@ -97,9 +97,13 @@ def test_an_update_naming_a_hidden_item_fails(game: game_pb2.Game.ValueType) -> 
 def test_an_update_made_out_to_the_other_seat_fails() -> None:
     played = play(game_pb2.GAME_BID, 5, 5)
     update = played.updates[0]
-    assert not addressed_right(update, 1 - update.seat)
-    wrong = Received("m1", 1 - update.seat, update.seq, 0, 300, False)
-    assert not checks.hidden([wrong], secrets("m1", played.log)).passed
+    other = 1 - update.seat
+    # One seat's update as the other seat's stream would deliver it, reduced as a worker does.
+    wrong = Received(
+        "m1", other, update.seq, shown(update), chips(update), addressed_right(update, other)
+    )
+    verdict = checks.hidden([wrong], secrets("m1", played.log))
+    assert "made out to another seat" in verdict.failures[0]
 
 
 def test_chips_must_sum_to_three_hundred() -> None:
