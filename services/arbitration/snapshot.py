@@ -14,19 +14,11 @@ from services.arbitration.faults import Exposure, Fault, FaultKind
 from services.arbitration.match import Answer, Landing, Match
 from services.arbitration.timing import Timing
 from services.common.rejection import Rejection
-from services.rules.engine.seats import Seat
+from services.rules.codec.common import seat_from_proto, seat_to_proto
 
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
 # A retry resends one of a client's last few commands; older answers need not travel.
 ANSWERS_KEPT_PER_SEAT = 32
-
-
-def _seat(value: int) -> Seat | None:
-    return None if value < 0 else Seat(value)
-
-
-def _number(seat: Seat | None) -> int:
-    return -1 if seat is None else int(seat)
 
 
 def to_snapshot(match: Match, owner: str, now_ns: int) -> snapshot_pb2.MatchSnapshot:
@@ -43,13 +35,13 @@ def to_snapshot(match: Match, owner: str, now_ns: int) -> snapshot_pb2.MatchSnap
         decision=match.decision_proto,
         clock=snapshot_pb2.SnapshotClock(
             bank_ns=list(clock.bank_ns),
-            running=_number(clock.running),
+            running=seat_to_proto(clock.running),
             turn_started_ns=clock.turn_started_ns,
             grace_ns=clock.grace_ns,
             clocked=timing.clocked,
             hot_seat=timing.hot_seat,
-            shown=_number(timing.shown),
-            handover=_number(timing.handover),
+            shown=seat_to_proto(timing.shown),
+            handover=seat_to_proto(timing.handover),
         ),
         status=match.status,
         void_reason=match.void_reason,
@@ -95,14 +87,14 @@ def from_snapshot(snapshot: snapshot_pb2.MatchSnapshot) -> Match:
     timing = Timing(
         Clock(
             (saved.bank_ns[0], saved.bank_ns[1]),
-            _seat(saved.running),
+            seat_from_proto(saved.running),
             saved.turn_started_ns,
             saved.grace_ns,
         ),
         clocked=saved.clocked,
         hot_seat=saved.hot_seat,
-        shown=_seat(saved.shown),
-        handover=_seat(saved.handover),
+        shown=seat_from_proto(saved.shown),
+        handover=seat_from_proto(saved.handover),
     )
     match = Match(
         created=snapshot.created,
