@@ -43,15 +43,13 @@ async def _address(directory: Directory, match_id: str) -> str | None:
 class ArbitrationChannels:
     """Channels to the arbitration instances, for the calls the gateway makes itself."""
 
-    def __init__(self, default_addr: str, directory: Directory | None = None) -> None:
+    def __init__(self, default_addr: str, directory: Directory) -> None:
         self._default = grpc.aio.insecure_channel(default_addr)
         self._directory = directory
         self._by_address: dict[str, grpc.aio.Channel] = {}
 
     async def for_match(self, match_id: str) -> grpc.aio.Channel:
         """Return a channel to the instance that runs ``match_id``."""
-        if self._directory is None:
-            return self._default
         address = await _address(self._directory, match_id)
         if address is None:
             return self._default
