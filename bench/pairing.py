@@ -17,9 +17,8 @@ from services.matchmaking.games import Game
 from services.matchmaking.identity import Player, PlayerId
 from services.matchmaking.pairing import pair
 from services.matchmaking.tickets import QueueKey, Ticket
-from services.matchmaking.window import Window
+from services.matchmaking.window import NS_PER_S, Window
 
-NS_PER_S = 1_000_000_000
 NOW_NS = 3_600 * NS_PER_S
 QUEUE = QueueKey(Game.SPIT, rated=True)
 

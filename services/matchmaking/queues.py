@@ -41,6 +41,7 @@ from services.matchmaking.metrics import QUEUE_LENGTH, WAIT_SECONDS
 from services.matchmaking.ratings import newcomer_rating
 from services.matchmaking.rematches import RecentPairs
 from services.matchmaking.tickets import QueueKey, Ticket, Waiting
+from services.matchmaking.window import NS_PER_S
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +53,6 @@ Pairing = Callable[[Sequence[Ticket], int, pairing.Recent], tuple[pairing.Pair, 
 
 # A player's rating in a game, for their ticket: (player, game) -> rating.
 RatingOf = Callable[[PlayerId, Game], Awaitable[float]]
-
-NS_PER_S = 1_000_000_000
 
 
 @dataclass(frozen=True, slots=True)

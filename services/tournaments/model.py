@@ -74,7 +74,3 @@ class TournamentGame:
     status: GameStatus = GameStatus.PLAYING
     winner: int | None = None  # seat, when FINISHED
     ended_at_ms: int | None = None
-
-    def opponent(self, player: PlayerId) -> PlayerId:
-        """Return the other player of the game."""
-        return self.players[1] if self.players[0] == player else self.players[0]
