@@ -8,10 +8,10 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { tileFace } from "./tiles";
 import { Gate } from "./gen/photofinish/game/v1/game_pb";
 import type { Board, MatchContext } from "./match";
-
-type BidKind = NonNullable<MessageInitShape<typeof BidCommandSchema>["kind"]>;
 import type { Screen } from "./perspective";
 import { rulesHelp } from "./help";
+
+type BidKind = NonNullable<MessageInitShape<typeof BidCommandSchema>["kind"]>;
 
 const JOCKEY_DISCOUNT = 15;
 const CHIP = 5;
@@ -19,8 +19,8 @@ const LOG_LINES = 8;
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 
 export class BidBoard implements Board {
+  private screen: Screen | null = null;
   private view: BidView | null = null;
-  private update: MatchUpdate | null = null;
   private seat = -1;
   private selected: string | null = null;
   private readonly log: string[] = [];
@@ -34,7 +34,7 @@ export class BidBoard implements Board {
     if (update.view?.kind.case !== "bid") return h("div", "…");
     const view = update.view.kind.value;
     this.remember(update);
-    this.update = update;
+    this.screen = screen;
     if (screen.kind === "handover") {
       this.view = null;
       this.seat = -1;
@@ -277,7 +277,7 @@ export class BidBoard implements Board {
 
   private choose(key: string): void {
     this.selected = this.selected === key ? null : key;
-    if (this.update) this.root.replaceWith(this.render({ kind: "board", update: this.update, viewer: this.seat, showHand: this.seat >= 0 }));
+    if (this.screen) this.root.replaceWith(this.render(this.screen));
   }
 
   private playAt(endText: string): void {

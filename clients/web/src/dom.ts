@@ -31,8 +31,3 @@ export function h(tag: string, props: Props | Child | Child[] = {}, ...children:
   }
   return element;
 }
-
-/** Replace everything inside `parent` with `children`. */
-export function fill(parent: Element, ...children: (Node | string)[]): void {
-  parent.replaceChildren(...children);
-}

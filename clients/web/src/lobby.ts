@@ -3,6 +3,7 @@ import { arena, refusal } from "./api";
 import { h } from "./dom";
 import { Game, Level } from "./gen/photofinish/game/v1/game_pb";
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
+import { gameName } from "./match";
 import type { Session } from "./store";
 import { tournamentsPanel } from "./tournaments";
 
@@ -33,7 +34,7 @@ export class Lobby {
         h("button.link#sign-out", { type: "button", onclick: () => actions.onSignOut() }, "Sign out"),
       ),
       this.status,
-      h("div.games", this.gameCard(Game.SPIT, "Spit", "Real-time cards: the first card to reach the server counts."), this.gameCard(Game.BID, "Spectacular Bid", "Dominoes with chips, an auction and a 120 s clock.")),
+      h("div.games", this.gameCard(Game.SPIT, "Real-time cards: the first card to reach the server counts."), this.gameCard(Game.BID, "Dominoes with chips, an auction and a 120 s clock.")),
       h("section.ladder-section", h("h3", "Ladders"), this.ladders),
       tournamentsPanel(this.abort.signal, (assignment) => this.actions.onMatch(assignment)),
     );
@@ -50,7 +51,8 @@ export class Lobby {
     this.waiting?.abort();
   }
 
-  private gameCard(game: Game, title: string, blurb: string): HTMLElement {
+  private gameCard(game: Game, blurb: string): HTMLElement {
+    const title = gameName(game);
     const id = game === Game.SPIT ? "spit" : "bid";
     const level = h(
       `select#${id}-level`,
@@ -173,7 +175,7 @@ export class Lobby {
   private async refreshLadders(): Promise<void> {
     const tables = await Promise.all(
       [Game.SPIT, Game.BID].map(async (game) => {
-        const title = game === Game.SPIT ? "Spit" : "Spectacular Bid";
+        const title = gameName(game);
         try {
           const ladder = await arena.getLadder({ game, limit: LADDER_SIZE });
           const rows = ladder.entries.map((e) =>

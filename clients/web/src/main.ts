@@ -64,7 +64,7 @@ function playMatch(session: Session, match: CurrentMatch): void {
   const ctx: MatchContext = {
     match,
     session,
-    send: (seat, command) => sendCommand(ctx, match, seat, command),
+    send: (seat, command) => sendCommand(ctx, seat, command),
     say: (text, tone) => view?.say(text, tone),
   };
   const makeBoard = (c: MatchContext): Board => (match.game === Game.SPIT ? new SpitBoard(c) : new BidBoard(c));

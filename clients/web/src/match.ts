@@ -136,6 +136,7 @@ export class MatchView {
     const last = newest(this.latest);
     if (last.status !== Status.LIVE && !this.ended) {
       this.ended = true;
+      window.clearInterval(this.ticker); // the faces were just drawn from the final clock
       void this.showEnd(last);
     }
   }
@@ -223,14 +224,9 @@ export function gameName(game: number): string {
 }
 
 /** Send one command for `seat`, reporting a refusal in the match's notices. */
-export async function sendCommand(
-  view: { say(text: string, tone?: "info" | "refusal" | "race"): void },
-  match: CurrentMatch,
-  seat: number,
-  command: Command,
-): Promise<boolean> {
+export async function sendCommand(ctx: MatchContext, seat: number, command: Command): Promise<boolean> {
   try {
-    await submit(match.matchId, seat, command);
+    await submit(ctx.match.matchId, seat, command);
     return true;
   } catch (error) {
     const why = refusal(error);
@@ -238,7 +234,7 @@ export async function sendCommand(
     const landed = why.metadata["landed_card"];
     const gap = why.metadata["gap_us"];
     if (landed && gap && /^-?\d+$/.test(gap)) text += ` — ${landed} got there ${(Number(gap) / 1000).toFixed(3)} ms earlier`;
-    view.say(text, landed ? "race" : "refusal");
+    ctx.say(text, landed ? "race" : "refusal");
     return false;
   }
 }

@@ -23,7 +23,6 @@ export function tournamentsPanel(signal: AbortSignal, onMatch: (assignment: Matc
   const watch = async (tournament: Tournament, join: boolean) => {
     watching?.abort();
     const controller = (watching = new AbortController());
-    signal.addEventListener("abort", () => controller.abort());
     try {
       if (join) await arena.joinTournament({ tournamentId: tournament.tournamentId });
       for await (const update of arena.watchTournament({ tournamentId: tournament.tournamentId }, { signal: controller.signal })) {
@@ -60,7 +59,10 @@ export function tournamentsPanel(signal: AbortSignal, onMatch: (assignment: Matc
   };
   void load();
   const timer = window.setInterval(() => void load(), LIST_REFRESH_MS);
-  signal.addEventListener("abort", () => window.clearInterval(timer));
+  signal.addEventListener("abort", () => {
+    window.clearInterval(timer);
+    watching?.abort();
+  });
   return panel;
 }
 
