@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bench.loadtest.capacity import QUIET_WAIT_S, find_capacity
 from bench.loadtest.runner import run
 from bench.loadtest.settings import DEFAULT_PLAYERS, DEFAULT_SECONDS, FAULTS, HUMAN_PACE, Settings
 
@@ -41,7 +42,10 @@ def parse(argv: list[str]) -> tuple[Settings, argparse.Namespace]:
     )
     parser.add_argument("--find-capacity", action="store_true", help="step up the load (capacity)")
     parser.add_argument(
-        "--quiet-wait", type=float, default=1200.0, help="capacity: wait this long for load < 1"
+        "--quiet-wait",
+        type=float,
+        default=QUIET_WAIT_S,
+        help="capacity: wait this long for load < 1",
     )
     args = parser.parse_args(argv)
     settings = Settings(
@@ -67,8 +71,6 @@ def parse(argv: list[str]) -> tuple[Settings, argparse.Namespace]:
 def main() -> None:
     settings, args = parse(sys.argv[1:])
     if args.find_capacity:
-        from bench.loadtest.capacity import find_capacity
-
         asyncio.run(find_capacity(settings, args.quiet_wait))
         return
     report = asyncio.run(run(settings))

@@ -21,7 +21,7 @@ def load_average() -> float:
         return float(file.read().split()[0])
 
 
-async def wait_for_quiet(wait_s: float = QUIET_WAIT_S) -> str:
+async def wait_for_quiet(wait_s: float) -> str:
     """Wait (up to ``wait_s``) for the 1-minute load average to drop below 1.0; say how it went."""
     deadline = time.monotonic() + wait_s
     while load_average() >= QUIET_LOAD and time.monotonic() < deadline:
