@@ -137,7 +137,7 @@ class Journal:
     def opened(self, match: Match) -> None:
         """Record the header of a match that just opened."""
         self._tail(match.match_id).next_index = 0
-        self._append(match, entries.opened_entry(match, self._instance), match.state)
+        self._append(match, entries.opened_entry(match, self._instance))
 
     def judged(
         self, match: Match, item: Submission, answer: Answer, deadline_ns: int | None
@@ -149,17 +149,15 @@ class Journal:
         """
         if match.finished_ns is not None and item.arrival_ns > match.finished_ns:
             return
-        entry = entries.judged_entry(match, item, answer, deadline_ns)
-        changed = entry.kind == log_pb2.ENTRY_KIND_ACCEPTED
-        self._append(match, entry, match.state if changed else None)
+        self._append(match, entries.judged_entry(match, item, answer, deadline_ns))
 
     def flagged(self, match: Match) -> None:
         """Record the flag that just ended the match."""
-        self._append(match, entries.flag_entry(match), match.state)
+        self._append(match, entries.flag_entry(match))
 
     def nudged(self, match: Match) -> None:
         """Record the nudge the server just applied."""
-        self._append(match, entries.nudge_entry(match, time.monotonic_ns()), match.state)
+        self._append(match, entries.nudge_entry(match, time.monotonic_ns()))
 
     async def seal(self, match: Match) -> bool:
         """Record the match's end and wait until its whole log is stored.
@@ -170,7 +168,7 @@ class Journal:
         if tail.sealed:
             return False
         tail.sealed = True
-        self._append(match, entries.closing_entry(match), match.state)
+        self._append(match, entries.closing_entry(match))
         started = time.perf_counter()
         try:
             await asyncio.wait_for(self._stored(tail), self._seal_timeout_s)
@@ -206,9 +204,10 @@ class Journal:
             tail = self._tails[match_id] = _Tail(match_id)
         return tail
 
-    def _append(self, match: Match, entry: log_pb2.LogEntry, state: bytes | None) -> None:
+    def _append(self, match: Match, entry: log_pb2.LogEntry) -> None:
         # The hot path: queue the entry. Numbering it, hashing the state and encoding the
         # entry wait for the writer, after the command's answer has gone out.
+        state = match.state if entry.kind in entries.CHANGES_STATE else None
         tail = self._tail(match.match_id)
         tail.pending.append((entry, state, time.perf_counter()))
         BACKLOG.inc()
