@@ -68,14 +68,17 @@ async def test_two_browsers_play_online_and_a_reload_resumes_the_match(arena: Ar
     after = await current(ann)
     assert after["matchId"] == before["matchId"]
     assert int(after["seq"]) >= int(before["seq"])
+    # Nobody moved during the reload and a player's decision was running (a play, not a
+    # gate), so the clock check below always runs instead of being skipped.
     running = before["clock"]["running"]
-    if int(after["seq"]) == int(before["seq"]) and running >= 0:
-        spent = int(before["clock"]["seats"][running]["graceMs"]) + int(
-            before["clock"]["seats"][running]["bankMs"]
-        )
-        left = int(after["clock"]["seats"][running]["graceMs"]) + int(
-            after["clock"]["seats"][running]["bankMs"]
-        )
-        assert left < spent  # the server's clock ran on through the reload
+    unchanged = int(after["seq"]) == int(before["seq"])
+    assert running >= 0 and unchanged, (before["clock"], after["seq"], after["clock"])
+    spent = int(before["clock"]["seats"][running]["graceMs"]) + int(
+        before["clock"]["seats"][running]["bankMs"]
+    )
+    left = int(after["clock"]["seats"][running]["graceMs"]) + int(
+        after["clock"]["seats"][running]["bankMs"]
+    )
+    assert left < spent  # the server's clock ran on through the reload
     assert await board_of(ann) == await board_of(ben)
     await screenshot(ann, "online-ann-after-reload")
