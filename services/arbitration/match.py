@@ -59,6 +59,8 @@ class Nudge:
 
 Item = Submission | Flag | Nudge | FaultNotice
 Answer = arbitration_pb2.SubmitReply | Rejection
+# A retry resends one of a client's last few commands; older answers are not kept.
+ANSWERS_KEPT_PER_SEAT = 32
 
 
 @dataclass(slots=True, eq=False)
@@ -76,7 +78,8 @@ class Match:
     status: arbitration_pb2.Status.ValueType = arbitration_pb2.STATUS_LIVE
     outcome: game_pb2.Outcome | None = None
     perspectives: dict[int, rules_pb2.Perspective] = field(default_factory=dict)
-    answers: dict[tuple[int, int], Answer] = field(default_factory=dict)
+    # Per seat, the latest answers by client_seq, oldest first (client_seq only grows).
+    answers: dict[int, dict[int, Answer]] = field(default_factory=dict)
     last_client_seq: dict[int, int] = field(default_factory=dict)
     claims: dict[str, Landing] = field(default_factory=dict)
     race: arbitration_pb2.Race | None = None
@@ -107,6 +110,17 @@ class Match:
         if self.timing.clocked:
             return self.timing.clock.running is not None
         return self.decision.gate is None and bool(self.decision.seats)
+
+    def answer_to(self, seat: int, client_seq: int) -> Answer | None:
+        """Return the answer a command already got (a retry), or None."""
+        return self.answers.get(seat, {}).get(client_seq)
+
+    def remember(self, seat: int, client_seq: int, answer: Answer) -> None:
+        """Keep a command's answer for its retries, dropping the seat's oldest past the limit."""
+        kept = self.answers.setdefault(seat, {})
+        kept[client_seq] = answer
+        if len(kept) > ANSWERS_KEPT_PER_SEAT:
+            del kept[next(iter(kept))]
 
     def player_seats(self, player_id: str) -> set[int]:
         """Return the seats ``player_id`` holds (both on a hot-seat device)."""

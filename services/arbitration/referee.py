@@ -139,9 +139,9 @@ class Referee:
     async def _submission(
         self, match: Match, item: Submission
     ) -> arbitration_pb2.SubmitReply | Rejection:
-        key = (item.seat, item.client_seq)
-        if key in match.answers:
-            return match.answers[key]  # a retry: answered, never applied twice
+        cached = match.answer_to(item.seat, item.client_seq)
+        if cached is not None:
+            return cached  # a retry: answered, never applied twice
         if item.client_seq <= match.last_client_seq.get(item.seat, 0):
             return refuse(
                 "stale_client_seq", f"client_seq {item.client_seq} was already used or skipped"
@@ -150,7 +150,7 @@ class Referee:
         deadline_ns = match.timing.deadline_ns()
         answer = await self._judge(match, item)
         self._journal.judged(match, item, answer, deadline_ns)
-        match.answers[key] = answer
+        match.remember(item.seat, item.client_seq, answer)
         return answer
 
     async def _judge(
@@ -193,7 +193,7 @@ class Referee:
         match.timing = after_reveal(match.timing, Seat(item.seat), item.arrival_ns)
         match.exposure = exposure_after(match.exposure, match.is_exposed(), item.arrival_ns)
         match.seq += 1
-        match.answers[(item.seat, item.client_seq)] = self._reply(match, item.arrival_ns)
+        match.remember(item.seat, item.client_seq, self._reply(match, item.arrival_ns))
         await self._save(match)
         await self._publisher.updates(match)
         self._schedule(match)
@@ -233,7 +233,7 @@ class Referee:
             match.finished_ns = time.monotonic_ns()
         match.exposure = exposure_after(match.exposure, match.is_exposed(), at_ns)
         if seat is not None and client_seq > 0:
-            match.answers[(seat, client_seq)] = self._reply(match, at_ns)
+            match.remember(seat, client_seq, self._reply(match, at_ns))
         await self._save(match)
         await self._publisher.updates(match)
         self._schedule(match)

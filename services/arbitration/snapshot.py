@@ -17,8 +17,6 @@ from services.common.rejection import Rejection
 from services.rules.codec.common import seat_from_proto, seat_to_proto
 
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
-# A retry resends one of a client's last few commands; older answers need not travel.
-ANSWERS_KEPT_PER_SEAT = 32
 
 
 def to_snapshot(match: Match, owner: str, now_ns: int) -> snapshot_pb2.MatchSnapshot:
@@ -61,10 +59,9 @@ def to_snapshot(match: Match, owner: str, now_ns: int) -> snapshot_pb2.MatchSnap
     )
     if match.outcome is not None:
         snapshot.outcome.CopyFrom(match.outcome)
-    for seat in {seat for seat, _ in match.answers}:
-        recent = sorted(seq for s, seq in match.answers if s == seat)[-ANSWERS_KEPT_PER_SEAT:]
-        for client_seq in recent:
-            snapshot.answers.append(_answer(seat, client_seq, match.answers[(seat, client_seq)]))
+    for seat, kept in match.answers.items():
+        for client_seq, answer in kept.items():
+            snapshot.answers.append(_answer(seat, client_seq, answer))
     return snapshot
 
 
@@ -118,15 +115,12 @@ def from_snapshot(snapshot: snapshot_pb2.MatchSnapshot) -> Match:
         faults=tuple(Fault(FaultKind(f.kind), f.start_ns, f.end_ns) for f in snapshot.faults),
         void_reason=snapshot.void_reason,
     )
-    for saved_answer in snapshot.answers:
-        key = (saved_answer.seat, saved_answer.client_seq)
-        if saved_answer.HasField("reply"):
-            match.answers[key] = saved_answer.reply
+    for kept in snapshot.answers:
+        answer: Answer
+        if kept.HasField("reply"):
+            answer = kept.reply
         else:
-            match.answers[key] = Rejection(
-                _CODES[saved_answer.code],
-                saved_answer.reason,
-                saved_answer.message,
-                dict(saved_answer.metadata),
-            )
+            metadata = dict(kept.metadata)
+            answer = Rejection(_CODES[kept.code], kept.reason, kept.message, metadata)
+        match.remember(kept.seat, kept.client_seq, answer)
     return match

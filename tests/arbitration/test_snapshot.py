@@ -9,7 +9,7 @@ from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from services.arbitration.clock import Clock
 from services.arbitration.faults import Exposure, Fault, FaultKind
-from services.arbitration.match import Landing, Match
+from services.arbitration.match import ANSWERS_KEPT_PER_SEAT, Landing, Match
 from services.arbitration.snapshot import from_snapshot, to_snapshot
 from services.arbitration.timing import Timing
 from services.common.rejection import Rejection
@@ -37,9 +37,13 @@ def a_match() -> Match:
         exposure=Exposure(5_000, 3_000),
         faults=(Fault(FaultKind.TIMER_LATE, 10, 20),),
     )
-    match.answers[(0, 4)] = arbitration_pb2.SubmitReply(seq=9, arrival_us=4)
-    match.answers[(1, 5)] = Rejection(
-        grpc.StatusCode.FAILED_PRECONDITION, "pile_top_changed", "too slow", {"gap_us": "12"}
+    match.remember(0, 4, arbitration_pb2.SubmitReply(seq=9, arrival_us=4))
+    match.remember(
+        1,
+        5,
+        Rejection(
+            grpc.StatusCode.FAILED_PRECONDITION, "pile_top_changed", "too slow", {"gap_us": "12"}
+        ),
     )
     return match
 
@@ -64,8 +68,8 @@ def test_a_match_survives_a_snapshot_round_trip() -> None:
         "faults",
     ):
         assert getattr(restored, name) == getattr(original, name), name
-    assert restored.answers[(0, 4)] == original.answers[(0, 4)]
-    refusal = restored.answers[(1, 5)]
+    assert restored.answer_to(0, 4) == original.answer_to(0, 4) is not None
+    refusal = restored.answer_to(1, 5)
     assert isinstance(refusal, Rejection)
     assert (refusal.code, refusal.reason, refusal.metadata) == (
         grpc.StatusCode.FAILED_PRECONDITION,
@@ -77,3 +81,15 @@ def test_a_match_survives_a_snapshot_round_trip() -> None:
 def test_a_snapshot_names_its_owner_and_when_it_was_saved() -> None:
     snapshot = to_snapshot(a_match(), "arbitration-1", 6_000)
     assert (snapshot.owner, snapshot.saved_ns) == ("arbitration-1", 6_000)
+
+
+def test_only_the_latest_answers_per_seat_are_kept_and_saved() -> None:
+    match = a_match()
+    for client_seq in range(10, 10 + ANSWERS_KEPT_PER_SEAT + 8):
+        match.remember(1, client_seq, arbitration_pb2.SubmitReply(seq=client_seq))
+    latest = list(range(18, 10 + ANSWERS_KEPT_PER_SEAT + 8))
+    assert list(match.answers[1]) == latest  # seat 1's oldest (5, then 10 to 17) dropped
+    assert match.answer_to(1, 17) is None and match.answer_to(0, 4) is not None
+    restored = from_snapshot(to_snapshot(match, "arbitration-1", 6_000))
+    assert {seat: list(kept) for seat, kept in restored.answers.items()} == {0: [4], 1: latest}
+    assert restored.answer_to(1, latest[-1]) == arbitration_pb2.SubmitReply(seq=latest[-1])
