@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from services.arbitration.faults import Tolerances
 from services.common.serving import Listen
+from services.common.settings import listen, number
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,31 +28,32 @@ class Config:
 
     @classmethod
     def from_env(cls) -> Config:
+        """Return the settings from the process environment.
+
+        Raises:
+            ConfigError: for a number that is malformed or below 0.
+        """
         env = os.environ
         return cls(
-            listen=Listen(
-                host=env.get("PF_HOST", "127.0.0.1"),
-                grpc_port=int(env.get("PF_GRPC_PORT", "0")),
-                metrics_port=int(env.get("PF_METRICS_PORT", "0")),
-            ),
+            listen=listen(env),
             nats_url=env.get("NATS_URL", "nats://127.0.0.1:4222"),
             rules_addr=env["PF_RULES_ADDR"],
             # Stable across restarts: a restarted instance takes its own matches back.
             instance=env.get("PF_INSTANCE", socket.gethostname()),
-            gate_timeout_s=float(env.get("PF_GATE_TIMEOUT_S", "30")),
-            spit_pause_ms=int(env.get("PF_SPIT_PAUSE_MS", "1000")),
-            keep_finished_s=float(env.get("PF_KEEP_FINISHED_S", "600")),
-            bank_ms=int(env.get("PF_BANK_MS", "120000")),
-            grace_ms=int(env.get("PF_GRACE_MS", "10000")),
+            gate_timeout_s=number(env, "PF_GATE_TIMEOUT_S", 30.0, float, 0.0),
+            spit_pause_ms=number(env, "PF_SPIT_PAUSE_MS", 1000, int, 0),
+            keep_finished_s=number(env, "PF_KEEP_FINISHED_S", 600.0, float, 0.0),
+            bank_ms=number(env, "PF_BANK_MS", 120000, int, 0),
+            grace_ms=number(env, "PF_GRACE_MS", 10000, int, 0),
             tolerances=Tolerances(
-                event_loop_lag_ms=float(env.get("PF_TOLERANCE_LOOP_LAG_MS", "100")),
-                timer_late_ms=float(env.get("PF_TOLERANCE_TIMER_LATE_MS", "100")),
-                forwarding_delay_ms=float(env.get("PF_TOLERANCE_FORWARDING_MS", "100")),
-                nats_disconnected_ms=float(env.get("PF_TOLERANCE_NATS_OUTAGE_MS", "0")),
+                event_loop_lag_ms=number(env, "PF_TOLERANCE_LOOP_LAG_MS", 100.0, float, 0.0),
+                timer_late_ms=number(env, "PF_TOLERANCE_TIMER_LATE_MS", 100.0, float, 0.0),
+                forwarding_delay_ms=number(env, "PF_TOLERANCE_FORWARDING_MS", 100.0, float, 0.0),
+                nats_disconnected_ms=number(env, "PF_TOLERANCE_NATS_OUTAGE_MS", 0.0, float, 0.0),
             ),
             advertise_host=env.get("PF_ADVERTISE_HOST", "")
             or _reachable(env.get("PF_HOST", "127.0.0.1")),
-            adopt_every_s=float(env.get("PF_ADOPT_EVERY_S", "1")),
+            adopt_every_s=number(env, "PF_ADOPT_EVERY_S", 1.0, float, 0.0),
         )
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from services.common.database import Postgres, SqliteFile, Target
+from services.common.serving import Listen
 
 N = TypeVar("N", int, float)
 
@@ -47,4 +48,17 @@ def database(env: Mapping[str, str], sqlite_file: str) -> Target:
     raise ConfigError(
         f"DATABASE_URL={url.split('@')[-1]!r}: leave it empty for SQLite under PF_DATA_DIR"
         " or give a postgresql:// URL"
+    )
+
+
+def listen(env: Mapping[str, str]) -> Listen:
+    """Return where a service listens: PF_HOST, PF_GRPC_PORT and PF_METRICS_PORT (0: any free).
+
+    Raises:
+        ConfigError: for a port that is not a number of at least 0.
+    """
+    return Listen(
+        host=env.get("PF_HOST", "127.0.0.1"),
+        grpc_port=number(env, "PF_GRPC_PORT", 0, int, 0),
+        metrics_port=number(env, "PF_METRICS_PORT", 0, int, 0),
     )
