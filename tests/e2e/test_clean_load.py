@@ -104,6 +104,10 @@ async def test_two_hundred_concurrent_matches_at_human_pace_void_nothing(tmp_pat
             players.append(seat_player(seated, game, Level.MEDIUM))
         tasks = [asyncio.create_task(p.play()) for p in players]
         await asyncio.sleep(PLAY_S)
+        # A seat that stopped on an error (its updates lost) failed the run; the others
+        # are stopped now, whatever their cancellation raises.
+        failed = [t.exception() for t in tasks if t.done() and t.exception() is not None]
+        assert failed == [], failed
         for task in tasks:
             task.cancel()
         for task in tasks:
