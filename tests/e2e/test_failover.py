@@ -45,6 +45,31 @@ def bot(seated: Seated) -> SeatPlayer:
     )
 
 
+async def first_move(casual: tuple[Seated, Seated]) -> tuple[Seated, arbitration_pb2.SubmitRequest]:
+    """Return the seat to move in a Bid match and its first legal bid, with a known client_seq."""
+    before = await latest(casual[0])
+    mover = casual[before.decision.seats[0] == casual[1].seat]
+    view = (await latest(mover)).view.bid
+    return mover, arbitration_pb2.SubmitRequest(
+        match_id=mover.match_id,
+        seat=mover.seat,
+        client_seq=mover.client.next_client_seq(),
+        command=game_pb2.Command(bid=view.legal[0]),
+    )
+
+
+async def play_to_a_correct_finish(pair: tuple[Seated, Seated]) -> None:
+    """Let bots finish a Bid match; both see the same outcome and the chips are all there."""
+    bots = [bot(seated) for seated in pair]
+    try:
+        finals = await asyncio.wait_for(asyncio.gather(*(b.play() for b in bots)), 120)
+    except TimeoutError:
+        raise AssertionError(f"unfinished: {[b.tally for b in bots]}") from None
+    assert {final.status for final in finals} == {arbitration_pb2.STATUS_FINISHED}
+    assert finals[0].outcome == finals[1].outcome
+    assert sum(finals[0].view.bid.balances) == 300
+
+
 async def test_a_killed_arbitration_comes_back_with_its_matches(tmp_path: Path) -> None:
     async with (
         run_stack(StackConfig(tmp_path, with_bots=False)) as stack,
@@ -68,15 +93,7 @@ async def test_a_killed_arbitration_comes_back_with_its_matches(tmp_path: Path) 
             rated[0].client.watch(rated[0].match_id, rated[0].seat), lambda u: u.clock.running >= 0
         )
         # The casual match's first move, sent with a known client_seq.
-        before = await latest(casual[0])
-        mover = casual[before.decision.seats[0] == casual[1].seat]
-        view = (await latest(mover)).view.bid
-        request = arbitration_pb2.SubmitRequest(
-            match_id=mover.match_id,
-            seat=mover.seat,
-            client_seq=mover.client.next_client_seq(),
-            command=game_pb2.Command(bid=view.legal[0]),
-        )
+        mover, request = await first_move(casual)
         first = await mover.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
 
         await stack.stop("arbitration", signal.SIGKILL)
@@ -93,11 +110,4 @@ async def test_a_killed_arbitration_comes_back_with_its_matches(tmp_path: Path) 
         assert voided.status == arbitration_pb2.STATUS_VOIDED
         assert voided.void_reason.startswith("arbitration_restart")
 
-        bots = [bot(seated) for seated in casual]
-        try:
-            finals = await asyncio.wait_for(asyncio.gather(*(b.play() for b in bots)), 120)
-        except TimeoutError:
-            raise AssertionError(f"unfinished: {[b.tally for b in bots]}") from None
-        assert {final.status for final in finals} == {arbitration_pb2.STATUS_FINISHED}
-        assert finals[0].outcome == finals[1].outcome
-        assert sum(finals[0].view.bid.balances) == 300
+        await play_to_a_correct_finish(casual)

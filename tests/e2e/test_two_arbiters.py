@@ -23,7 +23,7 @@ from photofinish.game.v1 import game_pb2
 from services.common.owners import Directory
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, player, until
-from tests.e2e.test_failover import READY, SUBMIT, bot, latest
+from tests.e2e.test_failover import READY, SUBMIT, first_move, latest, play_to_a_correct_finish
 
 UNAVAILABLE = 14
 ADOPTION_WAIT_S = 30.0
@@ -91,15 +91,7 @@ async def test_a_survivor_adopts_a_killed_instances_matches(tmp_path: Path) -> N
             )
             kept = {pair[0].match_id: (await latest(pair[0])).seq for _, pair in owned[survivor]}
 
-            before = await latest(casual[0])
-            mover = casual[before.decision.seats[0] == casual[1].seat]
-            view = (await latest(mover)).view.bid
-            request = arbitration_pb2.SubmitRequest(
-                match_id=mover.match_id,
-                seat=mover.seat,
-                client_seq=mover.client.next_client_seq(),
-                command=game_pb2.Command(bid=view.legal[0]),
-            )
+            mover, request = await first_move(casual)
             first = await mover.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
 
             await stack.stop(victim, signal.SIGKILL)  # and not started again
@@ -122,14 +114,7 @@ async def test_a_survivor_adopts_a_killed_instances_matches(tmp_path: Path) -> N
                 assert update.seq == kept[pair[0].match_id]
                 assert not update.void_reason
 
-            bots = [bot(seated) for seated in casual]
-            try:
-                finals = await asyncio.wait_for(asyncio.gather(*(b.play() for b in bots)), 120)
-            except TimeoutError:
-                raise AssertionError(f"unfinished: {[b.tally for b in bots]}") from None
-            assert {final.status for final in finals} == {arbitration_pb2.STATUS_FINISHED}
-            assert finals[0].outcome == finals[1].outcome
-            assert sum(finals[0].view.bid.balances) == 300
+            await play_to_a_correct_finish(casual)
         finally:
             await directory.stop()
             await nc.close()
@@ -176,14 +161,7 @@ async def test_a_stalled_instance_that_wakes_up_has_let_go_of_what_was_adopted(
                 await asyncio.sleep(0.2)
             assert await live_matches(http, stack, victim) == 0
 
-            bots = [bot(seated) for seated in casual]
-            try:
-                finals = await asyncio.wait_for(asyncio.gather(*(b.play() for b in bots)), 120)
-            except TimeoutError:
-                raise AssertionError(f"unfinished: {[b.tally for b in bots]}") from None
-            assert {final.status for final in finals} == {arbitration_pb2.STATUS_FINISHED}
-            assert finals[0].outcome == finals[1].outcome
-            assert sum(finals[0].view.bid.balances) == 300
+            await play_to_a_correct_finish(casual)
             assert stack.children[victim].process.returncode is None  # woke up and runs on
         finally:
             await directory.stop()
