@@ -54,7 +54,7 @@ class Nudge:
     """A gate nobody lifted in time, or a due spit: the arbitration presses itself."""
 
     version: int  # the state version the timer was set for; stale nudges do nothing
-    due_ns: int = 0  # when the timer was due (monotonic), for its lateness
+    due_ns: int  # when the timer was due (monotonic), for its lateness
 
 
 Item = Submission | Flag | Nudge | FaultNotice

@@ -181,7 +181,8 @@ class Table:
         return item.answer.result()
 
     async def nudge(self) -> None:
-        await self.matches._referee.handle(self.match, Nudge(self.match.version))
+        nudge = Nudge(self.match.version, time.monotonic_ns())  # due now
+        await self.matches._referee.handle(self.match, nudge)
 
     async def flag(self) -> None:
         deadline = self.match.timing.deadline_ns()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Sequence
 
 import grpc
@@ -86,7 +87,7 @@ async def race_interleavings(data: st.DataObject) -> int:
                 break
             seq = table.match.seq
             if table.match.decision.gate is not None:  # the first spit, or a block
-                table.match.queue.put_nowait(Nudge(table.match.version))
+                table.match.queue.put_nowait(Nudge(table.match.version, time.monotonic_ns()))
                 await judged(table, seq)
                 continue
             race = next(races(table), None)
