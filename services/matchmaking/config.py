@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from services.common import settings
 from services.common.serving import Listen
 from services.matchmaking.window import Window
 
@@ -47,11 +48,7 @@ class Config:
             ValueError: for a number that does not parse or a window that shrinks.
         """
         return cls(
-            listen=Listen(
-                host=env.get("PF_HOST", "127.0.0.1"),
-                grpc_port=int(env.get("PF_GRPC_PORT", "0")),
-                metrics_port=int(env.get("PF_METRICS_PORT", "0")),
-            ),
+            listen=settings.listen(env),
             nats_url=env.get("NATS_URL", "nats://127.0.0.1:4222"),
             request_timeout_s=float(env.get("PF_MATCHMAKING_REQUEST_TIMEOUT_S", "3.0")),
             log_level=env.get("PF_LOG_LEVEL", "INFO"),

@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from services.common import settings
 from services.common.database import Target
 from services.common.serving import Listen
 from services.common.settings import ConfigError, database, number
@@ -36,11 +37,7 @@ class Config:
         """
         env = os.environ if env is None else env
         return cls(
-            listen=Listen(
-                host=env.get("PF_HOST", "127.0.0.1"),
-                grpc_port=number(env, "PF_GRPC_PORT", 0, int, 0),
-                metrics_port=number(env, "PF_METRICS_PORT", 0, int, 0),
-            ),
+            listen=settings.listen(env),
             nats_url=env.get("NATS_URL", "nats://127.0.0.1:4222"),
             database=database(env, SQLITE_FILE),
             ack_wait_s=number(env, "PF_RATINGS_ACK_WAIT_S", 10.0, float, 0.1),

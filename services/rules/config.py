@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from services.common import settings
 from services.common.serving import Listen
 
 
@@ -16,10 +17,4 @@ class Config:
     def from_env(cls) -> Config:
         """Return the settings from PF_HOST, PF_GRPC_PORT and PF_METRICS_PORT (0: any free)."""
         env = os.environ
-        return cls(
-            listen=Listen(
-                host=env.get("PF_HOST", "127.0.0.1"),
-                grpc_port=int(env.get("PF_GRPC_PORT", "0")),
-                metrics_port=int(env.get("PF_METRICS_PORT", "0")),
-            )
-        )
+        return cls(listen=settings.listen(env))

@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from services.common import settings
 from services.common.database import Target
 from services.common.serving import Listen
 from services.common.settings import database, number
@@ -35,11 +36,7 @@ class Config:
         """
         env = os.environ if env is None else env
         return cls(
-            listen=Listen(
-                host=env.get("PF_HOST", "127.0.0.1"),
-                grpc_port=number(env, "PF_GRPC_PORT", 0, int, 0),
-                metrics_port=number(env, "PF_METRICS_PORT", 0, int, 0),
-            ),
+            listen=settings.listen(env),
             nats_url=env.get("NATS_URL", "nats://127.0.0.1:4222"),
             database=database(env, SQLITE_FILE),
             pairing_interval_s=number(env, "PF_TOURNAMENTS_PAIRING_S", 1.0, float, 0.05),
