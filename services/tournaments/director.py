@@ -94,8 +94,8 @@ class Director:
         t = await self._next_status(t, now_ms)
         entrants = await self.store.entrants(t.id)
         games = await self.store.games(t.id)
-        if t.status is Status.LIVE and pairing:
-            games += await self._pair(t, entrants, games, now_ms)
+        if t.status is Status.LIVE and pairing and await self._pair(t, entrants, games, now_ms):
+            games = await self.store.games(t.id)
         if t.status is Status.ENDING and now_ms >= t.ends_at_ms + self.overtime_ms:
             abandoned = await self.store.abandon_playing(t.id, now_ms)
             if abandoned:
@@ -142,14 +142,14 @@ class Director:
         entrants: Sequence[Entrant],
         games: Sequence[TournamentGame],
         now_ms: int,
-    ) -> list[TournamentGame]:
-        """Open a match for each pair of idle players; return the games opened."""
+    ) -> bool:
+        """Open a match for each pair of idle players; return whether any was opened."""
         started = time.perf_counter()
         idle = idle_players(entrants, games, rank(entrants, games))
         pairs = pair(idle, recent_opponents(games))
         metrics.PAIRING_ROUND.observe(time.perf_counter() - started)
         if not pairs:
-            return []
+            return False
         names = {e.player_id: e.name for e in entrants}
         since = {i.player_id: i.idle_since_ms for i in idle}
         for high, low in pairs:
@@ -161,18 +161,15 @@ class Director:
                 for high, low in pairs
             )
         )
-        return [game for game in opened if game is not None]
+        return any(opened)
 
-    async def _open(
-        self, t: Tournament, first: Player, second: Player, now_ms: int
-    ) -> TournamentGame | None:
-        """Store and open one game; return it (None: arbitration did not open it)."""
+    async def _open(self, t: Tournament, first: Player, second: Player, now_ms: int) -> bool:
         spec = matches.online(
             first, second, t.game, t.rated, matches.fresh_match_id(), matches.fresh_seed()
         )
-        game = TournamentGame(spec.match_id, (spec.players[0].id, spec.players[1].id), now_ms)
+        seats = (spec.players[0].id, spec.players[1].id)
         # Stored before arbitration opens it, so its result always finds the game.
-        await self.store.add_game(t.id, game)
+        await self.store.add_game(t.id, TournamentGame(spec.match_id, seats, now_ms))
         try:
             await self.broker.open_match(spec)
         except Unavailable as error:
@@ -182,13 +179,13 @@ class Director:
                 "tournament match not opened",
                 extra={"fields": {"tournament": t.id, "why": error.detail}},
             )
-            return None
+            return False
         metrics.GAMES_OPENED.inc()
-        for player in game.players:
+        for player in seats:
             self.hub.assign(
                 t.id, player, matchmaking_codec.match_assignment(matches.assignment(spec, player))
             )
-        return game
+        return True
 
 
 def assignment_of(
