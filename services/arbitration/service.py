@@ -251,6 +251,16 @@ class Matches:
         fault = measured(FaultKind.FORWARDING_DELAY, received_ns, arrival_ns, self.tolerances)
         if fault is not None:
             TIMING_FAULTS.labels(fault.kind.value).inc()
+            log.warning(
+                "timing fault",
+                extra={
+                    "fields": {
+                        "kind": fault.kind.value,
+                        "ms": round(fault.duration_ms, 3),
+                        "match": match.match_id,
+                    }
+                },
+            )
             match.queue.put_nowait(FaultNotice(fault))
 
     async def on_create_request(self, msg: Msg) -> None:

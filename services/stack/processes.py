@@ -26,6 +26,7 @@ class Child:
     pump: asyncio.Task[None] | None = None
     module: str = ""
     env: dict[str, str] = field(default_factory=dict)
+    niceness: int = 0
 
     def address(self, key: str = "grpc") -> str:
         return f"127.0.0.1:{self.ports[key]}"
@@ -46,11 +47,17 @@ class Child:
 
 
 async def start_child(
-    name: str, module: str, env: dict[str, str], log_dir: Path, echo: bool = False
+    name: str,
+    module: str,
+    env: dict[str, str],
+    log_dir: Path,
+    echo: bool = False,
+    niceness: int = 0,
 ) -> Child:
     """Start ``python -m module`` and return once it prints its ready line.
 
-    Its output (JSON logs on stderr, anything on stdout) goes to ``log_dir/name.log``.
+    Its output (JSON logs on stderr, anything on stdout) goes to ``log_dir/name.log``;
+    a positive ``niceness`` lets the other processes have the CPU first.
 
     Raises:
         RuntimeError: when the process exits or stays silent past the timeout.
@@ -67,7 +74,9 @@ async def start_child(
         start_new_session=True,
         preexec_fn=die_with_parent,
     )
-    child = Child(name, process, module=module, env=env)
+    if niceness:
+        os.setpriority(os.PRIO_PROCESS, process.pid, niceness)
+    child = Child(name, process, module=module, env=env, niceness=niceness)
     ready = asyncio.get_running_loop().create_future()
     child.pump = asyncio.create_task(_pump(child, log_path, ready, echo))
     try:

@@ -16,6 +16,8 @@ from pathlib import Path
 from services.stack.natsd import NatsServer, start_nats
 from services.stack.processes import Child, start_child
 
+BOTS_NICENESS = 5
+
 
 @dataclass(frozen=True, slots=True)
 class Ports:
@@ -77,7 +79,9 @@ class Stack:
             env_key = {"grpc": "PF_GRPC_PORT", "metrics": "PF_METRICS_PORT", "http": "PF_HTTP_PORT"}
             if key in env_key:
                 env[env_key[key]] = str(port)
-        self.children[name] = await start_child(name, old.module, env, self.log_dir)
+        self.children[name] = await start_child(
+            name, old.module, env, self.log_dir, niceness=old.niceness
+        )
         return self.children[name]
 
 
@@ -137,8 +141,10 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
         stack.gateway_url = f"http://127.0.0.1:{gateway.ports['http']}"
         if config.with_bots:
             bots_env = {**base, "PF_GATEWAY_URL": stack.gateway_url}
+            # The computer players are clients: on one machine they yield the CPU to the
+            # services that keep the clock (a deployment runs them on their own pods).
             stack.children["bots"] = await start_child(
-                "bots", "clients.bots", bots_env, logs, config.echo
+                "bots", "clients.bots", bots_env, logs, config.echo, niceness=BOTS_NICENESS
             )
         yield stack
     finally:
