@@ -47,6 +47,9 @@ class Rejection(Exception):
 
     async def abort(self, context: grpc.aio.ServicerContext[object, object]) -> None:
         """End the current RPC with this rejection."""
+        # The arbitration keeps a refusal to answer retries with: not the frames it crossed
+        # (they hold the request and its context alive).
+        self.__traceback__ = None
         await context.abort_with_status(self.to_status())
 
 
