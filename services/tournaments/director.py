@@ -61,6 +61,8 @@ class Director:
         self.overtime_ms = int(overtime_s * 1000)
         self.clock_ms = clock_ms
         self._poke = asyncio.Event()
+        # Stored but not yet opened by the arbitration: nobody is told of these yet.
+        self._opening: set[str] = set()
 
     def poke(self) -> None:
         """Refresh the standings soon (a result came in, someone joined or withdrew)."""
@@ -116,9 +118,17 @@ class Director:
         self.hub.publish(t.id, codec.standings(t, lines))
 
     async def current_match(self, t: Tournament, player_id: PlayerId) -> TournamentGame | None:
-        """Return the game ``player_id`` is playing in ``t`` now, if any."""
+        """Return the game ``player_id`` is playing in ``t`` now, if any.
+
+        A game still being opened is not one yet: its match is unknown to the arbitration
+        until it is, and the player hears of it from the hub once it is.
+        """
         for game in await self.store.games(t.id):
-            if game.status is GameStatus.PLAYING and player_id in game.players:
+            if (
+                game.status is GameStatus.PLAYING
+                and player_id in game.players
+                and game.match_id not in self._opening
+            ):
                 return game
         return None
 
@@ -169,8 +179,9 @@ class Director:
         )
         seats = (spec.players[0].id, spec.players[1].id)
         # Stored before arbitration opens it, so its result always finds the game.
-        await self.store.add_game(t.id, TournamentGame(spec.match_id, seats, now_ms))
+        self._opening.add(spec.match_id)
         try:
+            await self.store.add_game(t.id, TournamentGame(spec.match_id, seats, now_ms))
             await self.broker.open_match(spec)
         except Unavailable as error:
             metrics.OPEN_FAILURES.inc()
@@ -180,6 +191,8 @@ class Director:
                 extra={"fields": {"tournament": t.id, "why": error.detail}},
             )
             return False
+        finally:
+            self._opening.discard(spec.match_id)
         metrics.GAMES_OPENED.inc()
         for player in seats:
             self.hub.assign(

@@ -34,10 +34,15 @@ def is_probe(msg: Msg) -> bool:
 
 @dataclass(slots=True)
 class Arbiter:
-    """Answers ``pf.match.create`` with MatchOpened (unless ``silent``) and keeps requests."""
+    """Answers ``pf.match.create`` with MatchOpened (unless ``silent``) and keeps requests.
+
+    While ``held`` is set and not yet released, each answer waits for it: a match being
+    opened slowly.
+    """
 
     silent: bool = False
     received: list[events_pb2.MatchCreated] = field(default_factory=list)
+    held: asyncio.Event | None = None
 
     async def on_request(self, msg: Msg) -> None:
         if is_probe(msg):
@@ -45,6 +50,8 @@ class Arbiter:
             return
         created = events_pb2.MatchCreated.FromString(msg.data)
         self.received.append(created)
+        if self.held is not None:
+            await self.held.wait()
         if not self.silent:
             opened = events_pb2.MatchOpened(match_id=created.match_id, arbiter="test-arbiter")
             await msg.respond(opened.SerializeToString())

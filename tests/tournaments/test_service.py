@@ -25,6 +25,7 @@ from photofinish.tournaments.v1 import tournaments_pb2_grpc
 from services.common.serving import Listen, grpc_server
 from services.common.subjects import RESULTS_FINISHED, RESULTS_VOIDED
 from services.matchmaking.broker import NatsBroker
+from services.matchmaking.identity import PlayerId
 from services.ratings.stream import declare
 from services.stack.natsd import NatsServer
 from services.tournaments.consumer import TOURNAMENTS_CONSUMER, consume
@@ -222,6 +223,36 @@ async def test_a_failed_open_leaves_the_players_idle(rig: Rig) -> None:
     await rig.join(tid, "ann", "bob")
     await rig.director.round(pairing=True)
     assert (await rig.record(tid)).games == []
+
+
+async def test_a_player_hears_of_a_game_only_once_arbitration_has_opened_it(rig: Rig) -> None:
+    # A player who starts watching while their game is stored but its match not yet
+    # opened would watch a match the arbitration does not know ("unknown_match").
+    rig.arbiter.held = asyncio.Event()
+    tid = await create(rig)
+    await rig.join(tid, "ann", "bob")
+    pairing = asyncio.create_task(rig.director.round(pairing=True))
+    async with asyncio.timeout(WAIT_S):
+        while not rig.arbiter.received:
+            await asyncio.sleep(0.01)
+    watch = rig.stub.WatchTournament(
+        pb.WatchTournamentRequest(tournament_id=tid), metadata=rig.who("ann")
+    )
+    first = await watch.read()
+    assert first.HasField("standings")
+    t = await rig.store.tournament(tid)
+    assert t is not None
+    assert await rig.director.current_match(t, PlayerId("id-ann")) is None  # stored, not yet opened
+
+    rig.arbiter.held.set()
+    await pairing
+    update = await watch.read()
+    while not update.HasField("match"):
+        update = await watch.read()
+    assert update.match.match_id == rig.arbiter.received[0].match_id
+    game = await rig.director.current_match(t, PlayerId("id-ann"))
+    assert game is not None and game.match_id == update.match.match_id
+    watch.cancel()
 
 
 async def refused(call: Any) -> tuple[grpc.StatusCode, str]:
