@@ -22,6 +22,13 @@ async def test_tournament_standings_update_live_in_the_lobby(arena: Arena) -> No
     page = await new_page(arena.browser, arena.url, phone=True)
     await sign_in(page, "Tess")
     await page.wait_for_selector("table.ladder")
+    # A wrong code is refused in the server's words, its reason named once.
+    await page.fill("#spit-code", "NOPE42")
+    await page.click("#spit-accept")
+    status = page.locator(".lobby-status")
+    await status.filter(has_text="NOPE42").wait_for()
+    said = await status.inner_text()
+    assert said == "Could not start: no open challenge has the code 'NOPE42' (no_such_challenge)"
     async with aiohttp.ClientSession() as http:
         host = ArenaClient(http, arena.url)
         await host.sign_in("Host")

@@ -49,6 +49,18 @@ export function refusal(error: unknown): Refusal {
   return result;
 }
 
+/**
+ * The refusal in words for a person: the server's own sentence (it begins with the
+ * reason, "reason: sentence", which is shown once, in brackets, after it), or, with no
+ * reason, what the connection said.
+ */
+export function explain(why: Refusal): string {
+  if (!why.reason) return why.message || "the server could not be reached";
+  const prefix = `${why.reason}: `;
+  const sentence = why.message.startsWith(prefix) ? why.message.slice(prefix.length) : why.message;
+  return sentence ? `${sentence} (${why.reason})` : why.reason;
+}
+
 /** True when a call failed because the connection did, not because the server refused. */
 export function isTransportFailure(error: unknown): boolean {
   const code = ConnectError.from(error).code;

@@ -1,5 +1,5 @@
 // The lobby: play a game (computer, online queue or challenge code, hot-seat), the ladders.
-import { arena, refusal } from "./api";
+import { arena, explain, refusal } from "./api";
 import { h } from "./dom";
 import { Game, Level } from "./gen/photofinish/game/v1/game_pb";
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
@@ -99,7 +99,7 @@ export class Lobby {
       this.actions.onMatch(await what());
     } catch (error) {
       const why = refusal(error);
-      this.say(`Could not start: ${why.reason || why.message}`);
+      this.say(`Could not start: ${explain(why)}`);
     }
   }
 
@@ -146,7 +146,7 @@ export class Lobby {
         }
       }
     } catch (error) {
-      if (!controller.signal.aborted) this.say(`The queue stopped: ${refusal(error).reason || refusal(error).message}`);
+      if (!controller.signal.aborted) this.say(`The queue stopped: ${explain(refusal(error))}`);
     }
   }
 
@@ -168,7 +168,7 @@ export class Lobby {
         }
       }
     } catch (error) {
-      if (!controller.signal.aborted) this.say(`The challenge stopped: ${refusal(error).reason || refusal(error).message}`);
+      if (!controller.signal.aborted) this.say(`The challenge stopped: ${explain(refusal(error))}`);
     }
   }
 

@@ -1,5 +1,5 @@
 // The page: sign in, the lobby, a match; a reload resumes the match being played.
-import { arena, refusal, setToken } from "./api";
+import { arena, explain, refusal, setToken } from "./api";
 import { BidBoard } from "./bid";
 import { h } from "./dom";
 import { Game } from "./gen/photofinish/game/v1/game_pb";
@@ -33,7 +33,7 @@ function showSignIn(): void {
         return null;
       } catch (error) {
         const why = refusal(error);
-        return why.reason === "bad_name" ? "Use 1–24 printable characters." : `Could not sign in: ${why.reason || why.message}`;
+        return why.reason === "bad_name" ? "Use 1–24 printable characters." : `Could not sign in: ${explain(why)}`;
       }
     }),
     null,

@@ -1,6 +1,6 @@
 // One match in the page: watch every seat held, choose what to show, send commands.
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { arena, isTransportFailure, refusal, submit } from "./api";
+import { arena, explain, isTransportFailure, refusal, submit } from "./api";
 import { countDown, type SeatTime } from "./clock";
 import { h } from "./dom";
 import { Status, type ClockView, type MatchUpdate } from "./gen/photofinish/arbitration/v1/arbitration_pb";
@@ -112,7 +112,7 @@ export class MatchView {
         if (this.abort.signal.aborted) return;
         const why = refusal(error);
         if (!isTransportFailure(error) && why.reason) {
-          this.say(`Watching seat ${seat} stopped: ${why.reason}`, "refusal");
+          this.say(`Watching seat ${seat} stopped: ${explain(why)}`, "refusal");
           return;
         }
         failures += 1;
@@ -230,7 +230,7 @@ export async function sendCommand(ctx: MatchContext, seat: number, command: Comm
     return true;
   } catch (error) {
     const why = refusal(error);
-    let text = `Refused (${why.reason || `status ${why.code}`}): ${why.message}`;
+    let text = `Refused: ${explain(why)}`;
     const landed = why.metadata["landed_card"];
     const gap = why.metadata["gap_us"];
     if (landed && gap && /^-?\d+$/.test(gap)) text += ` — ${landed} got there ${(Number(gap) / 1000).toFixed(3)} ms earlier`;

@@ -1,5 +1,5 @@
 // Tournaments: the list, joining, and live standings while watching one.
-import { arena, refusal } from "./api";
+import { arena, explain, refusal } from "./api";
 import { h } from "./dom";
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
 import { Status, type Standing, type Tournament } from "./gen/photofinish/tournaments/v1/tournaments_pb";
@@ -30,7 +30,7 @@ export function tournamentsPanel(signal: AbortSignal, onMatch: (assignment: Matc
         else if (update.kind.case === "match") onMatch(update.kind.value);
       }
     } catch (error) {
-      if (!controller.signal.aborted) standings.replaceChildren(h("p", `Standings unavailable: ${refusal(error).reason || refusal(error).message}`));
+      if (!controller.signal.aborted) standings.replaceChildren(h("p", `Standings unavailable: ${explain(refusal(error))}`));
     }
   };
 
@@ -54,7 +54,7 @@ export function tournamentsPanel(signal: AbortSignal, onMatch: (assignment: Matc
           : h("p", "No tournaments right now."),
       );
     } catch (error) {
-      if (!signal.aborted) list.replaceChildren(h("p", `Tournaments are not available (${refusal(error).reason || refusal(error).message}).`));
+      if (!signal.aborted) list.replaceChildren(h("p", `Tournaments are not available (${explain(refusal(error))}).`));
     }
   };
   void load();
