@@ -15,6 +15,7 @@ import secrets
 from dataclasses import dataclass
 from typing import NewType
 
+from services.common.ids import fresh_id
 from services.matchmaking.games import Game, Level
 from services.matchmaking.identity import Player, PlayerId
 from services.rules.engine.seats import Seat
@@ -63,7 +64,7 @@ class Assignment:
 
 def fresh_match_id() -> MatchId:
     """Return a new random url-safe match id."""
-    return MatchId(secrets.token_urlsafe(MATCH_ID_BYTES))
+    return MatchId(fresh_id(MATCH_ID_BYTES))
 
 
 def fresh_seed() -> int:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable, Sequence
 
 from photofinish.game.v1 import game_pb2
 from photofinish.tournaments.v1 import tournaments_pb2 as pb
+from services.common.ids import fresh_id
 from services.matchmaking.games import Game
 from services.tournaments.errors import Malformed, Reason
 from services.tournaments.model import (
@@ -57,7 +57,7 @@ def new_tournament(request: pb.CreateTournamentRequest, creator: str, now_ms: in
             f"duration {request.duration_s} s is not between {DURATION_MIN_S} and {DURATION_MAX_S}",
         )
     return Tournament(
-        TournamentId(secrets.token_urlsafe(9)),
+        TournamentId(fresh_id(9)),
         name,
         game,
         request.rated,
