@@ -234,11 +234,7 @@ class Matches:
 
     def on_fault(self, fault: Fault) -> None:
         """Count a fault of this process and let every live match judge it, in order."""
-        TIMING_FAULTS.labels(fault.kind.value).inc()
-        log.warning(
-            "timing fault",
-            extra={"fields": {"kind": fault.kind.value, "ms": round(fault.duration_ms, 3)}},
-        )
+        _record(fault)
         for match in self._live.values():
             if not match.is_over():
                 match.queue.put_nowait(FaultNotice(fault))
@@ -250,17 +246,7 @@ class Matches:
         FORWARDING_DELAY.observe(max(0, arrival_ns - received_ns) / 1e9)
         fault = measured(FaultKind.FORWARDING_DELAY, received_ns, arrival_ns, self.tolerances)
         if fault is not None:
-            TIMING_FAULTS.labels(fault.kind.value).inc()
-            log.warning(
-                "timing fault",
-                extra={
-                    "fields": {
-                        "kind": fault.kind.value,
-                        "ms": round(fault.duration_ms, 3),
-                        "match": match.match_id,
-                    }
-                },
-            )
+            _record(fault, match=match.match_id)
             match.queue.put_nowait(FaultNotice(fault))
 
     async def on_create_request(self, msg: Msg) -> None:
@@ -384,3 +370,10 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
                 f"seat {seat} of match {match_id} is not yours",
             )
         return match
+
+
+def _record(fault: Fault, **fields: str) -> None:
+    """Count a fault and log it with its measured figure (and the match it hit, if one)."""
+    TIMING_FAULTS.labels(fault.kind.value).inc()
+    figures = {"kind": fault.kind.value, "ms": round(fault.duration_ms, 3)}
+    log.warning("timing fault", extra={"fields": {**figures, **fields}})
