@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import cast
 
+from services.common import tasks
 from services.matchmaking.broker import Broker
 from services.tournaments.director import Director
 from services.tournaments.hub import Hub
@@ -34,7 +34,5 @@ async def test_a_poke_during_a_round_brings_a_refresh_round_at_once() -> None:
             while len(director.rounds) < 2:
                 await asyncio.sleep(0.01)
     finally:
-        loop.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await loop
+        await tasks.stop(loop)
     assert director.rounds[:2] == [True, False]
