@@ -13,7 +13,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from services.common.heap import freeze_startup_heap
+from services.common.heap import tune_collector
 from services.common.metrics import metrics_server
 
 # Registers servicers on the server and returns the full names of the services it added.
@@ -32,7 +32,7 @@ class Listen:
 
 def announce_ready(name: str, grpc_port: int, metrics_port: int) -> None:
     """Print the line the stack launcher waits for, with the ports actually bound."""
-    freeze_startup_heap()
+    tune_collector()
     print(f"READY {name} grpc={grpc_port} metrics={metrics_port}", flush=True)
 
 

@@ -13,7 +13,7 @@ import nats
 from aiohttp import web
 
 from services.common import logs
-from services.common.heap import freeze_startup_heap
+from services.common.heap import tune_collector
 from services.common.metrics import add_metrics_route, sample_event_loop_lag
 from services.common.owners import Directory
 from services.common.serving import wait_for_stop_signal
@@ -68,7 +68,7 @@ async def main(config: Config) -> None:
     lag = asyncio.create_task(sample_event_loop_lag())
     server = site._server
     assert isinstance(server, asyncio.base_events.Server)
-    freeze_startup_heap()
+    tune_collector()
     print(f"READY gateway http={server.sockets[0].getsockname()[1]}", flush=True)
     try:
         await wait_for_stop_signal()
