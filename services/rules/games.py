@@ -7,7 +7,7 @@ and a codec under ``codec/``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -33,6 +33,10 @@ class Codec(Protocol):
     def command_to_proto(self, command: Any) -> game_pb2.Command: ...
 
     def view_to_proto(self, view: Any) -> game_pb2.View: ...
+
+    def views_to_proto(self, views: Sequence[Any]) -> list[game_pb2.View]:
+        """A step's views, one per recipient: what they share may be built once."""
+        ...
 
     def event_to_proto(self, event: Any) -> game_pb2.Event: ...
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
 from services.rules.claims import Claim
 from services.rules.codec.common import decision_to_proto, outcome_to_proto, seat_to_proto
@@ -25,11 +26,15 @@ def step_reply(
     """Return the reply for ``step``: the new state, decision, outcome and perspectives."""
     engine, state = entry.engine, step.state
     outcome = engine.outcome(state)
+    views = entry.codec.views_to_proto([engine.view(state, seat) for seat in RECIPIENTS])
     return rules_pb2.StepReply(
         state=engine.encode_state(state),
         decision=decision_to_proto(step.decision),
         outcome=None if outcome is None else outcome_to_proto(outcome),
-        perspectives=[perspective(entry, state, step.events, seat) for seat in RECIPIENTS],
+        perspectives=[
+            perspective(entry, view, step.events, seat)
+            for seat, view in zip(RECIPIENTS, views, strict=True)
+        ],
         version=state.version,  # every engine's state counts its applied commands
         claim="" if claim is None else claim[0],
         claim_label="" if claim is None else claim[1],
@@ -38,13 +43,13 @@ def step_reply(
 
 
 def perspective(
-    entry: Entry, state: Any, events: tuple[Any, ...], seat: Seat | None
+    entry: Entry, view: game_pb2.View, events: tuple[Any, ...], seat: Seat | None
 ) -> rules_pb2.Perspective:
-    """Return what ``seat`` (None: the spectators) may see of ``state`` and ``events``."""
+    """Return ``seat``'s (None: the spectators') ``view`` with the ``events`` it may see."""
     engine, codec = entry.engine, entry.codec
     return rules_pb2.Perspective(
         seat=seat_to_proto(seat),
-        view=codec.view_to_proto(engine.view(state, seat)),
+        view=view,
         events=[codec.event_to_proto(event) for event in engine.events_for(events, seat)],
     )
 

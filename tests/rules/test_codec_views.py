@@ -15,7 +15,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from photofinish.game.v1 import bid_pb2, game_pb2
+from photofinish.game.v1 import game_pb2
 from services.rules.codec import bid as bid_codec
 from services.rules.codec import spit as spit_codec
 from services.rules.engine import bid, spit
@@ -109,23 +109,18 @@ def test_a_bid_board_says_where_every_tile_joined() -> None:
         assert wire_placement.via != 0
 
 
-def test_each_board_is_encoded_as_itself_whatever_was_encoded_before() -> None:
-    # The encoder reuses the last board it built (a step's three views share one board).
-    from services.rules.codec.board import board_to_proto
-
-    rng = random.Random(7)
+def test_a_steps_views_encoded_together_are_each_as_encoded_alone() -> None:
+    # The views of one step share their board, which views_to_proto builds once.
     state = bid.new_match(bid.Options(), 3)
-    boards = [m.step.state.board for m in walk(bid, state, rng, 120)]
-    assert len({len(b.placements) for b in boards}) > 10
-
-    def tiles(message: bid_pb2.BidBoard) -> list[str]:
-        return [placement.tile.text for placement in message.placements]
-
-    for board in [*boards, *boards[::-1], *boards[::3], boards[-1], boards[-1]]:
-        message = board_to_proto(board)
-        assert tiles(message) == [str(placement.tile) for placement in board.placements]
-        message.Clear()  # a caller's change to its copy is not the next caller's
-    assert tiles(board_to_proto(boards[-1])) == [str(p.tile) for p in boards[-1].placements]
+    moves = walk(bid, state, random.Random(7), 120)
+    assert len({len(m.step.state.board.placements) for m in moves}) > 10
+    for move in moves:
+        views = [bid.view(move.step.state, seat) for seat in RECIPIENTS]
+        assert views[0].board is views[-1].board  # shared, so the sharing is exercised
+        together = bid_codec.views_to_proto(views)
+        assert together == [bid_codec.view_to_proto(view) for view in views]
+        together[0].bid.board.Clear()  # each view's board is its own
+        assert together[1] == bid_codec.view_to_proto(views[1])
 
 
 def test_a_spit_view_shows_tops_and_counts_of_every_pile() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from photofinish.game.v1 import game_pb2
 from services.rules.codec.bid_commands import command_from_proto, command_to_proto
 from services.rules.codec.bid_events import event_to_proto
-from services.rules.codec.bid_view import view_from_proto, view_to_proto
+from services.rules.codec.bid_view import view_from_proto, view_to_proto, views_to_proto
 from services.rules.engine.bid import Options
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "options_from_proto",
     "view_from_proto",
     "view_to_proto",
+    "views_to_proto",
 ]
 
 

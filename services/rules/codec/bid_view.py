@@ -9,6 +9,8 @@ back into the engine's view: the exact inverse, the auction's jockey discount in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.rules.codec.bid_commands import bid_command_to_proto, command_from_proto
 from services.rules.codec.board import (
@@ -46,6 +48,23 @@ _JOCKEY_DISCOUNT = Options().jockey_discount
 
 def view_to_proto(view: View) -> game_pb2.View:
     """Return ``view`` in the View envelope."""
+    return _view(view, board_to_proto(view.board))
+
+
+def views_to_proto(views: Sequence[View]) -> list[game_pb2.View]:
+    """Return a step's views, each in its envelope.
+
+    Every recipient sees the same board, and the line of play is most of a view's
+    encoding: a board the views share is built once (each view gets its own copy).
+    """
+    boards: dict[int, bid_pb2.BidBoard] = {}
+    for view in views:
+        if id(view.board) not in boards:
+            boards[id(view.board)] = board_to_proto(view.board)
+    return [_view(view, boards[id(view.board)]) for view in views]
+
+
+def _view(view: View, board: bid_pb2.BidBoard) -> game_pb2.View:
     winner, termination = result_to_proto(view.outcome)
     last = view.last_settlement
     return game_pb2.View(
@@ -56,7 +75,7 @@ def view_to_proto(view: View) -> game_pb2.View:
             hand=[tile_to_proto(tile) for tile in view.hand],
             hand_counts=list(view.hand_counts),
             boneyard_count=view.boneyard_count,
-            board=board_to_proto(view.board),
+            board=board,  # copied into this message
             open_points=[open_point_to_proto(point) for point in view.open_points],
             counted=[counted_to_proto(counted) for counted in view.counted],
             end_sum=view.end_sum,

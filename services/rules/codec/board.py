@@ -70,25 +70,13 @@ def end_from_proto(end: bid_pb2.End) -> End:
     return parse_end(f"{tile}:{port.value}")
 
 
-# A step's three views (both seats and the spectators) carry the same Board object, and
-# the line of play is most of a view's encoding: it is built once per board and copied.
-# The board is immutable, and held here, so the same identity means the same board.
-_last_built: tuple[Board, bid_pb2.BidBoard] | None = None
-
-
 def board_to_proto(board: Board) -> bid_pb2.BidBoard:
     """Return the line of play: every placement with where it joined."""
-    global _last_built
-    if _last_built is None or _last_built[0] is not board:
-        built = bid_pb2.BidBoard(
-            placements=[_placement(p) for p in board.placements],
-            spinner=maybe_tile_to_proto(board.spinner),
-            branches_open=board.branches_open,
-        )
-        _last_built = (board, built)
-    message = bid_pb2.BidBoard()
-    message.CopyFrom(_last_built[1])
-    return message
+    return bid_pb2.BidBoard(
+        placements=[_placement(p) for p in board.placements],
+        spinner=maybe_tile_to_proto(board.spinner),
+        branches_open=board.branches_open,
+    )
 
 
 def _placement(placement: Placement) -> bid_pb2.Placement:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from photofinish.game.v1 import game_pb2
 from services.rules.codec.spit_commands import command_from_proto, command_to_proto
 from services.rules.codec.spit_events import event_to_proto
-from services.rules.codec.spit_view import view_from_proto, view_to_proto
+from services.rules.codec.spit_view import view_from_proto, view_to_proto, views_to_proto
 from services.rules.engine.spit import Options
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "options_from_proto",
     "view_from_proto",
     "view_to_proto",
+    "views_to_proto",
 ]
 
 

@@ -7,6 +7,7 @@ face down is a count, for its owner too (the engine's view holds nothing more). 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TypeVar
 
 from photofinish.game.v1 import game_pb2, spit_pb2
@@ -25,6 +26,11 @@ from services.rules.engine.errors import Malformed, Reason
 from services.rules.engine.spit import CentreView, SideView, StockView, View
 
 T = TypeVar("T")
+
+
+def views_to_proto(views: Sequence[View]) -> list[game_pb2.View]:
+    """Return a step's views, each in its envelope (they share nothing worth building once)."""
+    return [view_to_proto(view) for view in views]
 
 
 def view_to_proto(view: View) -> game_pb2.View:
