@@ -34,8 +34,9 @@ class Config:
             ConfigError: for a number that is malformed or below 0.
         """
         env = os.environ
+        where = listen(env)
         return cls(
-            listen=listen(env),
+            listen=where,
             nats_url=env.get("NATS_URL", "nats://127.0.0.1:4222"),
             rules_addr=env["PF_RULES_ADDR"],
             # Stable across restarts: a restarted instance takes its own matches back.
@@ -51,8 +52,7 @@ class Config:
                 forwarding_delay_ms=number(env, "PF_TOLERANCE_FORWARDING_MS", 100.0, float, 0.0),
                 nats_disconnected_ms=number(env, "PF_TOLERANCE_NATS_OUTAGE_MS", 0.0, float, 0.0),
             ),
-            advertise_host=env.get("PF_ADVERTISE_HOST", "")
-            or _reachable(env.get("PF_HOST", "127.0.0.1")),
+            advertise_host=env.get("PF_ADVERTISE_HOST", "") or _reachable(where.host),
             adopt_every_s=number(env, "PF_ADOPT_EVERY_S", 1.0, float, 0.0),
         )
 

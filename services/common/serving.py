@@ -30,10 +30,15 @@ class Listen:
     shutdown_grace_s: float = 2.0
 
 
-def announce_ready(name: str, grpc_port: int, metrics_port: int) -> None:
-    """Print the line the stack launcher waits for, with the ports actually bound."""
+def announce_ready(name: str, **ports: int) -> None:
+    """Print the line the stack launcher waits for, with the ports actually bound.
+
+    Everything a service holds for its whole life exists by now: the collector is tuned
+    here (services/common/heap.py), before the first request.
+    """
     tune_collector()
-    print(f"READY {name} grpc={grpc_port} metrics={metrics_port}", flush=True)
+    bound = " ".join(f"{key}={port}" for key, port in ports.items())
+    print(f"READY {name} {bound}", flush=True)
 
 
 @contextlib.asynccontextmanager
@@ -95,6 +100,6 @@ async def serve(
         _, port, _ = await stack.enter_async_context(grpc_server(listen, register))
         if on_ready is not None:
             on_ready(port)
-        announce_ready(name, port, metrics_port)
+        announce_ready(name, grpc=port, metrics=metrics_port)
         await wait_for_stop_signal()
     print(f"STOPPED {name}", file=sys.stderr, flush=True)

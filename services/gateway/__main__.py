@@ -13,10 +13,9 @@ import nats
 from aiohttp import web
 
 from services.common import logs
-from services.common.heap import tune_collector
 from services.common.metrics import add_metrics_route, sample_event_loop_lag
 from services.common.owners import Directory
-from services.common.serving import wait_for_stop_signal
+from services.common.serving import announce_ready, wait_for_stop_signal
 from services.gateway.auth import identity_hook
 from services.gateway.config import Config
 from services.gateway.grpcweb import GrpcWebConfig, HeaderPolicy, setup
@@ -68,8 +67,7 @@ async def main(config: Config) -> None:
     lag = asyncio.create_task(sample_event_loop_lag())
     server = site._server
     assert isinstance(server, asyncio.base_events.Server)
-    tune_collector()
-    print(f"READY gateway http={server.sockets[0].getsockname()[1]}", flush=True)
+    announce_ready("gateway", http=server.sockets[0].getsockname()[1])
     try:
         await wait_for_stop_signal()
     finally:

@@ -174,6 +174,7 @@ class Director:
         return any(opened)
 
     async def _open(self, t: Tournament, first: Player, second: Player, now_ms: int) -> bool:
+        """Store one game, have its match opened, then tell both players; return if opened."""
         spec = matches.online(
             first, second, t.game, t.rated, matches.fresh_match_id(), matches.fresh_seed()
         )

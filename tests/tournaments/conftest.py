@@ -1,8 +1,8 @@
-"""Fixtures of the tournaments tests: both storage backends, a real nats-server.
+"""Fixtures of the tournaments tests: the store on both backends.
 
-Every storage test runs on SQLite (a file under tmp_path) and on PostgreSQL (a fresh
-schema per test, dropped afterwards) at PF_TEST_POSTGRES_URL, by default the CI machine's
-``postgresql://postgres@127.0.0.1:5432/test``; unreachable, the PostgreSQL variants skip.
+Every storage test runs on SQLite (a file under tmp_path) and on PostgreSQL, in a fresh
+schema from ``postgres_schema_url`` (tests/conftest.py, which also starts the tests' own
+nats-server); unreachable, the PostgreSQL variants skip, saying why.
 """
 
 from __future__ import annotations
