@@ -13,8 +13,8 @@ command in flight reads that pause as forwarding delay. Two measures keep it sho
   its way) survives two of them and is promoted to the old generation, which then fills
   with the dead and asks for full collections. With a young generation of 10,000 such
   objects die young. In the 200-match clean run on 1.3 cores' worth of CPU, the
-  gateway's full collections during play went from two of 53–75 ms to one of 3–6 ms; a
-  young collection takes up to about 11 ms (docs/timing-faults.md).
+  gateway's full collections during play went from two, the longer 53–75 ms, to one of
+  4–5 ms; a young collection takes up to about 11 ms (docs/timing-faults.md).
 """
 
 from __future__ import annotations
