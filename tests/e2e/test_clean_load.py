@@ -3,9 +3,9 @@
 A clean run must raise no fault on a machine that is busy but not saturated, as a
 healthy deployment is; past saturation faults are real (docs/loadtest.md measures where
 that begins). The test's players and the computer players think twice as long as the
-medium level (a move every 3 s or so per seat), which keeps the stack to about a third
-of this 2-core machine, so that a CI machine with half the CPU to give still is not
-saturated. The players are clients, which on a deployment run elsewhere: they run at a
+medium level (an accepted command every 4 s or so per seat), which keeps the stack to
+about a third of this 2-core machine, so that a CI machine with half the CPU to give
+still is not saturated. The players are clients, which on a deployment run elsewhere: they run at a
 lower CPU priority than the stack. Afterwards every match's arbitration log, replayed
 from its seed, reaches exactly the state the arbitration holds for that match (its
 snapshot).
