@@ -24,9 +24,11 @@ RUN groupadd --system --gid 10001 pf \
 WORKDIR /app
 COPY pyproject.toml ./
 COPY photofinish ./photofinish
+COPY games ./games
 COPY services ./services
 COPY clients ./clients
 COPY bench ./bench
+COPY tools ./tools
 RUN pip install . && rm -rf build *.egg-info
 COPY --from=web /src/clients/web/dist ./clients/web/dist
 USER 10001:10001

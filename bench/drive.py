@@ -6,10 +6,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from services.rules.engine.bot import Level
-from services.rules.engine.contract import Bots, Engine
-from services.rules.engine.errors import Refused
-from services.rules.engine.seats import SEATS, Seat
+from games.bot import Level
+from games.contract import Bots, Engine
+from games.errors import Refused
+from games.seats import SEATS, Seat
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,9 +13,9 @@ import time
 
 from bench.drive import Log, drive
 from bench.stack.procstat import percentile
-from services.rules.engine.bid.selfplay import play_match
-from services.rules.engine.bot import Level
-from services.rules.engine.registry import GAMES, Game
+from games.bid.selfplay import play_match
+from games.bot import Level
+from games.registry import GAMES, Game
 
 
 def record(game: Game, matches: int) -> list[Log]:
@@ -43,7 +43,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--matches", type=int, default=60, help="bot matches per game")
     args = parser.parse_args()
-    for name, game in GAMES.items():
+    for game in GAMES:
+        name = game.name
         logs = record(game, args.matches)
         samples: list[float] = sorted(time_applies(game, logs))
         total_s = sum(samples) / 1e9

@@ -24,6 +24,7 @@ from pathlib import Path
 import nats
 
 from bench.stack.procstat import percentile
+from games.decision import Step
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
@@ -33,7 +34,6 @@ from services.arbitration.match import Match, Submission
 from services.arbitration.timing import Timing
 from services.common import subjects
 from services.rules import replies
-from services.rules.engine.decision import Step
 from services.rules.games import entry_for
 from services.stack.natsd import start_nats
 

@@ -11,10 +11,10 @@ import argparse
 import time
 from collections import Counter
 
-from services.rules.engine.bid import selfplay as bid_selfplay
-from services.rules.engine.bot import Level
-from services.rules.engine.seats import Seat
-from services.rules.engine.spit import selfplay as spit_selfplay
+from games.bid import selfplay as bid_selfplay
+from games.bot import Level
+from games.seats import Seat
+from games.spit import selfplay as spit_selfplay
 
 
 def spit_winner(first: Level, second: Level, seed: int) -> Seat | None:

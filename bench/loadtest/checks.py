@@ -12,11 +12,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bench.loadtest.visibility import NO_CHIPS
+from games.errors import Reason
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.ratings.v1 import ratings_pb2
 from photofinish.tournaments.v1 import tournaments_pb2
-from services.arbitration.replay import replay
-from services.rules.engine.errors import Reason
+from tools.replay import replay
 
 CHIPS_TOTAL = 300  # 150 each, conserved by every step (rules: chips change hands only)
 SHOWN_FAILURES = 20

@@ -25,14 +25,14 @@ from bench.loadtest.settings import (
 )
 from bench.stack.settings import GAME_BY_NAME
 from clients.arena import ArenaClient
-from clients.bots.games import GAMES
 from clients.bots.planning import Pace
 from clients.bots.seat import SeatPlayer
 from clients.bots.watching import Reconnect, WatchLost
 from clients.grpcweb import CallError
+from games.bot import Level
+from games.registry import BY_NUMBER as GAMES
 from photofinish.game.v1 import bid_pb2, game_pb2, spit_pb2
 from photofinish.tournaments.v1 import tournaments_pb2 as tpb
-from services.rules.engine.bot import Level
 
 WATCH_RETRIES = 30
 CLOSING_SPREAD_S = 5.0

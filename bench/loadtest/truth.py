@@ -17,6 +17,12 @@ from bench.loadtest.checks import Result
 from bench.loadtest.visibility import card_bit, mask, tile_bit
 from bench.stack.settings import GAME_BY_NAME
 from clients.arena import ArenaClient
+from games.bid.codec.board import tile_to_proto
+from games.decision import Termination
+from games.errors import EngineError
+from games.registry import Game
+from games.seats import parse_seat
+from games.spit.codec.cards import card_to_proto
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
@@ -26,12 +32,7 @@ from services.arbitration.logbook import CLOSING, read_entries
 from services.common.rejection import Rejection
 from services.common.subjects import RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
 from services.rules import steps
-from services.rules.codec.board import tile_to_proto
-from services.rules.codec.cards import card_to_proto
-from services.rules.engine.decision import Termination
-from services.rules.engine.errors import EngineError
-from services.rules.engine.seats import parse_seat
-from services.rules.games import Entry, entry_for
+from services.rules.games import entry_for
 
 NUDGE = game_pb2.Command(nudge=game_pb2.Nudge())
 HISTORY_LIMIT = 200
@@ -148,7 +149,7 @@ def secrets(match_id: str, log: Sequence[log_pb2.LogEntry]) -> dict[tuple[str, i
     return found
 
 
-def _after(game: Entry, state: Any, entry: log_pb2.LogEntry) -> Any:
+def _after(game: Game, state: Any, entry: log_pb2.LogEntry) -> Any:
     if entry.kind == log_pb2.ENTRY_KIND_ACCEPTED:
         return steps.apply(game, state, entry.seat, entry.command).step.state
     if entry.kind == log_pb2.ENTRY_KIND_NUDGE:

@@ -26,12 +26,12 @@ from bench.stack.settings import (
 )
 from bench.stack.timeline import Tally, Timed, Timeline
 from clients.arena import ArenaClient
-from clients.bots.games import GAMES
 from clients.bots.planning import Pace
 from clients.bots.seat import SeatPlayer
 from clients.bots.watching import Reconnect
+from games.bot import Level
+from games.registry import BY_NUMBER as GAMES
 from photofinish.arbitration.v1 import arbitration_pb2
-from services.rules.engine.bot import Level
 
 
 @dataclass(frozen=True, slots=True)

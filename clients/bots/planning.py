@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from services.rules.engine.bot import Plan
+from games.bot import Plan
 
 C = TypeVar("C")
 

@@ -32,16 +32,17 @@ from nats.aio.subscription import Subscription
 
 from clients.arena import ArenaClient
 from clients.bots.config import Config
-from clients.bots.games import GAMES, LEVELS, bot_name
 from clients.bots.planning import Pace
 from clients.bots.seat import SeatPlayer
 from clients.bots.watching import Reconnect, WatchLost
 from clients.grpcweb import CallError
+from games.bot import Level
+from games.codec import level_from_proto
+from games.registry import BY_NUMBER as GAMES
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
 from services.common import subjects
 from services.common.serving import wait_for_stop_signal
-from services.rules.engine.bot import Level
 
 log = logging.getLogger("bots")
 
@@ -118,7 +119,7 @@ class Pool:
         except DecodeError as error:
             log.warning("unreadable bot request", extra={"fields": {"error": str(error)}})
             return None
-        level = LEVELS.get(request.level)
+        level = level_from_proto(request.level)
         fields: dict[str, object] = {"game": request.game, "bot_level": request.level}
         if request.game not in GAMES or level is None:
             log.warning("bot request for no known game or level", extra={"fields": fields})
@@ -254,3 +255,8 @@ async def serve(config: Config) -> None:
     finally:
         await nc.drain()
     print("STOPPED bots", file=sys.stderr, flush=True)
+
+
+def bot_name(level: Level) -> str:
+    """Return the display name of a computer player: ``Computer (hard)``."""
+    return f"Computer ({level.value})"

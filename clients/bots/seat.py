@@ -18,14 +18,14 @@ from typing import Any
 
 import aiohttp
 
-from clients.bots.games import GameBots
 from clients.bots.planning import Pace, Pending, in_motion, retry_delay_s, revise
 from clients.bots.watching import Arena, Reconnect, WatchLost, follow
 from clients.grpcweb import CallError
+from games.bot import Level
+from games.errors import Malformed
+from games.registry import Game
+from games.seats import Seat
 from photofinish.arbitration.v1 import arbitration_pb2
-from services.rules.engine.bot import Level
-from services.rules.engine.errors import Malformed
-from services.rules.engine.seats import Seat
 
 log = logging.getLogger("bots")
 
@@ -49,7 +49,7 @@ class SeatPlayer:
         arena: Arena,
         match_id: str,
         seat: int,
-        game: GameBots[Any, Any],
+        game: Game,
         level: Level,
         rng: random.Random,
         pace: Pace,
@@ -133,20 +133,20 @@ class SeatPlayer:
             return
         self._planned_seq, self._retry_at = update.seq, None
         try:
-            view = self._game.decode(update.view)
+            view = self._game.codec.view_from_proto(update.view)
         except Malformed as error:
             # Not a view this game's bot can read: skip it, the next update may be fine.
             self.tally.unreadable += 1
             self._pending = None
             log.warning("unreadable view", extra={"fields": self._fields(error=str(error))})
             return
-        plan = self._game.plan(view, Seat(self.seat), self._level, self._rng)
+        plan = self._game.bots.plan(view, Seat(self.seat), self._level, self._rng)
         self._pending = revise(self._pending, plan, now, self._pace)
 
     async def _send(self, pending: Pending[Any]) -> None:
         """Submit the pending command; on refusal wait for news (or retry later)."""
         self._pending = None
-        command = self._game.encode(pending.command)
+        command = self._game.codec.command_to_proto(pending.command)
         try:
             async with asyncio.timeout(SUBMIT_TIMEOUT_S):
                 reply = await self._arena.submit(self.match_id, self.seat, command)

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from games import bid, spit
+from games.bid import codec as bid_codec
+from games.errors import Malformed, Reason
+from games.spit import codec as spit_codec
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
-from services.rules.codec import bid as bid_codec
-from services.rules.codec import spit as spit_codec
-from services.rules.engine import bid, spit
-from services.rules.engine.errors import Malformed, Reason
 
 
 @dataclass(frozen=True, slots=True)

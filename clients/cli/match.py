@@ -17,10 +17,10 @@ from clients.cli.perspective import Board, Handover, Screen
 from clients.cli.render_bid import render_bid
 from clients.cli.render_common import Update, clock_line
 from clients.cli.render_spit import render_spit
+from games.errors import Malformed
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2
-from services.rules.engine.errors import Malformed
 
 WATCH_RETRIES = 5
 RETRY_PAUSE_S = 1.0

@@ -21,9 +21,9 @@ from clients.cli.render_common import (
     race_line,
     wrap,
 )
+from games.bid import Bid, Options
+from games.bid.codec import command_from_proto
 from photofinish.game.v1 import bid_pb2, game_pb2
-from services.rules.codec.bid import command_from_proto
-from services.rules.engine.bid import Bid, Options
 
 JOCKEY_DISCOUNT = Options().jockey_discount
 

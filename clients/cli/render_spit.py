@@ -8,9 +8,9 @@ server still decides: the other player may get there first).
 from __future__ import annotations
 
 from clients.cli.render_common import Update, decision_line, ending_lines, header, label, race_line
+from games.spit import Rank, is_adjacent
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2, spit_pb2
-from services.rules.engine.spit import Rank, is_adjacent
 
 
 def render_spit(update: Update, viewer: int | None = None) -> str:

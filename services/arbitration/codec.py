@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from games.codec import gate_from_proto
+from games.decision import Decision
+from games.seats import Seat
 from photofinish.game.v1 import game_pb2
-from services.rules.codec.common import gate_from_proto
-from services.rules.engine.decision import Decision
-from services.rules.engine.seats import Seat
 
 
 def decision_from_proto(decision: game_pb2.Decision) -> Decision:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
+from games.decision import Decision
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
@@ -12,7 +13,6 @@ from photofinish.rules.v1 import rules_pb2
 from services.arbitration.faults import Exposure, Fault
 from services.arbitration.timing import Timing
 from services.common.rejection import Rejection
-from services.rules.engine.decision import Decision
 
 
 @dataclass(frozen=True, slots=True)

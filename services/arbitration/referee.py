@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 import grpc
 
 from clients.rules import RulesClient
+from games.seats import Seat
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
@@ -38,7 +39,6 @@ from services.arbitration.publisher import Publisher
 from services.arbitration.store import Superseded
 from services.arbitration.timing import after_reveal, after_step
 from services.common.rejection import Rejection
-from services.rules.engine.seats import Seat
 
 log = logging.getLogger("arbitration")
 

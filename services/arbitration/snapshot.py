@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import grpc
 
+from games.codec import seat_from_proto, seat_to_proto
 from photofinish.arbitration.v1 import snapshot_pb2
 from services.arbitration.clock import Clock
 from services.arbitration.codec import decision_from_proto
@@ -14,7 +15,6 @@ from services.arbitration.faults import Exposure, Fault, FaultKind
 from services.arbitration.match import Answer, Landing, Match
 from services.arbitration.timing import Timing
 from services.common.rejection import Rejection
-from services.rules.codec.common import seat_from_proto, seat_to_proto
 
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
 

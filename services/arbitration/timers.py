@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+from games.decision import Gate
 from services.arbitration.match import Flag, Match, Nudge
-from services.rules.engine.decision import Gate
 
 
 class Timers:

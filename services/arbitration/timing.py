@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from games.decision import Decision
+from games.seats import Seat
 from services.arbitration.clock import Clock, advance, charge, start
-from services.rules.engine.decision import Decision
-from services.rules.engine.seats import Seat
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ def fresh_id(nbytes: int) -> str:
     """Return ``nbytes`` random bytes as url-safe text that does not begin with ``-``.
 
     One id in 64 would otherwise begin with ``-``, and a command line takes it for an
-    option (``python -m services.arbitration.replay -x3f…`` fails).
+    option (``python -m tools.replay -x3f…`` fails).
     """
     while True:
         text = secrets.token_urlsafe(nbytes)

@@ -15,10 +15,10 @@ import secrets
 from dataclasses import dataclass
 from typing import NewType
 
+from games.seats import Seat
 from services.common.ids import fresh_id
 from services.matchmaking.games import Game, Level
 from services.matchmaking.identity import Player, PlayerId
-from services.rules.engine.seats import Seat
 
 MatchId = NewType("MatchId", str)
 

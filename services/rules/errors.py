@@ -13,8 +13,8 @@ from collections.abc import Iterator, Mapping
 
 import grpc
 
+from games.errors import EngineError, Malformed
 from services.common.rejection import Rejection
-from services.rules.engine.errors import EngineError, Malformed
 
 UNKNOWN_GAME = "unknown_game"
 BAD_STATE = "bad_state"

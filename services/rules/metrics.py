@@ -9,9 +9,9 @@ from collections.abc import Iterator
 import grpc
 from prometheus_client import Counter, Histogram
 
+from games.registry import BY_NUMBER as GAMES
 from services.common.metrics import LATENCY_BUCKETS_S
 from services.common.rejection import Rejection
-from services.rules.games import GAMES
 
 APPLY_SECONDS = Histogram(
     "pf_rules_apply_seconds",

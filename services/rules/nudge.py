@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.contract import Engine
+from games.decision import Gate, Step
 from services.rules import errors
-from services.rules.engine.contract import Engine
-from services.rules.engine.decision import Gate, Step
 
 _READY_GATES = (Gate.START, Gate.CONTINUE)
 

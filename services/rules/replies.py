@@ -9,19 +9,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from games.codec import decision_to_proto, outcome_to_proto, seat_to_proto
+from games.contract import Claim
+from games.decision import Step
+from games.registry import Game
+from games.seats import SEATS, Seat
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
-from services.rules.claims import Claim
-from services.rules.codec.common import decision_to_proto, outcome_to_proto, seat_to_proto
-from services.rules.engine.decision import Step
-from services.rules.engine.seats import SEATS, Seat
-from services.rules.games import Entry
 
 RECIPIENTS: tuple[Seat | None, ...] = (*SEATS, None)
 
 
 def step_reply(
-    entry: Entry, step: Step[Any, Any], claim: Claim | None = None
+    entry: Game, step: Step[Any, Any], claim: Claim | None = None
 ) -> rules_pb2.StepReply:
     """Return the reply for ``step``: the new state, decision, outcome and perspectives."""
     engine, state = entry.engine, step.state
@@ -36,14 +36,14 @@ def step_reply(
             for seat, view in zip(RECIPIENTS, views, strict=True)
         ],
         version=state.version,  # every engine's state counts its applied commands
-        claim="" if claim is None else claim[0],
-        claim_label="" if claim is None else claim[1],
+        claim="" if claim is None else claim.key,
+        claim_label="" if claim is None else claim.label,
         clocked=entry.clocked,
     )
 
 
 def perspective(
-    entry: Entry, view: game_pb2.View, events: tuple[Any, ...], seat: Seat | None
+    entry: Game, view: game_pb2.View, events: tuple[Any, ...], seat: Seat | None
 ) -> rules_pb2.Perspective:
     """Return ``seat``'s (None: the spectators') ``view`` with the ``events`` it may see."""
     engine, codec = entry.engine, entry.codec
@@ -54,7 +54,7 @@ def perspective(
     )
 
 
-def view_reply(entry: Entry, state: Any, seat: Seat | None) -> rules_pb2.ViewReply:
+def view_reply(entry: Game, state: Any, seat: Seat | None) -> rules_pb2.ViewReply:
     """Return ``seat``'s view of ``state`` and the decision."""
     return rules_pb2.ViewReply(
         view=entry.codec.view_to_proto(entry.engine.view(state, seat)),
@@ -62,7 +62,7 @@ def view_reply(entry: Entry, state: Any, seat: Seat | None) -> rules_pb2.ViewRep
     )
 
 
-def legal_reply(entry: Entry, commands: Iterable[Any]) -> rules_pb2.LegalCommandsReply:
+def legal_reply(entry: Game, commands: Iterable[Any]) -> rules_pb2.LegalCommandsReply:
     """Return ``commands`` as wire commands."""
     return rules_pb2.LegalCommandsReply(
         commands=[entry.codec.command_to_proto(command) for command in commands]

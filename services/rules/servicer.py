@@ -11,13 +11,13 @@ from typing import TypeVar
 
 import grpc
 
+from games.codec import seat_from_proto, termination_from_proto
+from games.decision import Step
+from games.seats import parse_seat
 from photofinish.rules.v1 import rules_pb2, rules_pb2_grpc
 from services.common.rejection import Rejection
 from services.rules import errors, replies, steps
-from services.rules.codec.common import seat_from_proto, termination_from_proto
-from services.rules.engine.decision import Step
-from services.rules.engine.seats import parse_seat
-from services.rules.games import entry_for
+from services.rules.games import decode_state, entry_for
 from services.rules.metrics import applying
 
 R = TypeVar("R")
@@ -62,14 +62,14 @@ def _new_match(request: rules_pb2.NewMatchRequest) -> rules_pb2.StepReply:
 def _apply(request: rules_pb2.ApplyRequest) -> rules_pb2.StepReply:
     with applying(request.game):
         entry = entry_for(request.game)
-        state = entry.decode_state(request.state)
+        state = decode_state(entry, request.state)
         applied = steps.apply(entry, state, request.seat, request.command)
         return replies.step_reply(entry, applied.step, applied.claim)
 
 
 def _forfeit(request: rules_pb2.ForfeitRequest) -> rules_pb2.StepReply:
     entry = entry_for(request.game)
-    state = entry.decode_state(request.state)
+    state = decode_state(entry, request.state)
     with errors.engine_errors():
         loser = parse_seat(request.loser)
         step = entry.engine.forfeit(state, loser, termination_from_proto(request.termination))
@@ -78,7 +78,7 @@ def _forfeit(request: rules_pb2.ForfeitRequest) -> rules_pb2.StepReply:
 
 def _view(request: rules_pb2.ViewRequest) -> rules_pb2.ViewReply:
     entry = entry_for(request.game)
-    state = entry.decode_state(request.state)
+    state = decode_state(entry, request.state)
     with errors.engine_errors():
         seat = seat_from_proto(request.seat)
     return replies.view_reply(entry, state, seat)
@@ -86,7 +86,7 @@ def _view(request: rules_pb2.ViewRequest) -> rules_pb2.ViewReply:
 
 def _legal(request: rules_pb2.LegalCommandsRequest) -> rules_pb2.LegalCommandsReply:
     entry = entry_for(request.game)
-    state = entry.decode_state(request.state)
+    state = decode_state(entry, request.state)
     with errors.engine_errors():
         seat = parse_seat(request.seat)
     return replies.legal_reply(entry, entry.engine.legal_commands(state, seat))

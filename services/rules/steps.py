@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from games.contract import Claim
+from games.decision import Step
+from games.registry import Game
+from games.seats import parse_seat
 from photofinish.game.v1 import game_pb2
 from services.rules import errors
-from services.rules.claims import Claim
-from services.rules.engine.decision import Step
-from services.rules.engine.seats import parse_seat
-from services.rules.games import Entry
 from services.rules.nudge import nudge
 
 
@@ -27,7 +27,7 @@ class Applied:
     claim: Claim | None = None
 
 
-def apply(entry: Entry, state: Any, seat: int, command: game_pb2.Command) -> Applied:
+def apply(entry: Game, state: Any, seat: int, command: game_pb2.Command) -> Applied:
     """Return what ``seat``'s ``command`` does to ``state``.
 
     Raises:
@@ -45,6 +45,6 @@ def apply(entry: Entry, state: Any, seat: int, command: game_pb2.Command) -> App
         who = parse_seat(seat)
         decoded = entry.codec.command_from_proto(command)
     claim = entry.claim(state, who, decoded)
-    metadata = None if claim is None else {"claim": claim[0], "label": claim[1]}
+    metadata = None if claim is None else {"claim": claim.key, "label": claim.label}
     with errors.engine_errors(metadata):
         return Applied(entry.engine.apply(state, who, decoded), claim)

@@ -14,12 +14,12 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 
+from games.seats import Seat
 from services.matchmaking import codec as matchmaking_codec
 from services.matchmaking import matches
 from services.matchmaking.broker import Broker
 from services.matchmaking.errors import Unavailable
 from services.matchmaking.identity import Player, PlayerId
-from services.rules.engine.seats import Seat
 from services.tournaments import codec, metrics
 from services.tournaments.hub import Hub
 from services.tournaments.lineup import idle_players, recent_opponents

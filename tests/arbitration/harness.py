@@ -12,6 +12,10 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from games.codec import termination_from_proto
+from games.decision import Step
+from games.registry import Game
+from games.seats import parse_seat
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
@@ -24,10 +28,7 @@ from services.arbitration.publisher import build_update
 from services.arbitration.service import Matches
 from services.arbitration.timers import Timers
 from services.rules import replies, steps
-from services.rules.codec.common import termination_from_proto
-from services.rules.engine.decision import Step
-from services.rules.engine.seats import parse_seat
-from services.rules.games import Entry, entry_for
+from services.rules.games import decode_state, entry_for
 
 # The match opened an hour ago and its stamps are that old: every deadline has passed when
 # its flag is handled, so nothing sleeps; lateness is no fault here (the faults' tests').
@@ -49,7 +50,7 @@ class InProcessRules:
         self, game: game_pb2.Game.ValueType, state: bytes, seat: int, command: game_pb2.Command
     ) -> rules_pb2.StepReply:
         entry = entry_for(game)
-        applied = steps.apply(entry, entry.decode_state(state), seat, command)
+        applied = steps.apply(entry, decode_state(entry, state), seat, command)
         return replies.step_reply(entry, applied.step, applied.claim)
 
     async def forfeit(
@@ -61,7 +62,7 @@ class InProcessRules:
     ) -> rules_pb2.StepReply:
         entry = entry_for(game)
         step = entry.engine.forfeit(
-            entry.decode_state(state), parse_seat(loser), termination_from_proto(termination)
+            decode_state(entry, state), parse_seat(loser), termination_from_proto(termination)
         )
         return replies.step_reply(entry, step)
 
@@ -128,7 +129,7 @@ class Table:
             mode=events_pb2.MODE_ONLINE,
             rated=rated,
         )
-        self.entry: Entry = entry_for(game)
+        self.entry: Game = entry_for(game)
         self.client_seq = [0, 0]
         self.now_ns = 0
         self._match: Match | None = None
@@ -145,7 +146,7 @@ class Table:
         return self._match
 
     def state(self) -> Any:
-        return self.entry.decode_state(self.match.state)
+        return decode_state(self.entry, self.match.state)
 
     def legal(self, seat: int) -> list[game_pb2.Command]:
         """Return ``seat``'s legal commands now, resignations left out."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import grpc
 
+from games.decision import Decision
+from games.seats import Seat
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
@@ -13,8 +15,6 @@ from services.arbitration.match import ANSWERS_KEPT_PER_SEAT, Landing, Match
 from services.arbitration.snapshot import from_snapshot, to_snapshot
 from services.arbitration.timing import Timing
 from services.common.rejection import Rejection
-from services.rules.engine.decision import Decision
-from services.rules.engine.seats import Seat
 
 
 def a_match() -> Match:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from games.decision import Decision, Gate
+from games.seats import Seat
 from services.arbitration.clock import BANK_NS, GRACE_NS
 from services.arbitration.timing import Timing, after_reveal, after_step
-from services.rules.engine.decision import Decision, Gate
-from services.rules.engine.seats import Seat
 
 S = 1_000_000_000
 NORTH, SOUTH = Seat(0), Seat(1)

@@ -16,11 +16,11 @@ from typing import Any
 import aiohttp
 
 from clients.arena import ArenaClient
-from clients.bots.games import GameBots
 from clients.grpcweb import CallError
+from games.bot import Level
+from games.registry import Game
+from games.seats import Seat
 from photofinish.arbitration.v1 import arbitration_pb2
-from services.rules.engine.bot import Level
-from services.rules.engine.seats import Seat
 
 # Guards against a hang, never a speed target.
 QUIET_TIMEOUT_S = 30.0
@@ -46,7 +46,7 @@ async def drive(
     client: ArenaClient,
     match_id: str,
     seat: int,
-    game: GameBots[Any, Any],
+    game: Game,
     level: Level,
     rng: random.Random,
     log: Log,
@@ -63,11 +63,11 @@ async def drive(
                 latest = await _next(queue, log)
             if latest.status != arbitration_pb2.STATUS_LIVE or (stop and stop(latest)):
                 return latest
-            plan = game.plan(game.decode(latest.view), Seat(seat), level, rng)
+            plan = game.bots.plan(game.codec.view_from_proto(latest.view), Seat(seat), level, rng)
             if plan is not None:
                 await asyncio.sleep(plan.think_ms * think_scale / 1000)
                 try:
-                    await client.submit(match_id, seat, game.encode(plan.command))
+                    await client.submit(match_id, seat, game.codec.command_to_proto(plan.command))
                     log.accepted += 1
                 except CallError as error:
                     log.refused[error.reason] = log.refused.get(error.reason, 0) + 1

@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 import aiohttp
 
 from clients.grpcweb import CallError
+from games import bid, spit
+from games.bid import codec as bid_codec
+from games.seats import Seat
+from games.spit import codec as spit_codec
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
-from services.rules.codec import bid as bid_codec
-from services.rules.codec import spit as spit_codec
-from services.rules.engine import bid, spit
-from services.rules.engine.seats import Seat
 
 MATCH = "m1"
 End = None  # fed into a stream: the server ends it (as a gateway shutting down does)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from clients.bots.planning import Pace, Pending, in_motion, retry_delay_s, revise
-from services.rules.engine.bot import Plan
+from games.bot import Plan
 
 PACE = Pace(think_scale=1.0, commit_ms=150)
 

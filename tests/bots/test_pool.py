@@ -19,12 +19,12 @@ import pytest
 import pytest_asyncio
 
 from clients.arena import ArenaClient
-from clients.bots.games import GAMES
+from games.bot import Level
+from games.registry import BY_NUMBER as GAMES
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from services.common import subjects
-from services.rules.engine.bot import Level
 from services.stack.processes import start_child
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.bots.driver import Log, drive

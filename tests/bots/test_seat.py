@@ -7,18 +7,18 @@ import random
 
 import pytest
 
-from clients.bots.games import GAMES
 from clients.bots.planning import Pace
 from clients.bots.seat import SeatPlayer
 from clients.bots.watching import Reconnect, WatchLost
 from clients.grpcweb import CallError
+from games import bid, spit
+from games.bid import codec as bid_codec
+from games.bot import Level
+from games.registry import BY_NUMBER as GAMES
+from games.seats import Seat
+from games.spit import codec as spit_codec
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
-from services.rules.codec import bid as bid_codec
-from services.rules.codec import spit as spit_codec
-from services.rules.engine import bid, spit
-from services.rules.engine.bot import Level
-from services.rules.engine.seats import Seat
 from tests.bots.fakes import MATCH, End, FakeArena, lost, refusal, spit_in_play, update
 
 FAST = Reconnect(first_s=0.01, max_s=0.05, give_up_s=2.0, idle_s=5.0)

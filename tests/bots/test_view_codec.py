@@ -15,15 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games import bid, spit
+from games.bid import codec as bid_codec
+from games.codec import gate_from_proto, gate_to_proto
+from games.contract import Engine
+from games.decision import Gate, Termination
+from games.errors import Malformed
+from games.seats import SEATS, Seat
+from games.spit import codec as spit_codec
 from photofinish.game.v1 import bid_pb2, game_pb2, spit_pb2
-from services.rules.codec import bid as bid_codec
-from services.rules.codec import spit as spit_codec
-from services.rules.codec.common import gate_from_proto, gate_to_proto
-from services.rules.engine import bid, spit
-from services.rules.engine.contract import Engine
-from services.rules.engine.decision import Gate, Termination
-from services.rules.engine.errors import Malformed
-from services.rules.engine.seats import SEATS, Seat
 
 SEEDS = st.integers(min_value=0, max_value=2**63)
 RECIPIENTS: tuple[Seat | None, ...] = (*SEATS, None)

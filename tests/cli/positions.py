@@ -6,14 +6,14 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from games import bid, spit
+from games.bid import codec as bid_codec
+from games.codec import decision_to_proto, outcome_to_proto
+from games.seats import Seat
+from games.spit import codec as spit_codec
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
-from services.rules.codec import bid as bid_codec
-from services.rules.codec import spit as spit_codec
-from services.rules.codec.common import decision_to_proto, outcome_to_proto
-from services.rules.engine import bid, spit
-from services.rules.engine.seats import Seat
 
 NAMES = ("Ada", "Bea")
 _QUIET = (bid.Resign, spit.Resign, spit.Pause, spit.Resume)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from clients.cli.clocks import SeatTime, count_down, format_ms
 from clients.cli.render_common import clock_line, ending_lines, race_line
+from games import bid
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
-from services.rules.engine import bid
 from tests.cli.positions import bid_update, clock
 
 

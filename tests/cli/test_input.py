@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from clients.cli.input import Blank, Help, Quit, Send, Time, build_command, parse_line
+from games import bid, spit
+from games.errors import Malformed
 from photofinish.game.v1 import bid_pb2
-from services.rules.engine import bid, spit
-from services.rules.engine.errors import Malformed
 from tests.cli.positions import bid_update, spit_update, walk_until
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from clients.cli.perspective import Board, Handover, choose, key, route
+from games import bid, spit
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
-from services.rules.engine import bid, spit
 from tests.cli.positions import bid_update, spit_update, walk_until
 
 BOTH = (0, 1)

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clients.cli.render_bid import legal_texts, render_bid, settlement_text
+from games import bid
+from games.bid.codec.commands import bid_command_to_proto
 from photofinish.game.v1 import bid_pb2
-from services.rules.codec.bid_commands import bid_command_to_proto
-from services.rules.engine import bid
 from tests.cli.positions import NAMES, bid_update, clock, step_once, walk_until
 
 SEEDS = st.integers(min_value=0, max_value=2**32)

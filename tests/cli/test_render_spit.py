@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from clients.cli.render_spit import playable, render_spit
+from games import spit
+from games.seats import SEATS
 from photofinish.arbitration.v1 import arbitration_pb2
-from services.rules.engine import spit
-from services.rules.engine.seats import SEATS
 from tests.cli.positions import NAMES, spit_update, walk_until
 
 

@@ -18,14 +18,14 @@ from typing import IO
 import aiohttp
 
 from clients.arena import ArenaClient
-from clients.bots.games import GAMES
 from clients.bots.planning import Pace
 from clients.bots.seat import SeatPlayer
 from clients.bots.watching import Reconnect
 from clients.grpcweb import CallError
+from games.bot import Level
+from games.registry import BY_NUMBER as GAMES
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
-from services.rules.engine.bot import Level
 
 GAME_BY_NAME = {"spit": game_pb2.GAME_SPIT, "bid": game_pb2.GAME_BID}
 

@@ -25,17 +25,17 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from clients.arena import ArenaClient
-from clients.bots.games import GAMES
 from clients.bots.planning import Pace
 from clients.bots.seat import SeatPlayer
 from clients.bots.watching import Reconnect
+from games.bot import Level
+from games.registry import BY_NUMBER as GAMES
 from photofinish.game.v1 import game_pb2
 from services.arbitration.logbook import read_entries
-from services.arbitration.replay import Replayed, replay
 from services.arbitration.store import SnapshotStore
-from services.rules.engine.bot import Level
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, lower_cpu_priority, player
+from tools.replay import Replayed, replay
 
 RATED_MATCHES = 100
 COMPUTER_MATCHES = 100

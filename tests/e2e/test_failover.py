@@ -14,13 +14,13 @@ from pathlib import Path
 
 import aiohttp
 
-from clients.bots.games import GAMES
 from clients.bots.planning import Pace
 from clients.bots.seat import SeatPlayer
 from clients.bots.watching import Reconnect
+from games.bot import Level
+from games.registry import BY_NUMBER as GAMES
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
-from services.rules.engine.bot import Level
 from services.stack.stack import StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, next_update, player, until
 

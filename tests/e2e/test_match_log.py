@@ -19,9 +19,9 @@ import pytest_asyncio
 from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2, spit_pb2
-from services.arbitration.replay import replay
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, next_update, player, until
+from tools.replay import replay
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -69,7 +69,7 @@ async def replay_tool(stack: Stack, match_id: str) -> tuple[int, str]:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "services.arbitration.replay",
+        "tools.replay",
         match_id,
         "--nats",
         stack.nats_url,

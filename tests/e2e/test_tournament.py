@@ -22,17 +22,17 @@ import pytest
 from nats.js import api
 
 from clients.arena import ArenaClient
-from clients.bots.games import GAMES
 from clients.bots.planning import Pace
 from clients.bots.seat import SeatPlayer
 from clients.bots.watching import Reconnect
 from clients.grpcweb import CallError
+from games.bot import Level
+from games.registry import BY_NUMBER as GAMES
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2, spit_pb2
 from photofinish.ratings.v1 import ratings_pb2
 from photofinish.tournaments.v1 import tournaments_pb2 as pb
 from services.common.subjects import RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
-from services.rules.engine.bot import Level
 from services.stack.stack import Stack, StackConfig, run_stack
 from services.tournaments.scoring import score
 from tests.e2e.support import player

@@ -7,11 +7,11 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from games.seats import Seat
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from services.rules import steps
-from services.rules.engine.seats import Seat
 from services.rules.games import entry_for
 
 SKIPPED = ("resign", "pause", "resume")

@@ -18,13 +18,13 @@ import pytest_asyncio
 from aiohttp import ClientSession
 
 from clients.rules import Rejection, RulesClient
+from games import bid, spit
+from games.bid import codec as bid_codec
+from games.registry import BY_NUMBER as REGISTRY
+from games.seats import Seat
+from games.spit import codec as spit_codec
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2, rules_pb2_grpc
-from services.rules.codec import bid as bid_codec
-from services.rules.codec import spit as spit_codec
-from services.rules.engine import bid, spit
-from services.rules.engine.seats import Seat
-from services.rules.games import GAMES as REGISTRY
 from services.stack.processes import Child, start_child
 from tests.rules.walks import bid_hidden, choices, reach, shown, spit_hidden, spit_race
 

@@ -5,15 +5,17 @@ from __future__ import annotations
 import grpc
 import pytest
 
+from games import bid, spit
+from games.bid import codec as bid_codec
+from games.contract import Claim
+from games.decision import Gate
+from games.registry import BY_NUMBER as GAMES
+from games.seats import Seat
+from games.spit import codec as spit_codec
 from photofinish.game.v1 import game_pb2
 from services.common.rejection import Rejection
 from services.rules import steps
-from services.rules.codec import bid as bid_codec
-from services.rules.codec import spit as spit_codec
-from services.rules.engine import bid, spit
-from services.rules.engine.decision import Gate
-from services.rules.engine.seats import Seat
-from services.rules.games import GAMES, entry_for
+from services.rules.games import decode_state, entry_for
 from tests.rules.walks import reach, spit_race
 
 BID = GAMES[game_pb2.GAME_BID]
@@ -87,7 +89,7 @@ def test_an_accepted_spit_play_claims_its_pile_with_its_card() -> None:
     play = race[0]
     card = state.sides[0].stock[play.stock][-1]
     applied = steps.apply(SPIT, state, 0, spit_codec.command_to_proto(play))
-    assert applied.claim == (f"pile:{play.pile}", str(card))
+    assert applied.claim == Claim(f"pile:{play.pile}", play.pile, str(card))
 
 
 def test_the_second_play_onto_a_pile_is_refused_with_the_claim_it_lost() -> None:
@@ -144,10 +146,10 @@ def test_an_unknown_game_is_refused(game: int) -> None:
 @pytest.mark.parametrize("data", [b"", b"\x00\x01garbage", b"\x93\x01\x02\x03"])
 @pytest.mark.parametrize("game", [game_pb2.GAME_BID, game_pb2.GAME_SPIT])
 def test_state_bytes_that_are_no_state_are_refused(game: int, data: bytes) -> None:
-    refusal = _refusal(lambda: GAMES[game].decode_state(data))
+    refusal = _refusal(lambda: decode_state(GAMES[game], data))
     assert (refusal.code, refusal.reason) == (grpc.StatusCode.INVALID_ARGUMENT, "bad_state")
 
 
 def test_one_games_state_is_not_the_others() -> None:
     data = spit.encode_state(spit.new_match(spit.Options(), 1))
-    assert _refusal(lambda: BID.decode_state(data)).reason == "bad_state"
+    assert _refusal(lambda: decode_state(BID, data)).reason == "bad_state"

@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from services.rules.engine import bid, spit
-from services.rules.engine.contract import Engine
-from services.rules.engine.decision import Step
-from services.rules.engine.seats import SEATS, Seat
+from games import bid, spit
+from games.contract import Engine
+from games.decision import Step
+from games.seats import SEATS, Seat
 
 RECIPIENTS: tuple[Seat | None, ...] = (*SEATS, None)
 _QUIET = (bid.Resign, spit.Resign, spit.Pause, spit.Resume)

@@ -1,0 +1,136 @@
+"""What one seat (or a spectator) may see of a match, and their copy of the events.
+
+Secrets (rules §2, §4): a seat sees its own hand and, after a draw, the tile it must
+play; everyone sees only the *number* of tiles in the other hand and the boneyard, the
+board, the balances, the auction and the decision. A spectator sees no hand at all. At a
+blocked round's settlement only the pip totals are revealed, never the tiles. Drawn tiles
+appear only in the drawing seat's copy of a Drew event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from operator import attrgetter
+
+from games.bid import auction
+from games.bid.board import Board, Counted, End
+from games.bid.chips import Balances
+from games.bid.commands import Command, Resign
+from games.bid.events import Drew, Event
+from games.bid.model import Phase, Settlement, State
+from games.bid.rules import decision, legal_commands
+from games.bid.tiles import Tile
+from games.decision import Gate, Outcome
+from games.seats import Seat
+
+_LOW_HIGH = attrgetter("low", "high")
+
+
+@dataclass(frozen=True, slots=True)
+class OpenPoint:
+    """An open point: its id (``end``, printed ``[1|4]:high``) and the value to match."""
+
+    end: End
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionView:
+    """The auction as it stands: ``bid`` 0 before any, ``cost`` what its bidder would pay.
+
+    ``discount`` comes off the jockey's own bids (never below 0, never paid out).
+    """
+
+    bid: int
+    bidder: Seat | None
+    cost: int
+    min_bid: int
+    discount: int
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One recipient's picture of the match (``seat`` None: a spectator).
+
+    ``decide`` are the seats whose decision it is (at a gate: who still has to press),
+    ``fresh`` whether it is a new decision. ``legal`` lists the viewer's own legal
+    commands, bids amount by amount, without the always-available ``resign``; it is empty
+    when the decision is not the viewer's. ``must_play`` (the drawn tile) and
+    ``must_open_with`` are shown to their holder only.
+    """
+
+    seat: Seat | None
+    version: int
+    round_no: int
+    hand: tuple[Tile, ...]
+    hand_counts: tuple[int, int]
+    boneyard_count: int
+    board: Board
+    open_points: tuple[OpenPoint, ...]
+    counted: tuple[Counted, ...]
+    end_sum: int
+    balances: Balances
+    jockey: Seat | None
+    auction: AuctionView | None
+    decide: tuple[Seat, ...]
+    fresh: bool
+    gate: Gate | None
+    must_play: Tile | None
+    must_open_with: Tile | None
+    legal: tuple[Command, ...]
+    last_settlement: Settlement | None
+    outcome: Outcome | None
+
+
+def view(state: State, seat: Seat | None) -> View:
+    """Return what ``seat`` may see of ``state`` (None: a spectator)."""
+    now = decision(state)
+    own = seat is not None and seat in now.seats
+    board = state.board
+    return View(
+        seat=seat,
+        version=state.version,
+        round_no=state.round_no,
+        hand=() if seat is None else tuple(sorted(state.hands[seat], key=_LOW_HIGH)),
+        hand_counts=(len(state.hands[0]), len(state.hands[1])),
+        boneyard_count=len(state.boneyard),
+        board=board,
+        open_points=tuple(OpenPoint(end, end.value) for end in board.ends),
+        counted=board.counted(),
+        end_sum=board.total,
+        balances=state.balances,
+        jockey=state.jockey,
+        auction=_auction(state),
+        decide=tuple(sorted(now.seats)),
+        fresh=now.fresh,
+        gate=now.gate,
+        must_play=state.drawn if own else None,
+        must_open_with=state.must_open_with if seat == state.to_act else None,
+        legal=_legal(state, seat) if own else (),
+        last_settlement=state.last_settlement,
+        outcome=state.outcome,
+    )
+
+
+def _auction(state: State) -> AuctionView | None:
+    if state.phase is not Phase.AUCTION or state.outcome is not None:
+        return None
+    cost = 0 if state.bidder is None else auction.net_payment(state, state.bidder, state.bid)
+    discount = state.options.jockey_discount
+    return AuctionView(state.bid, state.bidder, cost, auction.min_bid(state), discount)
+
+
+def _legal(state: State, seat: Seat | None) -> tuple[Command, ...]:
+    assert seat is not None
+    legal = tuple(legal_commands(state, seat))
+    assert isinstance(legal[-1], Resign)  # always listed, and listed last
+    return legal[:-1]
+
+
+def events_for(events: tuple[Event, ...], seat: Seat | None) -> tuple[Event, ...]:
+    """Return ``events`` as ``seat`` may see them: others' drawn tiles removed."""
+    if not any(isinstance(e, Drew) and e.seat != seat and e.tiles for e in events):
+        return events
+    return tuple(
+        Drew(e.seat, e.count) if isinstance(e, Drew) and e.seat != seat else e for e in events
+    )

@@ -1,0 +1,95 @@
+"""The surface every game offers, so services can serve any game without naming it.
+
+A game is a module (boardgame.io's idea, Python's types) with a codec and bots beside it;
+everything that serves games finds them in :mod:`games.registry` and calls these
+functions. States, commands, views and events are opaque values here; each engine gives
+them precise types of its own.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NamedTuple, Protocol
+
+from games.bot import Level, Plan
+from games.decision import Decision, Outcome, Step, Termination
+from games.seats import Seat
+from photofinish.game.v1 import game_pb2
+
+
+class Engine(Protocol):
+    """The pure functions of one game; ``Any`` stands for that game's own types."""
+
+    def new_match(self, options: Any, seed: int) -> Any: ...
+
+    def legal_commands(self, state: Any, seat: Seat) -> Iterator[Any]: ...
+
+    def apply(self, state: Any, seat: Seat, command: Any) -> Step[Any, Any]: ...
+
+    def decision(self, state: Any) -> Decision: ...
+
+    def outcome(self, state: Any) -> Outcome | None: ...
+
+    def forfeit(self, state: Any, loser: Seat, termination: Termination) -> Step[Any, Any]: ...
+
+    def view(self, state: Any, seat: Seat | None) -> Any: ...
+
+    def events_for(self, events: tuple[Any, ...], seat: Seat | None) -> tuple[Any, ...]: ...
+
+    def parse_command(self, text: str) -> Any: ...
+
+    def encode_state(self, state: Any) -> bytes: ...
+
+    def decode_state(self, data: bytes) -> Any: ...
+
+
+class Bots(Protocol):
+    """A game's computer opponents: they see a seat's view, never the state."""
+
+    def plan(self, view: Any, seat: Seat, level: Level, rng: random.Random) -> Plan[Any] | None: ...
+
+
+class Codec(Protocol):
+    """One game's proto conversions; ``Any`` stands for that game's engine types.
+
+    Decoding a command raises the engine's ``Malformed`` for anything the engine could not
+    name. ``view_from_proto`` is the exact inverse of ``view_to_proto`` (the bots read
+    views with it).
+    """
+
+    def options_from_proto(self, options: game_pb2.Options) -> Any: ...
+
+    def command_from_proto(self, command: game_pb2.Command) -> Any: ...
+
+    def command_to_proto(self, command: Any) -> game_pb2.Command: ...
+
+    def view_to_proto(self, view: Any) -> game_pb2.View: ...
+
+    def views_to_proto(self, views: Sequence[Any]) -> list[game_pb2.View]:
+        """A step's views, one per recipient: what they share may be built once."""
+        ...
+
+    def view_from_proto(self, view: game_pb2.View) -> Any: ...
+
+    def event_to_proto(self, event: Any) -> game_pb2.Event: ...
+
+
+class Claim(NamedTuple):
+    """A resource two players may race for, and what a command puts on it.
+
+    ``key`` names the resource ("pile:0"), ``slot`` numbers it among the game's raced-for
+    resources (Spit: the centre pile), ``label`` is what lands there ("8♠").
+    """
+
+    key: str
+    slot: int
+    label: str
+
+
+ClaimOf = Callable[[Any, Seat, Any], Claim | None]
+
+
+def no_claim(state: Any, seat: Seat, command: Any) -> Claim | None:
+    """Return None: nothing in this game is raced for."""
+    return None

@@ -1,0 +1,67 @@
+"""What the arbitration needs to know after every step: who decides, and how the clock runs."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from games.seats import Seat
+
+
+class Gate(enum.Enum):
+    """A point where play waits for a press, not for a move; match clocks are stopped."""
+
+    START = "start"  # after the deal of the first round
+    CONTINUE = "continue"  # after a round's settlement (the next round is already dealt)
+    SPIT = "spit"  # Spit: nobody can go on; a spit turns new centre cards
+    PAUSED = "paused"  # Spit vs the computer: the ⏸ button
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Who may act now, and whether that is a genuinely new decision.
+
+    ``seats`` is empty once the match is over. At a gate, ``seats`` are those who still
+    have to press. ``fresh`` is true when a new decision begins (a new turn, an opening
+    turn, an auction step), so a fresh grace period starts; it is false when the same
+    turn continues (after a draw) or when nothing is clocked.
+    """
+
+    seats: frozenset[Seat]
+    fresh: bool
+    gate: Gate | None = None
+
+
+class Termination(enum.Enum):
+    """How a match ended. Values are stored and mirrored in proto: never renumber."""
+
+    CHIPS = "chips"  # Bid: a balance reached 0
+    CARDS = "cards"  # Spit: a player had no cards left at the end of a round
+    TIME = "time"  # the arbitration flagged a player
+    RESIGN = "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a match: every finished match has exactly one winner."""
+
+    winner: Seat
+    termination: Termination
+
+
+S = TypeVar("S")
+E = TypeVar("E")
+
+
+@dataclass(frozen=True, slots=True)
+class Step(Generic[S, E]):
+    """What one applied command produced: the new state, what happened, who decides next.
+
+    ``events`` may hold secrets (a drawn tile): pass them through the engine's
+    ``events_for`` before they leave the server.
+    """
+
+    state: S
+    events: tuple[E, ...]
+    decision: Decision

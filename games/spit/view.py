@@ -1,0 +1,104 @@
+"""What a player or spectator may see of a Spit match, and which events they may hear.
+
+Face-up cards are public: each seat's stock tops and the centre tops. Face-down cards —
+stock cards beneath a top, every spit pile — are hidden from **everyone**, their owner
+included, so they appear only as counts. The centre cards below a top were public when
+played, but only the top and the pile's size are shown.
+
+Since nothing is known to one seat and not the other, a seat's view differs from the
+spectator's only in ``seat`` (whose view it is), and ``events_for`` passes every event on:
+events never name a face-down card (see ``events``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.decision import Gate, Outcome
+from games.seats import SEATS, Seat
+from games.spit.cards import Card
+from games.spit.events import Event
+from games.spit.gates import READY_PHASES
+from games.spit.model import Pile, Side, State
+from games.spit.rules import decision
+
+
+@dataclass(frozen=True, slots=True)
+class StockView:
+    """One stock pile as anyone sees it: the face-up top, and how many lie face down."""
+
+    top: Card | None
+    hidden: int
+
+
+@dataclass(frozen=True, slots=True)
+class SideView:
+    """One seat's cards as anyone sees them."""
+
+    stock: tuple[StockView, ...]
+    spit_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CentreView:
+    """One centre pile: its top card, if any, and how many cards it holds."""
+
+    top: Card | None
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A Spit match as ``seat`` sees it (None: a spectator). ``sides`` are by seat number.
+
+    ``must_press`` holds the seats still to press Ready at Gate.START / Gate.CONTINUE;
+    ``spits`` is how many spits the match has had (the next ``spit N`` is ``spits + 1``).
+    """
+
+    seat: Seat | None
+    version: int
+    round_no: int
+    pausable: bool
+    sides: tuple[SideView, SideView]
+    centre: tuple[CentreView, CentreView]
+    gate: Gate | None
+    paused: bool
+    must_press: frozenset[Seat]
+    spits: int
+    outcome: Outcome | None
+
+
+def view(state: State, seat: Seat | None) -> View:
+    """Return what ``seat`` (or a spectator, for None) may see of ``state``."""
+    return View(
+        seat=seat,
+        version=state.version,
+        round_no=state.round_no,
+        pausable=state.options.pausable,
+        sides=(_side_view(state.sides[0]), _side_view(state.sides[1])),
+        centre=(_centre_view(state.centre[0]), _centre_view(state.centre[1])),
+        gate=decision(state).gate,
+        paused=state.paused,
+        must_press=frozenset(SEATS) - state.pressed if state.phase in READY_PHASES else frozenset(),
+        spits=state.spits,
+        outcome=state.outcome,
+    )
+
+
+def events_for(events: tuple[Event, ...], seat: Seat | None) -> tuple[Event, ...]:
+    """Return the events ``seat`` (or a spectator) may hear: all of them, in Spit."""
+    return events
+
+
+def _side_view(side: Side) -> SideView:
+    return SideView(
+        stock=tuple(
+            StockView(top=pile[-1] if pile else None, hidden=max(len(pile) - 1, 0))
+            for pile in side.stock
+        ),
+        spit_count=len(side.spit),
+    )
+
+
+def _centre_view(pile: Pile) -> CentreView:
+    return CentreView(top=pile[-1] if pile else None, size=len(pile))
