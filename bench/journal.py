@@ -28,7 +28,7 @@ from games.decision import Step
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
-from services.arbitration.codec import decision_from_proto
+from services.arbitration.decision import decision_from_proto
 from services.arbitration.journal import Journal, MemoryStore, StreamStore
 from services.arbitration.match import Match, Submission
 from services.arbitration.timing import Timing

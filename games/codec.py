@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from games.bot import Level
-from games.decision import Decision, Gate, Outcome, Termination
+from games.decision import DEFAULT_LIFT_PAUSE_MS, Decision, Gate, Outcome, Termination
 from games.errors import Malformed, Reason
 from games.seats import Seat, parse_seat
 from photofinish.game.v1 import game_pb2
@@ -95,12 +95,27 @@ def termination_from_proto(value: int) -> Termination:
     return termination
 
 
-def decision_to_proto(decision: Decision) -> game_pb2.Decision:
-    """Return ``decision`` as sent on the wire."""
+# The timer each gate asks of the server: presses the players owe wait for the gate
+# timeout; a due spit comes after the game's pause; a paused match waits for its players.
+_LIFTS: dict[Gate, game_pb2.Lift.ValueType] = {
+    Gate.START: game_pb2.LIFT_AFTER_GATE_TIMEOUT,
+    Gate.CONTINUE: game_pb2.LIFT_AFTER_GATE_TIMEOUT,
+    Gate.SPIT: game_pb2.LIFT_AFTER_PAUSE,
+    Gate.PAUSED: game_pb2.LIFT_NONE,
+}
+
+
+def decision_to_proto(
+    decision: Decision, lift_pause_ms: int = DEFAULT_LIFT_PAUSE_MS
+) -> game_pb2.Decision:
+    """Return ``decision`` as sent on the wire, with the timer it asks of the server."""
+    lift = game_pb2.LIFT_NONE if decision.gate is None else _LIFTS[decision.gate]
     return game_pb2.Decision(
         seats=seats_to_proto(decision.seats),
         fresh=decision.fresh,
         gate=gate_to_proto(decision.gate),
+        lift=lift,
+        lift_after_ms=lift_pause_ms if lift == game_pb2.LIFT_AFTER_PAUSE else 0,
     )
 
 

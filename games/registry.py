@@ -15,9 +15,10 @@ from games import bid, spit
 from games.bid import bots as bid_bots
 from games.bid import codec as bid_codec
 from games.contract import Bots, ClaimOf, Codec, Engine, no_claim
+from games.errors import Reason
 from games.spit import bots as spit_bots
 from games.spit import codec as spit_codec
-from games.spit.claims import spit_claim
+from games.spit.claims import LOST_RACE, spit_claim
 from photofinish.game.v1 import game_pb2
 
 
@@ -34,6 +35,7 @@ class Game:
     options: Any  # the options of an ordinary match
     clocked: bool  # a match clock (bank + grace per decision) runs in the arbitration
     claim: ClaimOf  # what a command races for, if anything
+    lost_race: frozenset[Reason]  # refusals of a claimed command that mean "someone was first"
     pausable_vs_computer: bool  # a match against the computer may be paused
 
     def __str__(self) -> str:
@@ -50,6 +52,7 @@ SPIT = Game(
     spit.Options(),
     clocked=False,
     claim=spit_claim,
+    lost_race=LOST_RACE,
     pausable_vs_computer=True,
 )
 BID = Game(
@@ -62,6 +65,7 @@ BID = Game(
     bid.Options(),
     clocked=True,
     claim=no_claim,
+    lost_race=frozenset(),
     pausable_vs_computer=False,
 )
 

@@ -11,9 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from games.contract import Claim
+from games.errors import Reason
 from games.seats import Seat
 from games.spit.commands import Play
 from games.spit.model import State
+
+# A play refused for these reasons met a pile whose top another play had changed.
+LOST_RACE = frozenset({Reason.PILE_TOP_CHANGED, Reason.NOT_ADJACENT})
 
 
 def spit_claim(state: State, seat: Seat, command: Any) -> Claim | None:

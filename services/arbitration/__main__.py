@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator, Callable, Sequence
 import grpc
 import nats
 
-from clients.rules import RulesClient
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
 from services.arbitration.clock import starting_clock
 from services.arbitration.config import Config
@@ -19,6 +18,7 @@ from services.arbitration.logbook import Logbook
 from services.arbitration.monitor import NatsOutages, watch_for_stalls
 from services.arbitration.ownership import Ownership
 from services.arbitration.publisher import Publisher
+from services.arbitration.rules import RulesClient
 from services.arbitration.service import ArbitrationServicer, Matches
 from services.arbitration.store import SnapshotStore
 from services.arbitration.timers import Timers
@@ -54,7 +54,7 @@ async def main(config: Config) -> None:
             config.instance,
             RulesClient(channel),
             Publisher(nc, js),
-            Timers(config.gate_timeout_s, config.spit_pause_ms),
+            Timers(config.gate_timeout_s),
             starting_clock(config.bank_ms, config.grace_ms),
             config.tolerances,
             journal,

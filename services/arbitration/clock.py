@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.seats import Seat
+from services.arbitration.decision import Seat
 
 NS_PER_MS = 1_000_000
 BANK_NS = 120_000 * NS_PER_MS

@@ -18,7 +18,6 @@ class Config:
     rules_addr: str
     instance: str
     gate_timeout_s: float  # a Start/Continue gate nobody presses lifts itself after this
-    spit_pause_ms: int  # Spit: the visible pause before the server spits in a block
     keep_finished_s: float  # how long a finished match still answers GetUpdate
     bank_ms: int  # the match clock: 120 s bank (rules §5); other values for tests only
     grace_ms: int  # and a fresh 10 s grace per genuinely new decision
@@ -42,7 +41,6 @@ class Config:
             # Stable across restarts: a restarted instance takes its own matches back.
             instance=env.get("PF_INSTANCE", socket.gethostname()),
             gate_timeout_s=number(env, "PF_GATE_TIMEOUT_S", 30.0, float, 0.0),
-            spit_pause_ms=number(env, "PF_SPIT_PAUSE_MS", 1000, int, 0),
             keep_finished_s=number(env, "PF_KEEP_FINISHED_S", 600.0, float, 0.0),
             bank_ms=number(env, "PF_BANK_MS", 120000, int, 0),
             grace_ms=number(env, "PF_GRACE_MS", 10000, int, 0),

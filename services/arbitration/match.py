@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from games.decision import Decision
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
+from services.arbitration.decision import Decision
 from services.arbitration.faults import Exposure, Fault
 from services.arbitration.timing import Timing
 from services.common.rejection import Rejection
@@ -17,11 +17,12 @@ from services.common.rejection import Rejection
 
 @dataclass(frozen=True, slots=True)
 class Landing:
-    """What last landed on a contested resource (a Spit pile), and when it arrived."""
+    """What last landed on a claimed resource, when it arrived, and its sequence number."""
 
     seat: int
     label: str
     arrival_ns: int
+    seq: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +110,7 @@ class Match:
             return False
         if self.timing.clocked:
             return self.timing.clock.running is not None
-        return self.decision.gate is None and bool(self.decision.seats)
+        return not self.decision.gated and bool(self.decision.seats)
 
     def answer_to(self, seat: int, client_seq: int) -> Answer | None:
         """Return the answer a command already got (a retry), or None."""

@@ -16,12 +16,10 @@ from collections.abc import Awaitable, Callable, Coroutine
 
 import grpc
 
-from clients.rules import RulesClient
-from games.seats import Seat
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
-from services.arbitration.codec import decision_from_proto
+from services.arbitration.decision import Seat, decision_from_proto
 from services.arbitration.entries import flag_record
 from services.arbitration.faults import (
     Fault,
@@ -36,14 +34,12 @@ from services.arbitration.journal import Journal
 from services.arbitration.match import FaultNotice, Flag, Item, Landing, Match, Nudge, Submission
 from services.arbitration.metrics import COMMANDS, TIMER_LATENESS, VOIDS
 from services.arbitration.publisher import Publisher
+from services.arbitration.rules import RulesClient
 from services.arbitration.store import Superseded
 from services.arbitration.timing import after_reveal, after_step
 from services.common.rejection import Rejection
 
 log = logging.getLogger("arbitration")
-
-# Engine reasons that mean "someone else's card got there first" (rules page, Spit §6).
-RACE_REASONS = frozenset({"pile_top_changed", "not_adjacent"})
 
 
 def refuse(
@@ -173,15 +169,16 @@ class Referee:
             return refuse("match_over", "the match is over")
         if kind == "reveal":
             return await self._reveal(match, item)
-        if match.timing.handover is not None and not _is_resign(item.command):
-            return refuse(
-                "reveal_first", f"seat {match.timing.handover} must reveal their hand first"
-            )
         try:
             step = await self._rules.apply(match.game, match.state, item.seat, item.command)
         except Rejection as rejection:
+            if match.timing.handover is not None:
+                return _reveal_first(match)
             await self._note_race(match, item, rejection)
             return rejection
+        if match.timing.handover is not None and not step.resignation:
+            # Only a resignation goes before the reveal; the rules' step is not taken.
+            return _reveal_first(match)
         await self._advance(match, step, item.arrival_ns, item.seat, item.client_seq)
         return self._reply(match, item.arrival_ns)
 
@@ -226,7 +223,7 @@ class Referee:
         match.timing = after_step(match.timing, match.decision, at_ns)
         match.race = None
         if step.claim and seat is not None:
-            match.claims[step.claim] = Landing(seat, step.claim_label, at_ns)
+            match.claims[step.claim] = Landing(seat, step.claim_label, at_ns, match.seq)
         if step.HasField("outcome"):
             match.outcome = step.outcome
             match.status = arbitration_pb2.STATUS_FINISHED
@@ -239,15 +236,22 @@ class Referee:
         self._schedule(match)
 
     async def _note_race(self, match: Match, item: Submission, rejection: Rejection) -> None:
-        """When a card lost a race for a pile, tell both players who landed and by how much."""
+        """When a command lost a race, tell both players who landed and by how much.
+
+        The rules say a refusal lost a race for a claim (``lost_race``); the race is
+        against the accepted command that last landed that claim, if another seat's.
+        """
         claim = rejection.metadata.get("claim", "")
         landed = match.claims.get(claim)
-        if rejection.reason not in RACE_REASONS or landed is None or landed.seat == item.seat:
+        lost = rejection.metadata.get("lost_race") == "true"
+        if not lost or landed is None or landed.seat == item.seat:
             return
         gap_us = (item.arrival_ns - landed.arrival_ns) // 1000
-        pile = claim.rpartition(":")[2]
+        slot = rejection.metadata.get("claim_slot", "")
         match.race = arbitration_pb2.Race(
-            pile=int(pile) if pile.isdigit() else -1,
+            pile=int(slot) if slot.isdigit() else -1,
+            claim=claim,
+            landed_seq=landed.seq,
             landed_seat=landed.seat,
             landed_card=landed.label,
             refused_seat=item.seat,
@@ -297,7 +301,7 @@ class Referee:
 
     async def _nudge(self, match: Match, item: Nudge) -> None:
         TIMER_LATENESS.observe(max(0, time.monotonic_ns() - item.due_ns) / 1e9)
-        if match.is_over() or item.version != match.version or match.decision.gate is None:
+        if match.is_over() or item.version != match.version or not match.decision.gated:
             return
         command = game_pb2.Command(nudge=game_pb2.Nudge())
         seat = min(match.decision.seats, default=0)
@@ -363,12 +367,8 @@ async def _nowhere(match: Match) -> None:
     """Save nothing (a referee built without a snapshot store)."""
 
 
-def _is_resign(command: game_pb2.Command) -> bool:
-    kind = command.WhichOneof("kind")
-    if kind is None or kind in ("reveal", "nudge"):
-        return False
-    inner = getattr(command, kind)
-    return bool(inner.WhichOneof("kind") == "resign")
+def _reveal_first(match: Match) -> Rejection:
+    return refuse("reveal_first", f"seat {match.timing.handover} must reveal their hand first")
 
 
 def spawn(referee: Referee, match: Match) -> asyncio.Task[None]:

@@ -9,12 +9,11 @@ import time
 import grpc
 from nats.aio.msg import Msg
 
-from clients.rules import RulesClient
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.rules.v1 import rules_pb2
 from services.arbitration.clock import Clock
-from services.arbitration.codec import decision_from_proto
+from services.arbitration.decision import decision_from_proto
 from services.arbitration.faults import Fault, FaultKind, Tolerances, exposure_after, measured
 from services.arbitration.journal import Journal
 from services.arbitration.logbook import Logbook
@@ -28,6 +27,7 @@ from services.arbitration.metrics import (
 from services.arbitration.ownership import Ownership
 from services.arbitration.publisher import Publisher, build_update
 from services.arbitration.referee import Referee, spawn
+from services.arbitration.rules import RulesClient
 from services.arbitration.snapshot import from_snapshot, to_snapshot
 from services.arbitration.store import SnapshotStore
 from services.arbitration.timers import Timers

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import grpc
 
-from games.codec import seat_from_proto, seat_to_proto
 from photofinish.arbitration.v1 import snapshot_pb2
 from services.arbitration.clock import Clock
-from services.arbitration.codec import decision_from_proto
+from services.arbitration.decision import decision_from_proto, seat_from_proto, seat_to_proto
 from services.arbitration.faults import Exposure, Fault, FaultKind
 from services.arbitration.match import Answer, Landing, Match
 from services.arbitration.timing import Timing
@@ -46,7 +45,11 @@ def to_snapshot(match: Match, owner: str, now_ns: int) -> snapshot_pb2.MatchSnap
         last_client_seq=match.last_client_seq,
         claims=[
             snapshot_pb2.SnapshotLanding(
-                claim=claim, seat=land.seat, label=land.label, arrival_ns=land.arrival_ns
+                claim=claim,
+                seat=land.seat,
+                label=land.label,
+                arrival_ns=land.arrival_ns,
+                seq=land.seq,
             )
             for claim, land in match.claims.items()
         ],
@@ -106,7 +109,8 @@ def from_snapshot(snapshot: snapshot_pb2.MatchSnapshot) -> Match:
         outcome=snapshot.outcome if snapshot.HasField("outcome") else None,
         last_client_seq=dict(snapshot.last_client_seq),
         claims={
-            land.claim: Landing(land.seat, land.label, land.arrival_ns) for land in snapshot.claims
+            land.claim: Landing(land.seat, land.label, land.arrival_ns, land.seq)
+            for land in snapshot.claims
         },
         exposure=Exposure(
             None if snapshot.exposed_since_ns < 0 else snapshot.exposed_since_ns,

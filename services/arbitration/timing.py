@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from games.decision import Decision
-from games.seats import Seat
 from services.arbitration.clock import Clock, advance, charge, start
+from services.arbitration.decision import Decision, Seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +41,7 @@ def after_step(timing: Timing, decision: Decision, now_ns: int) -> Timing:
     """Return the timing after a step whose next decision is ``decision``, at ``now_ns``."""
     if not timing.clocked:
         return timing
-    if decision.gate is not None or len(decision.seats) != 1:
+    if decision.gated or len(decision.seats) != 1:
         # Gates (and the end) stop both clocks; a shared device shows no hand there.
         return replace(timing, clock=charge(timing.clock, now_ns), shown=None, handover=None)
     (seat,) = decision.seats

@@ -11,7 +11,7 @@ from services.rules.servicer import register
 
 
 async def main(config: Config) -> None:
-    await serve("rules", config.listen, register)
+    await serve("rules", config.listen, lambda server: register(server, config.lift_pause_ms))
 
 
 if __name__ == "__main__":

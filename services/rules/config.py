@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from games.decision import DEFAULT_LIFT_PAUSE_MS
 from services.common import settings
 from services.common.serving import Listen
 
@@ -12,9 +13,16 @@ from services.common.serving import Listen
 @dataclass(frozen=True, slots=True)
 class Config:
     listen: Listen
+    lift_pause_ms: int  # the visible pause before the server takes a due action (Spit's spit)
 
     @classmethod
     def from_env(cls) -> Config:
-        """Return the settings from PF_HOST, PF_GRPC_PORT and PF_METRICS_PORT (0: any free)."""
+        """Return the settings from PF_HOST, PF_GRPC_PORT, PF_METRICS_PORT (0: any free)
+        and PF_SPIT_PAUSE_MS.
+
+        Raises:
+            ConfigError: when a number is not one or out of range.
+        """
         env = os.environ
-        return cls(listen=settings.listen(env))
+        pause_ms = settings.number(env, "PF_SPIT_PAUSE_MS", DEFAULT_LIFT_PAUSE_MS, int, 0)
+        return cls(listen=settings.listen(env), lift_pause_ms=pause_ms)

@@ -11,7 +11,7 @@ from typing import Any
 
 from games.codec import decision_to_proto, outcome_to_proto, seat_to_proto
 from games.contract import Claim
-from games.decision import Step
+from games.decision import DEFAULT_LIFT_PAUSE_MS, Step
 from games.registry import Game
 from games.seats import SEATS, Seat
 from photofinish.game.v1 import game_pb2
@@ -21,15 +21,23 @@ RECIPIENTS: tuple[Seat | None, ...] = (*SEATS, None)
 
 
 def step_reply(
-    entry: Game, step: Step[Any, Any], claim: Claim | None = None
+    entry: Game,
+    step: Step[Any, Any],
+    claim: Claim | None = None,
+    resignation: bool = False,
+    lift_pause_ms: int = DEFAULT_LIFT_PAUSE_MS,
 ) -> rules_pb2.StepReply:
-    """Return the reply for ``step``: the new state, decision, outcome and perspectives."""
+    """Return the reply for ``step``: the new state, decision, outcome and perspectives.
+
+    ``lift_pause_ms`` is the pause the decision asks of the server before it takes a due
+    action (see ``Decision.lift`` in game.proto).
+    """
     engine, state = entry.engine, step.state
     outcome = engine.outcome(state)
     views = entry.codec.views_to_proto([engine.view(state, seat) for seat in RECIPIENTS])
     return rules_pb2.StepReply(
         state=engine.encode_state(state),
-        decision=decision_to_proto(step.decision),
+        decision=decision_to_proto(step.decision, lift_pause_ms),
         outcome=None if outcome is None else outcome_to_proto(outcome),
         perspectives=[
             perspective(entry, view, step.events, seat)
@@ -38,7 +46,9 @@ def step_reply(
         version=state.version,  # every engine's state counts its applied commands
         claim="" if claim is None else claim.key,
         claim_label="" if claim is None else claim.label,
+        claim_slot=0 if claim is None else claim.slot,
         clocked=entry.clocked,
+        resignation=resignation,
     )
 
 
@@ -54,11 +64,13 @@ def perspective(
     )
 
 
-def view_reply(entry: Game, state: Any, seat: Seat | None) -> rules_pb2.ViewReply:
+def view_reply(
+    entry: Game, state: Any, seat: Seat | None, lift_pause_ms: int = DEFAULT_LIFT_PAUSE_MS
+) -> rules_pb2.ViewReply:
     """Return ``seat``'s view of ``state`` and the decision."""
     return rules_pb2.ViewReply(
         view=entry.codec.view_to_proto(entry.engine.view(state, seat)),
-        decision=decision_to_proto(entry.engine.decision(state)),
+        decision=decision_to_proto(entry.engine.decision(state), lift_pause_ms),
     )
 
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.contract import Claim
-from games.decision import Step
+from games.decision import Step, Termination
+from games.errors import EngineError
 from games.registry import Game
 from games.seats import parse_seat
 from photofinish.game.v1 import game_pb2
@@ -21,10 +22,11 @@ from services.rules.nudge import nudge
 
 @dataclass(frozen=True, slots=True)
 class Applied:
-    """An accepted command's step, and the claim it landed (Spit plays)."""
+    """An accepted command's step, the claim it landed (Spit plays), if it resigned."""
 
     step: Step[Any, Any]
     claim: Claim | None = None
+    resignation: bool = False
 
 
 def apply(entry: Game, state: Any, seat: int, command: game_pb2.Command) -> Applied:
@@ -32,8 +34,10 @@ def apply(entry: Game, state: Any, seat: int, command: game_pb2.Command) -> Appl
 
     Raises:
         Rejection: INVALID_ARGUMENT for a malformed command or seat, or a Reveal;
-            FAILED_PRECONDITION when the engine refuses (with the claim and its label in
-            the metadata when a claimed command was refused) or nothing is to be nudged.
+            FAILED_PRECONDITION when the engine refuses (with the claim, its slot and its
+            label in the metadata when a claimed command was refused, and ``lost_race``
+            when the refusal means another command changed the claimed resource first) or
+            nothing is to be nudged.
     """
     kind = command.WhichOneof("kind")
     if kind == "nudge":
@@ -45,6 +49,24 @@ def apply(entry: Game, state: Any, seat: int, command: game_pb2.Command) -> Appl
         who = parse_seat(seat)
         decoded = entry.codec.command_from_proto(command)
     claim = entry.claim(state, who, decoded)
-    metadata = None if claim is None else {"claim": claim.key, "label": claim.label}
-    with errors.engine_errors(metadata):
-        return Applied(entry.engine.apply(state, who, decoded), claim)
+    try:
+        step = entry.engine.apply(state, who, decoded)
+    except EngineError as error:
+        raise errors.from_engine(error, _claim_metadata(entry, claim, error)) from None
+    return Applied(step, claim, _resigned(entry, step))
+
+
+def _claim_metadata(entry: Game, claim: Claim | None, error: EngineError) -> dict[str, str] | None:
+    """Return what a refusal tells of the claim its command made (None: it made none)."""
+    if claim is None:
+        return None
+    metadata = {"claim": claim.key, "claim_slot": str(claim.slot), "label": claim.label}
+    if error.reason in entry.lost_race:
+        metadata["lost_race"] = "true"
+    return metadata
+
+
+def _resigned(entry: Game, step: Step[Any, Any]) -> bool:
+    """Return whether ``step`` ended the match by the acting seat's resignation."""
+    outcome = entry.engine.outcome(step.state)
+    return outcome is not None and outcome.termination is Termination.RESIGN

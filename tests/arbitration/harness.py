@@ -51,7 +51,7 @@ class InProcessRules:
     ) -> rules_pb2.StepReply:
         entry = entry_for(game)
         applied = steps.apply(entry, decode_state(entry, state), seat, command)
-        return replies.step_reply(entry, applied.step, applied.claim)
+        return replies.step_reply(entry, applied.step, applied.claim, applied.resignation)
 
     async def forfeit(
         self,
@@ -92,7 +92,7 @@ class NoTimers(Timers):
     """Timers that never fire: tests queue flags and nudges themselves."""
 
     def __init__(self) -> None:
-        super().__init__(gate_timeout_s=1e9, spit_pause_ms=10**9)
+        super().__init__(gate_timeout_s=1e9)
 
     def schedule(self, match: Match) -> None:
         return None
@@ -221,8 +221,7 @@ async def play_randomly(table: Table, rng: random.Random, commands: int) -> list
 
 
 async def _one_move(table: Table, rng: random.Random) -> None:
-    gate = table.match.decision.gate
-    if gate is not None and rng.random() < 0.3:
+    if table.match.decision.gated and rng.random() < 0.3:
         await table.nudge()  # nobody pressed in time, or the server makes the due spit
         return
     race = next(races(table), None)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.seats import Seat
 from services.arbitration.clock import BANK_NS, GRACE_NS, Clock, advance, charge, start
+from services.arbitration.decision import Seat
 
 S = 1_000_000_000
 MS = 1_000_000

@@ -19,10 +19,10 @@ import grpc
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.spit.claims import LOST_RACE
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import game_pb2
 from services.arbitration.match import Nudge
-from services.arbitration.referee import RACE_REASONS
 from services.arbitration.service import ArbitrationServicer
 from services.common.identity import PLAYER_ID
 from tests.arbitration.harness import Table, races
@@ -86,7 +86,7 @@ async def race_interleavings(data: st.DataObject) -> int:
             if ran == RACES_PER_MATCH or table.match.is_over():
                 break
             seq = table.match.seq
-            if table.match.decision.gate is not None:  # the first spit, or a block
+            if table.match.decision.gated:  # the first spit, or a block
                 table.match.queue.put_nowait(Nudge(table.match.version, time.monotonic_ns()))
                 await judged(table, seq)
                 continue
@@ -127,7 +127,7 @@ async def race_interleavings(data: st.DataObject) -> int:
             if not lost.HasField("race"):
                 # The first play changed more than the pile (it ended the round, or left both
                 # blocked): the second is refused for that, which is no race.
-                assert lost.reason not in RACE_REASONS, lost
+                assert lost.reason not in {reason.value for reason in LOST_RACE}, lost
                 continue
             assert (lost.race.landed_seat, lost.race.refused_seat) == (earlier, later)
             assert lost.race.landed_arrival_us == landed.arrival_us == accepted.arrival_us
@@ -136,6 +136,7 @@ async def race_interleavings(data: st.DataObject) -> int:
             assert lost.race.gap_us >= 0
             assert 0 <= (lost.arrival_us - landed.arrival_us) - lost.race.gap_us <= 1
             assert table.outbox.sent[-1].race.landed_seat == earlier  # the players' notice
+            assert table.outbox.sent[-1].race.landed_seq == landed.seq
             ran += 1
     finally:
         await table.close()

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import grpc
 
-from games.decision import Decision
-from games.seats import Seat
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from services.arbitration.clock import Clock
+from services.arbitration.decision import Decision, Seat
 from services.arbitration.faults import Exposure, Fault, FaultKind
 from services.arbitration.match import ANSWERS_KEPT_PER_SEAT, Landing, Match
 from services.arbitration.snapshot import from_snapshot, to_snapshot
@@ -33,7 +32,7 @@ def a_match() -> Match:
         ),
         seq=9,
         last_client_seq={0: 4, 1: 5},
-        claims={"pile:0": Landing(0, "8♠", 4_000)},
+        claims={"pile:0": Landing(0, "8♠", 4_000, 7)},
         exposure=Exposure(5_000, 3_000),
         faults=(Fault(FaultKind.TIMER_LATE, 10, 20),),
     )

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from games.decision import Decision, Gate
-from games.seats import Seat
 from services.arbitration.clock import BANK_NS, GRACE_NS
+from services.arbitration.decision import Decision, Lift, Seat
 from services.arbitration.timing import Timing, after_reveal, after_step
 
 S = 1_000_000_000
@@ -17,7 +16,11 @@ def turn(seat: Seat, fresh: bool = True) -> Decision:
 
 def test_a_gate_stops_both_clocks() -> None:
     timing = after_step(Timing(), turn(NORTH), 0)
-    timing = after_step(timing, Decision(frozenset({NORTH, SOUTH}), False, Gate.CONTINUE), 11 * S)
+    timing = after_step(
+        timing,
+        Decision(frozenset({NORTH, SOUTH}), False, gated=True, lift=Lift.AFTER_GATE_TIMEOUT),
+        11 * S,
+    )
     assert timing.deadline_ns() is None
     assert timing.clock.bank_ns[NORTH] == BANK_NS - 1 * S
 

@@ -17,7 +17,6 @@ import pytest
 import pytest_asyncio
 from aiohttp import ClientSession
 
-from clients.rules import Rejection, RulesClient
 from games import bid, spit
 from games.bid import codec as bid_codec
 from games.registry import BY_NUMBER as REGISTRY
@@ -25,6 +24,7 @@ from games.seats import Seat
 from games.spit import codec as spit_codec
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2, rules_pb2_grpc
+from services.arbitration.rules import Rejection, RulesClient
 from services.stack.processes import Child, start_child
 from tests.rules.walks import bid_hidden, choices, reach, shown, spit_hidden, spit_race
 
@@ -136,7 +136,12 @@ async def test_the_second_play_onto_a_pile_loses_the_race(rules: RulesClient) ->
         "pile_top_changed",
     )
     refused_card = str(state.sides[1].stock[second.stock][-1])
-    assert refusal.metadata == {"claim": f"pile:{second.pile}", "label": refused_card}
+    assert refusal.metadata == {
+        "claim": f"pile:{second.pile}",
+        "claim_slot": str(second.pile),
+        "label": refused_card,
+        "lost_race": "true",
+    }
 
 
 @pytest.mark.parametrize("game", GAMES)

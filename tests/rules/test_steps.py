@@ -104,7 +104,29 @@ def test_the_second_play_onto_a_pile_is_refused_with_the_claim_it_lost() -> None
         "pile_top_changed",
     )
     card = state.sides[1].stock[second.stock][-1]
-    assert refusal.metadata == {"claim": f"pile:{second.pile}", "label": str(card)}
+    assert refusal.metadata == {
+        "claim": f"pile:{second.pile}",
+        "claim_slot": str(second.pile),
+        "label": str(card),
+        "lost_race": "true",
+    }
+
+
+def test_a_claimed_play_refused_for_another_reason_lost_no_race() -> None:
+    state = spit.new_match(spit.Options(), 3)  # at the start gate: nobody may play yet
+    play = spit.Play(stock=0, pile=1)
+    refusal = _refusal(lambda: steps.apply(SPIT, state, 0, spit_codec.command_to_proto(play)))
+    assert refusal.reason == "at_gate"
+    assert refusal.metadata["claim"] == "pile:1"
+    assert "lost_race" not in refusal.metadata
+
+
+def test_a_resignation_is_named_as_one_and_a_play_is_not() -> None:
+    state = spit.new_match(spit.Options(), 3)
+    resigned = steps.apply(SPIT, state, 1, spit_codec.command_to_proto(spit.Resign()))
+    assert resigned.resignation
+    ready = steps.apply(SPIT, state, 1, spit_codec.command_to_proto(spit.Ready()))
+    assert not ready.resignation
 
 
 def test_bid_commands_claim_nothing() -> None:

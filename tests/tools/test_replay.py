@@ -25,7 +25,7 @@ async def bid_log(seed: int, commands: int = 120) -> list[log_pb2.LogEntry]:
     table = Table(game_pb2.GAME_BID, seed)
     await table.open()
     await play_randomly(table, random.Random(seed), commands)
-    while not table.match.is_over() and table.match.decision.gate is not None:
+    while not table.match.is_over() and table.match.decision.gated:
         await table.nudge()
     if not table.match.is_over():
         await table.flag()

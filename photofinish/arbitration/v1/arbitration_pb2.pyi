@@ -172,7 +172,9 @@ Global___ClockView: _TypeAlias = ClockView  # noqa: Y015
 
 @_typing.final
 class Race(_message.Message):
-    """A Spit race: two plays on one pile; the earlier arrival landed."""
+    """A race: two commands claimed one resource (Spit: a centre pile); the earlier arrival
+    landed. `pile` is the claim's number among the game's raced-for resources.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -182,6 +184,8 @@ class Race(_message.Message):
     REFUSED_SEAT_FIELD_NUMBER: _builtins.int
     REFUSED_CARD_FIELD_NUMBER: _builtins.int
     GAP_US_FIELD_NUMBER: _builtins.int
+    CLAIM_FIELD_NUMBER: _builtins.int
+    LANDED_SEQ_FIELD_NUMBER: _builtins.int
     pile: _builtins.int
     landed_seat: _builtins.int
     landed_card: _builtins.str
@@ -189,6 +193,10 @@ class Race(_message.Message):
     refused_card: _builtins.str
     gap_us: _builtins.int
     """refused arrival minus landed arrival, server stamps"""
+    claim: _builtins.str
+    """the rules' name of the raced-for resource ("pile:0")"""
+    landed_seq: _builtins.int
+    """the sequence number of the command that landed"""
     def __init__(
         self,
         *,
@@ -198,10 +206,12 @@ class Race(_message.Message):
         refused_seat: _builtins.int = ...,
         refused_card: _builtins.str = ...,
         gap_us: _builtins.int = ...,
+        claim: _builtins.str = ...,
+        landed_seq: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["gap_us", b"gap_us", "landed_card", b"landed_card", "landed_seat", b"landed_seat", "pile", b"pile", "refused_card", b"refused_card", "refused_seat", b"refused_seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["claim", b"claim", "gap_us", b"gap_us", "landed_card", b"landed_card", "landed_seat", b"landed_seat", "landed_seq", b"landed_seq", "pile", b"pile", "refused_card", b"refused_card", "refused_seat", b"refused_seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -140,10 +140,13 @@ class SnapshotLanding(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     LABEL_FIELD_NUMBER: _builtins.int
     ARRIVAL_NS_FIELD_NUMBER: _builtins.int
+    SEQ_FIELD_NUMBER: _builtins.int
     claim: _builtins.str
     seat: _builtins.int
     label: _builtins.str
     arrival_ns: _builtins.int
+    seq: _builtins.int
+    """the sequence number of the command that landed it"""
     def __init__(
         self,
         *,
@@ -151,10 +154,11 @@ class SnapshotLanding(_message.Message):
         seat: _builtins.int = ...,
         label: _builtins.str = ...,
         arrival_ns: _builtins.int = ...,
+        seq: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["arrival_ns", b"arrival_ns", "claim", b"claim", "label", b"label", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["arrival_ns", b"arrival_ns", "claim", b"claim", "label", b"label", "seat", b"seat", "seq", b"seq"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

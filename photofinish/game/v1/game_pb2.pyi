@@ -120,6 +120,23 @@ TERMINATION_TIME: Termination.ValueType  # 3
 TERMINATION_RESIGN: Termination.ValueType  # 4
 Global___Termination: _TypeAlias = Termination  # noqa: Y015
 
+class _Lift:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _LiftEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Lift.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    LIFT_NONE: _Lift.ValueType  # 0
+    LIFT_AFTER_GATE_TIMEOUT: _Lift.ValueType  # 1
+    LIFT_AFTER_PAUSE: _Lift.ValueType  # 2
+
+class Lift(_Lift, metaclass=_LiftEnumTypeWrapper): ...
+
+LIFT_NONE: Lift.ValueType  # 0
+LIFT_AFTER_GATE_TIMEOUT: Lift.ValueType  # 1
+LIFT_AFTER_PAUSE: Lift.ValueType  # 2
+Global___Lift: _TypeAlias = Lift  # noqa: Y015
+
 @_typing.final
 class Decision(_message.Message):
     """Who may act now. Seats are 0 and 1."""
@@ -129,9 +146,19 @@ class Decision(_message.Message):
     SEATS_FIELD_NUMBER: _builtins.int
     FRESH_FIELD_NUMBER: _builtins.int
     GATE_FIELD_NUMBER: _builtins.int
+    LIFT_FIELD_NUMBER: _builtins.int
+    LIFT_AFTER_MS_FIELD_NUMBER: _builtins.int
     fresh: _builtins.bool
     """a genuinely new decision: a fresh grace period starts"""
     gate: Global___Gate.ValueType
+    lift: Global___Lift.ValueType
+    """The timer this decision asks of the server, for when nobody lifts it (the server
+    then sends a Nudge): none, the arbitration's gate timeout (players who may have
+    left), or the game's own pause of `lift_after_ms` (an action that is due, like
+    Spit's spit when nobody can play).
+    """
+    lift_after_ms: _builtins.int
+    """LIFT_AFTER_PAUSE only"""
     @_builtins.property
     def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     def __init__(
@@ -140,10 +167,12 @@ class Decision(_message.Message):
         seats: _abc.Iterable[_builtins.int] | None = ...,
         fresh: _builtins.bool = ...,
         gate: Global___Gate.ValueType = ...,
+        lift: Global___Lift.ValueType = ...,
+        lift_after_ms: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["fresh", b"fresh", "gate", b"gate", "seats", b"seats"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["fresh", b"fresh", "gate", b"gate", "lift", b"lift", "lift_after_ms", b"lift_after_ms", "seats", b"seats"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -143,16 +143,29 @@ class StepReply(_message.Message):
     CLAIM_FIELD_NUMBER: _builtins.int
     CLAIM_LABEL_FIELD_NUMBER: _builtins.int
     CLOCKED_FIELD_NUMBER: _builtins.int
+    CLAIM_SLOT_FIELD_NUMBER: _builtins.int
+    RESIGNATION_FIELD_NUMBER: _builtins.int
     state: _builtins.bytes
     version: _builtins.int
     claim: _builtins.str
-    """A resource two players may race for (Spit: "pile:0"), and what landed on it ("8♠").
-    A command refused because someone else claimed it first names the claim in its
-    ErrorInfo metadata under "claim".
+    """A resource two players may race for (Spit: "pile:0"), its number among the game's
+    raced-for resources (Spit: the centre pile), and what landed on it ("8♠"). Opaque to
+    the arbitration, which records who landed each claim and when.
+
+    A refused command that claimed something carries in its ErrorInfo metadata "claim",
+    "claim_slot" and "label" (what it tried to put there); when the refusal means that
+    another command changed the claimed resource first (a lost race), also
+    "lost_race": "true". The arbitration then names the race against the accepted
+    command that last landed that claim.
     """
     claim_label: _builtins.str
     clocked: _builtins.bool
     """the game has a match clock (bank + grace per decision)"""
+    claim_slot: _builtins.int
+    resignation: _builtins.bool
+    """The applied command was the acting seat's resignation (allowed even while a
+    shared device waits to be handed over).
+    """
     @_builtins.property
     def decision(self) -> _game_pb2.Decision: ...
     @_builtins.property
@@ -174,10 +187,12 @@ class StepReply(_message.Message):
         claim: _builtins.str = ...,
         claim_label: _builtins.str = ...,
         clocked: _builtins.bool = ...,
+        claim_slot: _builtins.int = ...,
+        resignation: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "outcome", b"outcome"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["claim", b"claim", "claim_label", b"claim_label", "clocked", b"clocked", "decision", b"decision", "outcome", b"outcome", "perspectives", b"perspectives", "state", b"state", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["claim", b"claim", "claim_label", b"claim_label", "claim_slot", b"claim_slot", "clocked", b"clocked", "decision", b"decision", "outcome", b"outcome", "perspectives", b"perspectives", "resignation", b"resignation", "state", b"state", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

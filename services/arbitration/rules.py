@@ -1,4 +1,4 @@
-"""A typed client of the rules service, with a deadline on every call."""
+"""The arbitration's port to the rules service: a typed client with a deadline on every call."""
 
 from __future__ import annotations
 
