@@ -35,8 +35,8 @@ from games.registry import Game
 from games.seats import parse_seat
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.game.v1 import game_pb2
-from services.arbitration.entries import CHANGES_STATE
-from services.arbitration.logbook import CLOSING, read_entries
+from services.arbitration.matchlog.entries import CHANGES_STATE
+from services.arbitration.matchlog.reader import CLOSING, read_entries
 from services.common.rejection import Rejection
 from services.rules import steps
 from services.rules.games import decode_state, entry_for

@@ -28,7 +28,7 @@ from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2
 from photofinish.tournaments.v1 import tournaments_pb2
-from services.arbitration.logbook import CLOSING, read_entries
+from services.arbitration.matchlog.reader import CLOSING, read_entries
 from services.common.rejection import Rejection
 from services.common.subjects import RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
 from services.rules import steps

@@ -13,23 +13,23 @@ from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
 from services.arbitration.clock import starting_clock
 from services.arbitration.config import Config
 from services.arbitration.faults import Fault
-from services.arbitration.journal import Journal, StreamStore
-from services.arbitration.logbook import Logbook
+from services.arbitration.matchlog.reader import LogReader
+from services.arbitration.matchlog.writer import LogWriter, StreamStore
 from services.arbitration.monitor import NatsOutages, watch_for_stalls
-from services.arbitration.ownership import Ownership
+from services.arbitration.placement import Placement
 from services.arbitration.publisher import Publisher
 from services.arbitration.rules import RulesClient
 from services.arbitration.service import ArbitrationServicer, Matches
 from services.arbitration.store import SnapshotStore
 from services.arbitration.timers import Timers
 from services.common import logs, subjects, tasks
-from services.common.owners import Directory
+from services.common.placement import Directory
 from services.common.serving import serve
 
 
 async def main(config: Config) -> None:
     matches: list[Matches] = []
-    logbooks: list[Logbook] = []
+    log_readers: list[LogReader] = []
     bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
     @contextlib.asynccontextmanager
@@ -45,11 +45,11 @@ async def main(config: Config) -> None:
         js = nc.jetstream()
         await js.add_stream(subjects.results_stream_config())
         await js.add_stream(subjects.log_stream_config())
-        journal = Journal(StreamStore(js), config.instance)
+        log_writer = LogWriter(StreamStore(js), config.instance)
         channel = grpc.aio.insecure_channel(config.rules_addr)
         directory = await Directory.open(js)
         await directory.start()
-        ownership = Ownership(config.instance, directory)
+        placement = Placement(config.instance, directory)
         owned = Matches(
             config.instance,
             RulesClient(channel),
@@ -57,15 +57,15 @@ async def main(config: Config) -> None:
             Timers(config.gate_timeout_s),
             starting_clock(config.bank_ms, config.grace_ms),
             config.tolerances,
-            journal,
+            log_writer,
             await SnapshotStore.open(js),
-            ownership,
+            placement,
         )
         matches.append(owned)
         await owned.take_over()
-        announcer = asyncio.create_task(announce_when_bound(ownership, config.advertise_host))
+        announcer = asyncio.create_task(announce_when_bound(placement, config.advertise_host))
         adopter = asyncio.create_task(owned.adopt_orphans(config.adopt_every_s))
-        logbooks.append(Logbook(js))
+        log_readers.append(LogReader(js))
         faults.append(owned.on_fault)
         stalls = asyncio.create_task(watch_for_stalls(config.tolerances, owned.on_fault))
         await nc.subscribe(
@@ -79,18 +79,18 @@ async def main(config: Config) -> None:
                 await tasks.stop(loop)
             await owned.close()
             await directory.stop()
-            await journal.close()
+            await log_writer.close()
             await nc.drain()
             await channel.close()
 
     def register(server: grpc.aio.Server) -> Sequence[str]:
         arbitration_pb2_grpc.add_ArbitrationServicer_to_server(
-            ArbitrationServicer(matches[0], logbooks[0]), server
+            ArbitrationServicer(matches[0], log_readers[0]), server
         )
         return [arbitration_pb2.DESCRIPTOR.services_by_name["Arbitration"].full_name]
 
-    async def announce_when_bound(ownership: Ownership, host: str) -> None:
-        await ownership.announce(f"{host}:{await bound}")
+    async def announce_when_bound(placement: Placement, host: str) -> None:
+        await placement.announce(f"{host}:{await bound}")
 
     await serve("arbitration", config.listen, register, lifespan, bound.set_result)
 

@@ -20,7 +20,6 @@ from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
 from services.arbitration.decision import Seat, decision_from_proto
-from services.arbitration.entries import flag_record
 from services.arbitration.faults import (
     Fault,
     FaultKind,
@@ -30,8 +29,9 @@ from services.arbitration.faults import (
     measured,
     should_void,
 )
-from services.arbitration.journal import Journal
 from services.arbitration.match import FaultNotice, Flag, Item, Landing, Match, Nudge, Submission
+from services.arbitration.matchlog.entries import flag_record
+from services.arbitration.matchlog.writer import LogWriter
 from services.arbitration.metrics import COMMANDS, TIMER_LATENESS, VOIDS
 from services.arbitration.publisher import Publisher
 from services.arbitration.rules import RulesClient
@@ -58,7 +58,7 @@ class Referee:
         schedule: Callable[[Match], None],
         tolerances: Tolerances,
         broadcast: Callable[[Fault], None],
-        journal: Journal | None = None,
+        log_writer: LogWriter | None = None,
         save: Callable[[Match], Awaitable[None]] | None = None,
     ) -> None:
         self._rules = rules
@@ -66,7 +66,7 @@ class Referee:
         self._schedule = schedule
         self._tolerances = tolerances
         self._broadcast = broadcast  # a fault of the whole process reaches every match
-        self._journal = journal or Journal.discarding()
+        self._journal = log_writer or LogWriter.discarding()
         # Snapshots for a takeover: saved before anyone sees the change they carry.
         self._save = save or _nowhere
 

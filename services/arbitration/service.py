@@ -15,16 +15,16 @@ from photofinish.rules.v1 import rules_pb2
 from services.arbitration.clock import Clock
 from services.arbitration.decision import decision_from_proto
 from services.arbitration.faults import Fault, FaultKind, Tolerances, exposure_after, measured
-from services.arbitration.journal import Journal
-from services.arbitration.logbook import Logbook
 from services.arbitration.match import FaultNotice, Match, Submission
+from services.arbitration.matchlog.reader import LogReader
+from services.arbitration.matchlog.writer import LogWriter
 from services.arbitration.metrics import (
     FORWARDING_DELAY,
     LIVE_MATCHES,
     SNAPSHOT_SECONDS,
     TIMING_FAULTS,
 )
-from services.arbitration.ownership import Ownership
+from services.arbitration.placement import Placement
 from services.arbitration.publisher import Publisher, build_update
 from services.arbitration.referee import Referee, spawn
 from services.arbitration.rules import RulesClient
@@ -49,25 +49,25 @@ class Matches:
         timers: Timers,
         clock: Clock | None = None,
         tolerances: Tolerances | None = None,
-        journal: Journal | None = None,
+        log_writer: LogWriter | None = None,
         store: SnapshotStore | None = None,
-        ownership: Ownership | None = None,
+        placement: Placement | None = None,
     ) -> None:
         self.instance = instance
         self._store = store
-        self._ownership = ownership
+        self._ownership = placement
         self._clock = clock or Clock()
         self._rules = rules
         self._publisher = publisher
         self.tolerances = tolerances or Tolerances()
-        self.journal = journal or Journal.discarding()
+        self.log_writer = log_writer or LogWriter.discarding()
         self._referee = Referee(
             rules,
             publisher,
             timers.schedule,
             self.tolerances,
             self.on_fault,
-            self.journal,
+            self.log_writer,
             self.save,
         )
         self._timers = timers
@@ -110,7 +110,7 @@ class Matches:
             perspectives={p.seat: p for p in step.perspectives},
         )
         match.exposure = exposure_after(match.exposure, match.is_exposed(), now_ns)
-        self.journal.opened(match)
+        self.log_writer.opened(match)
         if self._ownership is not None:  # recorded first: the gateway routes by it
             await self._ownership.claim_new(created.match_id)
         await self.save(match)
@@ -271,7 +271,7 @@ class Matches:
             for match_id, match in list(self._live.items()):
                 if match.finished_ns is not None and match.finished_ns < cutoff:
                     self._let_go(match_id)
-                    self.journal.forget(match_id)
+                    self.log_writer.forget(match_id)
                     try:
                         if self._store is not None:
                             await self._store.forget(match_id)
@@ -299,9 +299,9 @@ class Matches:
 class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
     """Submit, GetUpdate and GetMatchLog: decode, hand to the match or the log, encode."""
 
-    def __init__(self, matches: Matches, logbook: Logbook | None = None) -> None:
+    def __init__(self, matches: Matches, log_reader: LogReader | None = None) -> None:
         self._matches = matches
-        self._logbook = logbook
+        self._logbook = log_reader
 
     async def Submit(
         self,

@@ -14,15 +14,15 @@ from aiohttp import web
 
 from services.common import logs
 from services.common.metrics import add_metrics_route, sample_event_loop_lag
-from services.common.owners import Directory
+from services.common.placement import Directory
 from services.common.serving import announce_ready, wait_for_stop_signal
+from services.gateway.arbiters import ArbitrationChannels, by_owner
 from services.gateway.auth import identity_hook
 from services.gateway.config import Config
 from services.gateway.grpcweb import GrpcWebConfig, HeaderPolicy, setup
 from services.gateway.local import LocalArena, add_local_arena
 from services.gateway.ops import add_ops_routes
 from services.gateway.page import placeholder
-from services.gateway.placement import ArbitrationChannels, by_owner
 from services.gateway.routing import public_routes
 
 

@@ -18,7 +18,7 @@ from photofinish.client.v1 import arena_pb2
 from services.common import subjects
 from services.common.identity import PLAYER_ID, player_id_of
 from services.common.rejection import Rejection, from_rpc_error
-from services.gateway.placement import ArbitrationChannels
+from services.gateway.arbiters import ArbitrationChannels
 from services.gateway.tokens import issue
 
 GET_UPDATE_TIMEOUT_S = 3.0

@@ -112,7 +112,7 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
                 "PF_RULES_ADDR": stack.address("rules") if "rules" in stack.children else "",
                 # Matchmaking reads each queued player's rating (ratings starts before it).
                 "PF_RATINGS_ADDR": stack.address("ratings") if "ratings" in stack.children else "",
-                "PF_INSTANCE": name,  # arbitration's name in the ownership records
+                "PF_INSTANCE": name,  # arbitration's name in the placement records
             }
             stack.children[name] = await start_child(
                 name, f"services.{name}", env, logs, config.echo

@@ -22,8 +22,8 @@ from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
 from services.arbitration.clock import starting_clock
 from services.arbitration.faults import Fault, Tolerances
-from services.arbitration.journal import Journal, MemoryStore
 from services.arbitration.match import Answer, Flag, Match, Nudge, Submission
+from services.arbitration.matchlog.writer import LogWriter, MemoryStore
 from services.arbitration.publisher import build_update
 from services.arbitration.service import Matches
 from services.arbitration.timers import Timers
@@ -111,7 +111,7 @@ class Table:
     ) -> None:
         self.store = store or MemoryStore()
         self.outbox = Outbox(self.store)
-        self.journal = Journal(self.store, "test")
+        self.log_writer = LogWriter(self.store, "test")
         self.matches = Matches(
             "test",
             InProcessRules(),  # type: ignore[arg-type]
@@ -119,7 +119,7 @@ class Table:
             NoTimers(),
             starting_clock(bank_ms, 20),
             NEVER_LATE,
-            self.journal,
+            self.log_writer,
         )
         self.created = events_pb2.MatchCreated(
             match_id=f"m{seed}",
@@ -194,12 +194,12 @@ class Table:
         await self.matches._referee.judge_fault(self.match, fault)
 
     async def log(self) -> list[log_pb2.LogEntry]:
-        await self.journal.flush(self.match.match_id)
+        await self.log_writer.flush(self.match.match_id)
         return self.store.entries(self.match.match_id)
 
     async def close(self) -> None:
         await self.matches.close()
-        await self.journal.close()
+        await self.log_writer.close()
 
 
 def races(table: Table) -> Iterator[tuple[game_pb2.Command, game_pb2.Command]]:

@@ -1,4 +1,4 @@
-"""Ownership records and fenced snapshots, against a real nats-server's JetStream KV."""
+"""Placement records and fenced snapshots, against a real nats-server's JetStream KV."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from nats.js import JetStreamContext
 
 from photofinish.arbitration.v1 import arbitration_pb2, snapshot_pb2
 from photofinish.events.v1 import events_pb2
-from services.arbitration.ownership import Ownership
+from services.arbitration.placement import Placement
 from services.arbitration.store import SnapshotStore, Superseded
-from services.common.owners import Directory, arbiters_bucket, owners_bucket
+from services.common.placement import Directory, arbiters_bucket, owners_bucket
 from services.stack.natsd import start_nats
 
 TTL_S = 1.0
@@ -36,7 +36,7 @@ async def directory(js: JetStreamContext) -> Directory:
 
 
 async def test_a_new_match_is_routed_to_the_instance_that_opened_it(js: JetStreamContext) -> None:
-    own = Ownership("arb-a", await directory(js))
+    own = Placement("arb-a", await directory(js))
     announcing = asyncio.create_task(own.announce("10.0.0.1:7102", every_s=0.1))
     await own.claim_new("m1")
     gateway = await directory(js)  # another process, reading the same buckets
@@ -48,9 +48,9 @@ async def test_a_new_match_is_routed_to_the_instance_that_opened_it(js: JetStrea
 
 
 async def test_of_two_claims_on_one_orphan_exactly_one_wins(js: JetStreamContext) -> None:
-    dead = Ownership("arb-dead", await directory(js))
+    dead = Placement("arb-dead", await directory(js))
     await dead.claim_new("m1")
-    survivors = [Ownership(name, await directory(js)) for name in ("arb-b", "arb-c")]
+    survivors = [Placement(name, await directory(js)) for name in ("arb-b", "arb-c")]
     seen = [(await s.orphans())["m1"] for s in survivors]
     won = await asyncio.gather(*(s.claim("m1", o) for s, o in zip(survivors, seen, strict=True)))
     assert sorted(won) == [False, True]
@@ -59,13 +59,13 @@ async def test_of_two_claims_on_one_orphan_exactly_one_wins(js: JetStreamContext
 
 
 async def test_only_a_silent_instances_matches_are_orphans(js: JetStreamContext) -> None:
-    alive = Ownership("arb-alive", await directory(js))
-    silent = Ownership("arb-silent", await directory(js))
+    alive = Placement("arb-alive", await directory(js))
+    silent = Placement("arb-silent", await directory(js))
     beating = asyncio.create_task(alive.announce("127.0.0.1:1", every_s=0.1))
     stopping = asyncio.create_task(silent.announce("127.0.0.1:2", every_s=0.1))
     await alive.claim_new("kept")
     await silent.claim_new("orphaned")
-    watcher = Ownership("arb-watcher", await directory(js))
+    watcher = Placement("arb-watcher", await directory(js))
     await asyncio.sleep(0.3)
     assert await watcher.orphans() == {}  # both still announce themselves
     stopping.cancel()  # silent stops beating, as a killed process would
@@ -80,7 +80,7 @@ async def test_only_a_silent_instances_matches_are_orphans(js: JetStreamContext)
 
 
 async def test_a_released_match_is_nobodys(js: JetStreamContext) -> None:
-    own = Ownership("arb-a", await directory(js))
+    own = Placement("arb-a", await directory(js))
     await own.claim_new("m1")
     await own.release("m1")
     await asyncio.sleep(0.1)  # the watch brings the deletion

@@ -20,7 +20,7 @@ import nats
 from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
-from services.common.owners import Directory
+from services.common.placement import Directory
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, player, until
 from tests.e2e.test_failover import READY, SUBMIT, first_move, latest, play_to_a_correct_finish

@@ -27,8 +27,8 @@ from nats.js import JetStreamContext
 from prometheus_client import Counter, Gauge, Histogram
 
 from photofinish.arbitration.v1 import log_pb2
-from services.arbitration import entries
 from services.arbitration.match import Answer, Match, Submission
+from services.arbitration.matchlog import entries
 from services.common import subjects
 from services.common.metrics import LATENCY_BUCKETS_S
 
@@ -88,7 +88,7 @@ class StreamStore:
 
 
 class MemoryStore:
-    """Entries kept in memory, by match (tests; a referee built without a journal)."""
+    """Entries kept in memory, by match (tests; a referee built without a log_writer)."""
 
     def __init__(self, keep: bool = True) -> None:
         self.logs: dict[str, list[bytes]] = {}
@@ -118,7 +118,7 @@ class _Tail:
     sealed: bool = False
 
 
-class Journal:
+class LogWriter:
     """Records each match's entries in the order the referee decides them."""
 
     def __init__(
@@ -130,8 +130,8 @@ class Journal:
         self._tails: dict[str, _Tail] = {}
 
     @classmethod
-    def discarding(cls) -> Journal:
-        """Return a journal that keeps nothing (a referee built without one)."""
+    def discarding(cls) -> LogWriter:
+        """Return a log_writer that keeps nothing (a referee built without one)."""
         return cls(MemoryStore(keep=False))
 
     def opened(self, match: Match) -> None:

@@ -15,7 +15,7 @@ from services.common.rejection import Rejection
 
 SERVER = -1  # the seat of an entry the server made itself
 
-# Entries after which the state may differ: they carry its hash (see ``Journal``).
+# Entries after which the state may differ: they carry its hash (see ``LogWriter``).
 CHANGES_STATE = frozenset(
     {
         log_pb2.ENTRY_KIND_OPENED,

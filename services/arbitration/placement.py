@@ -1,8 +1,8 @@
-"""This instance's side of the ownership records: announcing itself, claiming matches.
+"""This instance's side of the placement records: announcing itself, claiming matches.
 
 Every claim is a compare-and-set on the match's ``pf_owners`` entry, so when two
 instances reach for the same orphaned match exactly one gets it. What the records mean
-is described in services/common/owners.py.
+is described in services/common/placement.py.
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ import logging
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError, NoKeysError
 from nats.js.kv import KeyValue
 
-from services.common.owners import Directory, Owner
+from services.common.placement import Directory, Owner
 
 log = logging.getLogger("arbitration")
 
 HEARTBEAT_S = 1.0
 
 
-class Ownership:
+class Placement:
     """Claims and releases matches for ``instance``; keeps it announced while it runs."""
 
     def __init__(self, instance: str, directory: Directory) -> None:

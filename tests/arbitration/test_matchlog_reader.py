@@ -7,7 +7,7 @@ import pytest
 
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.events.v1 import events_pb2
-from services.arbitration.logbook import check_match_id, check_reader, in_order, is_closed
+from services.arbitration.matchlog.reader import check_match_id, check_reader, in_order, is_closed
 from services.common.rejection import Rejection
 
 PLAYERS = [events_pb2.Player(player_id="ann"), events_pb2.Player(player_id="bob")]

@@ -7,8 +7,8 @@ import hashlib
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
-from services.arbitration.entries import since_open_us
 from services.arbitration.faults import Fault, FaultKind
+from services.arbitration.matchlog.entries import since_open_us
 from services.common.rejection import Rejection
 from tests.arbitration.harness import Table, races
 

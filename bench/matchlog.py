@@ -1,8 +1,8 @@
 """The arbitration log's cost: what recording adds to a command, and what storing takes.
 
-Run with ``.venv/bin/python -m bench.journal``. Three figures:
+Run with ``.venv/bin/python -m bench.matchlog``. Three figures:
 
-- **record**: ``Journal.judged`` as the referee calls it after judging a command — build
+- **record**: ``LogWriter.judged`` as the referee calls it after judging a command — build
   the entry, number it, queue it, wake the match's writer. This is all a command's
   answer waits for.
 - **write**: what the writer does per entry off the answer path (sha256 of the state,
@@ -29,8 +29,8 @@ from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.arbitration.decision import decision_from_proto
-from services.arbitration.journal import Journal, MemoryStore, StreamStore
 from services.arbitration.match import Match, Submission
+from services.arbitration.matchlog.writer import LogWriter, MemoryStore, StreamStore
 from services.arbitration.timing import Timing
 from services.common import subjects
 from services.rules import replies
@@ -66,7 +66,7 @@ def micros(samples_ns: list[int]) -> str:
 
 async def record_cost(commands: int) -> list[int]:
     """Return the ns each ``judged`` call took, the writer draining between commands."""
-    journal = Journal(MemoryStore(keep=False))
+    log_writer = LogWriter(MemoryStore(keep=False))
     match = bid_match("bench")
     loop = asyncio.get_running_loop()
     reply = arbitration_pb2.SubmitReply(seq=1, arrival_us=5)
@@ -74,10 +74,10 @@ async def record_cost(commands: int) -> list[int]:
     for n in range(commands):
         item = Submission(time.monotonic_ns(), 0, n + 1, PLAY, loop.create_future())
         started = time.perf_counter_ns()
-        journal.judged(match, item, reply, match.opened_ns + 10**9)
+        log_writer.judged(match, item, reply, match.opened_ns + 10**9)
         samples.append(time.perf_counter_ns() - started)
         await asyncio.sleep(0)  # the writer stores it, as it would between commands
-    await journal.flush("bench")
+    await log_writer.flush("bench")
     return samples
 
 
@@ -108,7 +108,7 @@ async def store_cost(url: str, entries: int, matches: int) -> tuple[list[int], f
         started = time.perf_counter_ns()
         await store.put("seq", index, payload)
         samples.append(time.perf_counter_ns() - started)
-    journal = Journal(store)
+    log_writer = LogWriter(store)
     held = [bid_match(f"m{n}") for n in range(matches)]
     loop = asyncio.get_running_loop()
     reply = arbitration_pb2.SubmitReply(seq=1)
@@ -116,10 +116,10 @@ async def store_cost(url: str, entries: int, matches: int) -> tuple[list[int], f
     for n in range(entries):
         for match in held:
             item = Submission(time.monotonic_ns(), 0, n + 1, PLAY, loop.create_future())
-            journal.judged(match, item, reply, None)
+            log_writer.judged(match, item, reply, None)
         await asyncio.sleep(0)
     for match in held:
-        await journal.flush(match.match_id)
+        await log_writer.flush(match.match_id)
     rate = entries * matches / (time.perf_counter() - started_s)
     cpu_us = (time.process_time() - cpu_s) * 1e6 / (entries * matches)
     await nc.close()

@@ -103,7 +103,7 @@ async def read_entries(js: JetStreamContext, match_id: str) -> list[log_pb2.LogE
                 await js.delete_consumer(subjects.LOG_STREAM, config.name)
 
 
-class Logbook:
+class LogReader:
     """Serves GetMatchLog: the stored log of a finished match, to its players."""
 
     def __init__(self, js: JetStreamContext) -> None:

@@ -1,7 +1,7 @@
 """Which arbitration instance to call for a match: the one recorded as its owner.
 
 With one instance every call could go to the configured address; with several, each
-match lives on the instance that opened or adopted it (services/common/owners.py), and a
+match lives on the instance that opened or adopted it (services/common/placement.py), and a
 call about it must reach that one. Unknown matches go to the configured address, which
 answers for them as any instance would (not found, or a finished match's log).
 """
@@ -14,7 +14,7 @@ import grpc
 import nats.errors
 from google.protobuf.message import Message
 
-from services.common.owners import Directory
+from services.common.placement import Directory
 from services.gateway.grpcweb.routes import Resolver
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ import asyncio
 
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
-from services.arbitration.journal import Journal, MemoryStore
+from services.arbitration.matchlog.writer import LogWriter, MemoryStore
 from tests.arbitration.harness import Table
 
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
@@ -92,7 +92,7 @@ async def test_a_match_is_sealed_once() -> None:
     await table.submit(0, READY)
     await table.submit(1, READY)
     await table.flag()
-    assert not await table.journal.seal(table.match)
+    assert not await table.log_writer.seal(table.match)
     closing = [e for e in await table.log() if e.kind == log_pb2.ENTRY_KIND_FINISHED]
     assert len(closing) == 1
     await table.close()
@@ -103,7 +103,7 @@ async def test_closing_stores_what_is_waiting() -> None:
     table = await opened_table(store)
     await table.submit(0, READY)
     store.gate.set()
-    await table.journal.close()
+    await table.log_writer.close()
     assert len(store.logs[table.match.match_id]) == 2
     await table.close()
 
@@ -113,7 +113,7 @@ async def test_a_match_taken_over_continues_its_log_after_the_last_stored_entry(
     table = await opened_table(store)
     await table.submit(0, READY)
     await table.log()
-    successor = Journal(store, "successor")  # another instance, which did not open it
+    successor = LogWriter(store, "successor")  # another instance, which did not open it
     successor.nudged(table.match)
     await successor.flush(table.match.match_id)
     assert [e.index for e in store.entries(table.match.match_id)] == [0, 1, 2]
