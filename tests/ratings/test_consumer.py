@@ -19,6 +19,7 @@ from services.ratings.store import Store
 from services.ratings.stream import declare
 from services.stack.natsd import NatsServer
 from tests.ratings.results import publish, void, win
+from tests.waiting import poll_until
 
 WAIT_S = 20.0
 
@@ -45,12 +46,12 @@ async def consuming(js: JetStreamContext, store: Store) -> AsyncIterator[None]:
 
 async def drained(js: JetStreamContext) -> None:
     """Return once the consumer has every message delivered and acked (or terminated)."""
-    async with asyncio.timeout(WAIT_S):
-        while True:
-            info = await js.consumer_info(RESULTS_STREAM, RATINGS_CONSUMER)
-            if info.num_pending == 0 and info.num_ack_pending == 0:
-                return
-            await asyncio.sleep(0.05)
+
+    async def settled() -> bool:
+        info = await js.consumer_info(RESULTS_STREAM, RATINGS_CONSUMER)
+        return bool(info.num_pending == 0 and info.num_ack_pending == 0)
+
+    await poll_until("every message delivered and acked or terminated", settled, WAIT_S)
 
 
 def sample(name: str, **labels: str) -> float:
@@ -102,9 +103,18 @@ async def test_a_malformed_payload_is_terminated_counted_and_does_not_block_the_
     await publish(js, win("m1", "ann", "bob"))
     async with consuming(js, store):
         await drained(js)
-        # Terminated, not merely unacked: nothing comes back after ack_wait.
-        await asyncio.sleep(1.5)
-        info = await js.consumer_info(RESULTS_STREAM, RATINGS_CONSUMER)
+    # Terminated, not merely unacked: nothing comes back after ack_wait. A result taken
+    # after it and never acked does come back then, and an unacked junk message, due
+    # earlier, would have come back first.
+    await publish(js, win("m2", "cy", "dee"))
+    sub = await js.pull_subscribe_bind(durable=RATINGS_CONSUMER, stream=RESULTS_STREAM)
+    (taken,) = await sub.fetch(1, timeout=5)
+    (back,) = await sub.fetch(1, timeout=WAIT_S)
+    assert back.metadata.sequence.stream == taken.metadata.sequence.stream
+    assert back.metadata.num_delivered == taken.metadata.num_delivered + 1
+    await back.ack_sync()
+    await sub.unsubscribe()
+    info = await js.consumer_info(RESULTS_STREAM, RATINGS_CONSUMER)
     assert info.num_redelivered == 0 and info.num_ack_pending == 0
     assert sample("pf_ratings_malformed_total", reason="undecodable") == malformed + 1
     assert len(await store.ladder(Game.SPIT, 10)) == 2
