@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Sequence
+import functools
+from collections.abc import AsyncIterator, Sequence
 
 import grpc
 import nats
@@ -12,30 +13,46 @@ import nats
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
 from services.arbitration.clock import starting_clock
 from services.arbitration.config import Config
+from services.arbitration.eviction import evict_finished
 from services.arbitration.faults import Fault
+from services.arbitration.matches import Matches
 from services.arbitration.matchlog.reader import LogReader
 from services.arbitration.matchlog.writer import LogWriter, StreamStore
 from services.arbitration.monitor import NatsOutages, watch_for_stalls
+from services.arbitration.opening import answer_open_request
 from services.arbitration.placement import Placement
 from services.arbitration.publisher import Publisher
 from services.arbitration.rules import RulesClient
-from services.arbitration.service import ArbitrationServicer, Matches
+from services.arbitration.servicer import ArbitrationServicer
 from services.arbitration.store import SnapshotStore
+from services.arbitration.takeover import Takeover
 from services.arbitration.timers import Timers
 from services.common import logs, subjects, tasks
 from services.common.placement import Directory
 from services.common.serving import serve
 
 
-async def main(config: Config) -> None:
-    matches: list[Matches] = []
-    log_readers: list[LogReader] = []
-    bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+class Arbitration:
+    """The process: its connections and tasks, opened by ``lifespan``, served by ``register``."""
+
+    def __init__(self, config: Config) -> None:
+        self._config = config
+        self._bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._servicer: ArbitrationServicer | None = None
+        self._matches: Matches | None = None
+
+    def on_fault(self, fault: Fault) -> None:
+        """Hand a fault of the whole process to every live match (none before they exist)."""
+        if self._matches is not None:
+            self._matches.on_fault(fault)
+
+    def on_bound(self, port: int) -> None:
+        self._bound.set_result(port)
 
     @contextlib.asynccontextmanager
-    async def lifespan() -> AsyncIterator[None]:
-        faults: list[Callable[[Fault], None]] = []
-        outages = NatsOutages(config.tolerances, lambda fault: faults[0](fault))
+    async def lifespan(self) -> AsyncIterator[None]:
+        config = self._config
+        outages = NatsOutages(config.tolerances, self.on_fault)
         nc = await nats.connect(
             config.nats_url,
             name=f"arbitration-{config.instance}",
@@ -50,7 +67,8 @@ async def main(config: Config) -> None:
         directory = await Directory.open(js)
         await directory.start()
         placement = Placement(config.instance, directory)
-        owned = Matches(
+        store = await SnapshotStore.open(js)
+        matches = Matches(
             config.instance,
             RulesClient(channel),
             Publisher(nc, js),
@@ -58,41 +76,54 @@ async def main(config: Config) -> None:
             starting_clock(config.bank_ms, config.grace_ms),
             config.tolerances,
             log_writer,
-            await SnapshotStore.open(js),
+            store,
             placement,
         )
-        matches.append(owned)
-        await owned.take_over()
-        announcer = asyncio.create_task(announce_when_bound(placement, config.advertise_host))
-        adopter = asyncio.create_task(owned.adopt_orphans(config.adopt_every_s))
-        log_readers.append(LogReader(js))
-        faults.append(owned.on_fault)
-        stalls = asyncio.create_task(watch_for_stalls(config.tolerances, owned.on_fault))
+        self._matches = matches
+        self._servicer = ArbitrationServicer(matches, LogReader(js))
+        takeover = Takeover(matches, store, placement)
+        await takeover.take_over()
+        loops = [
+            asyncio.create_task(self._announce(placement)),
+            asyncio.create_task(takeover.adopt_orphans(config.adopt_every_s)),
+            asyncio.create_task(evict_finished(matches, config.keep_finished_s)),
+            asyncio.create_task(watch_for_stalls(config.tolerances, self.on_fault)),
+        ]
         await nc.subscribe(
-            subjects.MATCH_CREATE, queue=subjects.ARBITRATION_QUEUE, cb=owned.on_create_request
+            subjects.MATCH_CREATE,
+            queue=subjects.ARBITRATION_QUEUE,
+            cb=functools.partial(answer_open_request, matches),
         )
-        evictor = asyncio.create_task(owned.evict_finished(config.keep_finished_s))
         try:
             yield
         finally:
-            for loop in (announcer, adopter, evictor, stalls):
+            for loop in loops:
                 await tasks.stop(loop)
-            await owned.close()
+            await matches.close()
             await directory.stop()
             await log_writer.close()
             await nc.drain()
             await channel.close()
 
-    def register(server: grpc.aio.Server) -> Sequence[str]:
-        arbitration_pb2_grpc.add_ArbitrationServicer_to_server(
-            ArbitrationServicer(matches[0], log_readers[0]), server
-        )
+    def register(self, server: grpc.aio.Server) -> Sequence[str]:
+        assert self._servicer is not None, "register runs inside the lifespan"
+        arbitration_pb2_grpc.add_ArbitrationServicer_to_server(self._servicer, server)
         return [arbitration_pb2.DESCRIPTOR.services_by_name["Arbitration"].full_name]
 
-    async def announce_when_bound(placement: Placement, host: str) -> None:
-        await placement.announce(f"{host}:{await bound}")
+    async def _announce(self, placement: Placement) -> None:
+        """Announce this instance's address once the gRPC port is bound."""
+        await placement.announce(f"{self._config.advertise_host}:{await self._bound}")
 
-    await serve("arbitration", config.listen, register, lifespan, bound.set_result)
+
+async def main(config: Config) -> None:
+    arbitration = Arbitration(config)
+    await serve(
+        "arbitration",
+        config.listen,
+        arbitration.register,
+        arbitration.lifespan,
+        arbitration.on_bound,
+    )
 
 
 if __name__ == "__main__":

@@ -60,6 +60,7 @@ class Referee:
         broadcast: Callable[[Fault], None],
         log_writer: LogWriter | None = None,
         save: Callable[[Match], Awaitable[None]] | None = None,
+        now: Callable[[], int] = time.monotonic_ns,
     ) -> None:
         self._rules = rules
         self._publisher = publisher
@@ -69,6 +70,7 @@ class Referee:
         self._journal = log_writer or LogWriter.discarding()
         # Snapshots for a takeover: saved before anyone sees the change they carry.
         self._save = save or _nowhere
+        self._now = now  # the monotonic clock the arrival stamps come from
 
     async def run(self, match: Match) -> None:
         """Work through the match's queue until the task is cancelled or the match moves.
@@ -111,7 +113,7 @@ class Referee:
             await self.judge_fault(match, item.fault)
         elif isinstance(item, Flag):
             # The loop may wake a hair early; the flag falls at the deadline, not before.
-            early_ns = item.deadline_ns - time.monotonic_ns()
+            early_ns = item.deadline_ns - self._now()
             if early_ns > 0:
                 await asyncio.sleep(early_ns / 1e9)
             await self._timer_step(self._flag(match, item.deadline_ns))
@@ -227,7 +229,7 @@ class Referee:
         if step.HasField("outcome"):
             match.outcome = step.outcome
             match.status = arbitration_pb2.STATUS_FINISHED
-            match.finished_ns = time.monotonic_ns()
+            match.finished_ns = self._now()
         match.exposure = exposure_after(match.exposure, match.is_exposed(), at_ns)
         if seat is not None and client_seq > 0:
             match.remember(seat, client_seq, self._reply(match, at_ns))
@@ -269,7 +271,7 @@ class Referee:
         running = match.timing.clock.running
         if match.is_over() or deadline is None or running is None or now_ns < deadline:
             return
-        late_ns = time.monotonic_ns() - deadline
+        late_ns = self._now() - deadline
         TIMER_LATENESS.observe(late_ns / 1e9)
         lateness = measured(FaultKind.TIMER_LATE, deadline, deadline + late_ns, self._tolerances)
         if lateness is not None:
@@ -294,19 +296,19 @@ class Referee:
                 "fields": {
                     "match": match.match_id,
                     "seat": running,
-                    "late_us": (time.monotonic_ns() - deadline) // 1000,
+                    "late_us": (self._now() - deadline) // 1000,
                 }
             },
         )
 
     async def _nudge(self, match: Match, item: Nudge) -> None:
-        TIMER_LATENESS.observe(max(0, time.monotonic_ns() - item.due_ns) / 1e9)
+        TIMER_LATENESS.observe(max(0, self._now() - item.due_ns) / 1e9)
         if match.is_over() or item.version != match.version or not match.decision.gated:
             return
         command = game_pb2.Command(nudge=game_pb2.Nudge())
         seat = min(match.decision.seats, default=0)
         step = await self._rules.apply(match.game, match.state, seat, command)
-        await self._advance(match, step, time.monotonic_ns(), None)
+        await self._advance(match, step, self._now(), None)
         self._journal.nudged(match)
 
     async def judge_fault(self, match: Match, fault: Fault) -> None:
@@ -323,7 +325,7 @@ class Referee:
         figures = fault.figures(self._tolerances.limit_ms(fault.kind))
         match.status = arbitration_pb2.STATUS_VOIDED
         match.void_reason = figures  # names the fault kind first: "event_loop_lag of …"
-        match.finished_ns = time.monotonic_ns()
+        match.finished_ns = self._now()
         match.seq += 1
         VOIDS.labels(fault.kind.value).inc()
         await self._save(match)

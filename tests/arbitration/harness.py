@@ -23,9 +23,9 @@ from photofinish.rules.v1 import rules_pb2
 from services.arbitration.clock import starting_clock
 from services.arbitration.faults import Fault, Tolerances
 from services.arbitration.match import Answer, Flag, Match, Nudge, Submission
+from services.arbitration.matches import Matches
 from services.arbitration.matchlog.writer import LogWriter, MemoryStore
 from services.arbitration.publisher import build_update
-from services.arbitration.service import Matches
 from services.arbitration.timers import Timers
 from services.rules import replies, steps
 from services.rules.games import decode_state, entry_for

@@ -6,6 +6,7 @@ import asyncio
 
 from photofinish.arbitration.v1 import snapshot_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
+from services.arbitration.eviction import evict_finished
 from services.common import tasks
 from tests.arbitration.harness import Table
 
@@ -30,12 +31,12 @@ async def test_a_failed_forget_does_not_stop_the_eviction() -> None:
     table = Table(game_pb2.GAME_BID, 9)
     await table.open()
     store = ForgetFails()
-    table.matches._store = store  # type: ignore[assignment]
+    table.matches.store = store  # type: ignore[assignment]
     await table.submit(0, READY)
     await table.submit(1, READY)
     await table.flag()
     assert table.match.is_over()
-    evictor = asyncio.create_task(table.matches.evict_finished(keep_s=0.01))
+    evictor = asyncio.create_task(evict_finished(table.matches, keep_s=0.01))
     for _ in range(200):
         if store.forgets:
             break

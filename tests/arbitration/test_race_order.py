@@ -23,7 +23,7 @@ from games.spit.claims import LOST_RACE
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import game_pb2
 from services.arbitration.match import Nudge
-from services.arbitration.service import ArbitrationServicer
+from services.arbitration.servicer import ArbitrationServicer
 from services.common.identity import PLAYER_ID
 from tests.arbitration.harness import Table, races
 

@@ -1,0 +1,33 @@
+"""Letting finished matches go once their players have had time to read the end."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from services.arbitration.matches import Matches
+
+log = logging.getLogger("arbitration")
+
+
+async def evict_finished(matches: Matches, keep_s: float) -> None:
+    """Forget finished matches older than ``keep_s``, forever, every few seconds."""
+    while True:
+        await asyncio.sleep(min(5.0, keep_s))
+        cutoff = matches.now() - int(keep_s * 1e9)
+        for match_id, match in [(m.match_id, m) for m in matches.held()]:
+            if match.finished_ns is not None and match.finished_ns < cutoff:
+                matches.let_go(match_id)
+                matches.log_writer.forget(match_id)
+                try:
+                    if matches.store is not None:
+                        await matches.store.forget(match_id)
+                    if matches.placement is not None:
+                        await matches.placement.release(match_id)
+                except Exception as error:
+                    # NATS trouble must not end the eviction of every later match; a
+                    # finished match's leftover records go at the next take_over.
+                    log.warning(
+                        "forgetting a finished match failed",
+                        extra={"fields": {"match": match_id, "why": repr(error)}},
+                    )

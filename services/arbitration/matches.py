@@ -1,0 +1,198 @@
+"""The match registry: every live match this instance holds, each with its worker task.
+
+It opens matches, saves their snapshots, hands every process-wide fault to each of them
+and lets them go; taking matches over (``takeover``), forgetting finished ones
+(``eviction``) and the gRPC calls (``servicer``) live beside it. Time comes from one
+injected clock (``now``), the same one the referee stamps with.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterator
+
+import grpc
+
+from photofinish.events.v1 import events_pb2
+from services.arbitration.clock import Clock
+from services.arbitration.decision import decision_from_proto
+from services.arbitration.faults import Fault, FaultKind, Tolerances, exposure_after, measured
+from services.arbitration.match import FaultNotice, Match
+from services.arbitration.matchlog.writer import LogWriter
+from services.arbitration.metrics import (
+    FORWARDING_DELAY,
+    LIVE_MATCHES,
+    SNAPSHOT_SECONDS,
+    TIMING_FAULTS,
+)
+from services.arbitration.placement import Placement
+from services.arbitration.publisher import Publisher
+from services.arbitration.referee import Referee, spawn
+from services.arbitration.rules import RulesClient
+from services.arbitration.snapshot import to_snapshot
+from services.arbitration.store import SnapshotStore
+from services.arbitration.timers import Timers
+from services.arbitration.timing import Timing, after_step
+from services.common.rejection import Rejection
+
+log = logging.getLogger("arbitration")
+
+
+class Matches:
+    """Every match this instance owns, each with its worker task."""
+
+    def __init__(
+        self,
+        instance: str,
+        rules: RulesClient,
+        publisher: Publisher,
+        timers: Timers,
+        clock: Clock | None = None,
+        tolerances: Tolerances | None = None,
+        log_writer: LogWriter | None = None,
+        store: SnapshotStore | None = None,
+        placement: Placement | None = None,
+        now: Callable[[], int] = time.monotonic_ns,
+    ) -> None:
+        self.instance = instance
+        self.store = store
+        self.placement = placement
+        self.now = now  # the monotonic clock every stamp and age here is read from
+        self._clock = clock or Clock()
+        self.rules = rules
+        self._publisher = publisher
+        self.tolerances = tolerances or Tolerances()
+        self.log_writer = log_writer or LogWriter.discarding()
+        self._referee = Referee(
+            rules,
+            publisher,
+            timers.schedule,
+            self.tolerances,
+            self.on_fault,
+            self.log_writer,
+            self.save,
+            now,
+        )
+        self._timers = timers
+        self._live: dict[str, Match] = {}
+        self._workers: dict[str, asyncio.Task[None]] = {}
+
+    def get(self, match_id: str) -> Match:
+        """Return the match.
+
+        Raises:
+            Rejection: NOT_FOUND when this instance holds no such match.
+        """
+        match = self._live.get(match_id)
+        if match is None:
+            raise Rejection(grpc.StatusCode.NOT_FOUND, "unknown_match", f"no match {match_id!r}")
+        return match
+
+    def find(self, match_id: str) -> Match | None:
+        """Return the match if this instance holds it."""
+        return self._live.get(match_id)
+
+    async def open(self, created: events_pb2.MatchCreated) -> Match:
+        """Open a match from matchmaking's request: deal, publish, start its worker."""
+        if created.match_id in self._live:
+            return self._live[created.match_id]  # a retried request: already open
+        step = await self.rules.new_match(created.game, created.options, created.seed)
+        now_ns = self.now()
+        decision = decision_from_proto(step.decision)
+        timing = Timing(
+            self._clock, clocked=step.clocked, hot_seat=created.mode == events_pb2.MODE_HOTSEAT
+        )
+        match = Match(
+            created=created,
+            opened_ns=now_ns,
+            state=step.state,
+            version=step.version,
+            decision=decision,
+            decision_proto=step.decision,
+            timing=after_step(timing, decision, now_ns),
+            perspectives={p.seat: p for p in step.perspectives},
+        )
+        match.exposure = exposure_after(match.exposure, match.is_exposed(), now_ns)
+        self.log_writer.opened(match)
+        if self.placement is not None:  # recorded first: the gateway routes by it
+            await self.placement.claim_new(created.match_id)
+        await self.save(match)
+        self.hold(match)
+        await self._publisher.updates(match)
+        await self._publisher.opened(match)
+        return match
+
+    async def save(self, match: Match) -> None:
+        """Keep the match's snapshot for a takeover (no store: nothing is kept).
+
+        Raises:
+            Superseded: when another instance has taken the match over.
+        """
+        if self.store is not None:
+            started = time.perf_counter()
+            snapshot = to_snapshot(match, self.instance, self.now())
+            match.revision = await self.store.save(snapshot, match.revision)
+            SNAPSHOT_SECONDS.observe(time.perf_counter() - started)
+
+    def hold(self, match: Match) -> None:
+        """Hold the match and start its worker; a worker that ends on its own lets it go."""
+        self._live[match.match_id] = match
+        LIVE_MATCHES.inc()
+        worker = spawn(self._referee, match)
+        self._workers[match.match_id] = worker
+        worker.add_done_callback(lambda task: self._worker_ended(match, task))
+        self._timers.schedule(match)
+
+    def _worker_ended(self, match: Match, worker: asyncio.Task[None]) -> None:
+        if worker.cancelled() or self._live.get(match.match_id) is not match:
+            return
+        # The worker returned: the match moved to another instance (see Referee.run).
+        self.let_go(match.match_id)
+
+    def let_go(self, match_id: str) -> None:
+        """Stop holding a match: its worker (if still running) and its timer end."""
+        match = self._live.pop(match_id)
+        self._workers.pop(match_id).cancel()
+        LIVE_MATCHES.dec()
+        if match.timer is not None:
+            match.timer.cancel()
+
+    def on_fault(self, fault: Fault) -> None:
+        """Count a fault of this process and let every live match judge it, in order."""
+        _record(fault)
+        for match in self._live.values():
+            if not match.is_over():
+                match.queue.put_nowait(FaultNotice(fault))
+
+    def forwarded(self, match: Match, received_ns: int | None, arrival_ns: int) -> None:
+        """Check how long a command took from the gateway; a slow one is this match's fault."""
+        if received_ns is None:
+            return
+        FORWARDING_DELAY.observe(max(0, arrival_ns - received_ns) / 1e9)
+        fault = measured(FaultKind.FORWARDING_DELAY, received_ns, arrival_ns, self.tolerances)
+        if fault is not None:
+            _record(fault, match=match.match_id)
+            match.queue.put_nowait(FaultNotice(fault))
+
+    async def close(self) -> None:
+        for worker in self._workers.values():
+            worker.cancel()
+        for match in self._live.values():
+            if match.timer is not None:
+                match.timer.cancel()
+
+    def held(self) -> Iterator[Match]:
+        """Return every match held now (a copy: the caller may let some go)."""
+        return iter(list(self._live.values()))
+
+    def live_count(self) -> int:
+        return sum(1 for m in self._live.values() if not m.is_over())
+
+
+def _record(fault: Fault, **fields: str) -> None:
+    """Count a fault and log it with its measured figure (and the match it hit, if one)."""
+    TIMING_FAULTS.labels(fault.kind.value).inc()
+    figures = {"kind": fault.kind.value, "ms": round(fault.duration_ms, 3)}
+    log.warning("timing fault", extra={"fields": {**figures, **fields}})
