@@ -57,9 +57,11 @@ chromium:
 run: install proto web
 	$(PY) -m services.stack
 
+# ruff, then the architecture: the import contracts in pyproject.toml ([tool.importlinter]).
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
 
 typecheck: install
 	$(VENV)/bin/mypy
