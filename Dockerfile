@@ -22,14 +22,14 @@ RUN groupadd --system --gid 10001 pf \
     && useradd --system --uid 10001 --gid pf --home-dir /app --shell /usr/sbin/nologin pf \
     && mkdir -p /data && chown pf:pf /data
 WORKDIR /app
-COPY pyproject.toml ./
+COPY pyproject.toml constraints.txt ./
 COPY photofinish ./photofinish
 COPY games ./games
 COPY services ./services
 COPY clients ./clients
 COPY bench ./bench
 COPY tools ./tools
-RUN pip install . && rm -rf build *.egg-info
+RUN pip install -c constraints.txt . && rm -rf build *.egg-info
 COPY --from=web /src/clients/web/dist ./clients/web/dist
 USER 10001:10001
 EXPOSE 7100 7101 7102 7103 7104 7105 7200 7201 7202 7203 7204
