@@ -10,13 +10,13 @@ from clients.arena import ArenaClient, CallError
 from clients.cli.console import INTERRUPT, Console
 from clients.cli.match import play_match
 from clients.cli.waiting import challenge_update, queue_update, wait_for_match
+from games import registry
 from photofinish.game.v1 import game_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2
 from photofinish.ratings.v1 import ratings_pb2
 
-GAMES: tuple[tuple[str, game_pb2.Game.ValueType], ...] = (
-    ("Spit", game_pb2.GAME_SPIT),
-    ("Spectacular Bid", game_pb2.GAME_BID),
+GAMES: tuple[tuple[str, game_pb2.Game.ValueType], ...] = tuple(
+    (game.title, game_pb2.Game.ValueType(game.number)) for game in registry.GAMES
 )
 LEVELS: tuple[tuple[str, game_pb2.Level.ValueType], ...] = (
     ("easy", game_pb2.LEVEL_EASY),

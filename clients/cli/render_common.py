@@ -6,12 +6,12 @@ import textwrap
 from collections.abc import Sequence
 
 from clients.cli.clocks import SeatTime, format_ms, seat_times
+from games import registry
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 
 Update = arbitration_pb2.MatchUpdate
 
-GAME_TITLES = {game_pb2.GAME_SPIT: "Spit", game_pb2.GAME_BID: "Spectacular Bid"}
 _TERMINATIONS = {
     game_pb2.TERMINATION_CHIPS: "a balance reached 0",
     game_pb2.TERMINATION_CARDS: "no cards left",
@@ -72,7 +72,8 @@ def label(update: Update, seat: int, viewer: int) -> str:
 def header(update: Update, round_no: int) -> str:
     """Return the board's first line: the game, the round and who plays whom."""
     first, second = names(update)
-    title = GAME_TITLES.get(update.game, "match")
+    game = registry.by_number(update.game)
+    title = "match" if game is None else game.title
     rated = "rated" if update.rated else "casual"
     return f"══ {title} · round {round_no} · {first} vs {second} · {rated} · #{update.seq} ══"
 
