@@ -9,6 +9,7 @@ from photofinish.game.v1 import bid_pb2, game_pb2
 from services.arbitration.eviction import evict_finished
 from services.common import tasks
 from tests.arbitration.harness import Table
+from tests.waiting import poll_until
 
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
 
@@ -17,33 +18,42 @@ class ForgetFails:
     """A snapshot store whose deletes fail, as during a NATS outage."""
 
     def __init__(self) -> None:
-        self.forgets = 0
+        self.forgotten: list[str] = []  # every match id a delete was tried for, in order
 
     async def save(self, snapshot: snapshot_pb2.MatchSnapshot, revision: int) -> int:
         return revision + 1
 
     async def forget(self, match_id: str) -> None:
-        self.forgets += 1
+        self.forgotten.append(match_id)
         raise OSError("no route to the bucket")
 
 
-async def test_a_failed_forget_does_not_stop_the_eviction() -> None:
-    table = Table(game_pb2.GAME_BID, 9)
+async def finish(table: Table) -> str:
+    """Open the table's match and end it on a flag; return its id."""
     await table.open()
-    store = ForgetFails()
-    table.matches.store = store  # type: ignore[assignment]
     await table.submit(0, READY)
     await table.submit(1, READY)
     await table.flag()
     assert table.match.is_over()
+    return table.match.match_id
+
+
+async def test_a_failed_forget_does_not_stop_the_eviction() -> None:
+    table = Table(game_pb2.GAME_BID, 9)
+    store = ForgetFails()
+    table.matches.store = store  # type: ignore[assignment]
+    first = await finish(table)
     evictor = asyncio.create_task(evict_finished(table.matches, keep_s=0.01))
-    for _ in range(200):
-        if store.forgets:
-            break
-        await asyncio.sleep(0.01)
-    await asyncio.sleep(0.05)  # a few more rounds
-    assert table.matches.find(table.match.match_id) is None
-    assert store.forgets == 1
+    await poll_until("the finished match's delete is tried", lambda: store.forgotten)
+    assert table.matches.find(first) is None
+    # The eviction goes on past the failure: a match finished after it is let go as well,
+    # and none of the rounds between tried the first match again.
+    later = Table(game_pb2.GAME_BID, 10)
+    later.matches = table.matches  # a second match on the same instance
+    second = await finish(later)
+    await poll_until("the later match's delete is tried", lambda: len(store.forgotten) > 1)
+    assert store.forgotten == [first, second]
+    assert table.matches.find(second) is None
     assert not evictor.done()  # still looking for the next finished match
     await tasks.stop(evictor)
     await table.close()

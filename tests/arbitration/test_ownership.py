@@ -9,6 +9,7 @@ from pathlib import Path
 import nats
 import pytest
 from nats.js import JetStreamContext
+from nats.js.errors import NoKeysError
 
 from photofinish.arbitration.v1 import arbitration_pb2, snapshot_pb2
 from photofinish.events.v1 import events_pb2
@@ -16,6 +17,7 @@ from services.arbitration.placement import Placement
 from services.arbitration.store import SnapshotStore, Superseded
 from services.common.placement import Directory, arbiters_bucket, owners_bucket
 from services.stack.natsd import start_nats
+from tests.waiting import poll_until
 
 TTL_S = 1.0
 
@@ -66,14 +68,24 @@ async def test_only_a_silent_instances_matches_are_orphans(js: JetStreamContext)
     await alive.claim_new("kept")
     await silent.claim_new("orphaned")
     watcher = Placement("arb-watcher", await directory(js))
-    await asyncio.sleep(0.3)
+    assert set(watcher.directory.owners()) == {"kept", "orphaned"}
+    await poll_until(
+        "arb-alive's directory sees arb-silent's claim",
+        lambda: "orphaned" in alive.directory.owners(),
+    )
+
+    async def both_announced() -> bool:
+        try:
+            keys = await watcher.directory.arbiters_kv.keys()
+        except NoKeysError:
+            return False
+        return set(keys) == {"arb-alive", "arb-silent"}
+
+    await poll_until("both instances announce themselves", both_announced)
     assert await watcher.orphans() == {}  # both still announce themselves
     stopping.cancel()  # silent stops beating, as a killed process would
-    for _ in range(100):  # its record ages out after TTL_S
-        if await watcher.orphans():
-            break
-        await asyncio.sleep(0.1)
-    assert set(await watcher.orphans()) == {"orphaned"}
+    orphans = await poll_until("arb-silent's record ages out (TTL_S)", watcher.orphans)
+    assert set(orphans) == {"orphaned"}
     assert set(await alive.orphans()) == {"orphaned"}
     assert await silent.orphans() == {}  # never its own
     beating.cancel()
@@ -82,9 +94,9 @@ async def test_only_a_silent_instances_matches_are_orphans(js: JetStreamContext)
 async def test_a_released_match_is_nobodys(js: JetStreamContext) -> None:
     own = Placement("arb-a", await directory(js))
     await own.claim_new("m1")
+    assert "m1" in own.mine()
     await own.release("m1")
-    await asyncio.sleep(0.1)  # the watch brings the deletion
-    assert "m1" not in own.mine()
+    await poll_until("the watch brings m1's deletion", lambda: "m1" not in own.mine())
     assert await (await directory(js)).owner_of("m1") is None
 
 
