@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 
 import aiohttp
+from prometheus_client.parser import text_string_to_metric_families
 
 from clients.arena import ArenaClient
 from photofinish.arbitration.v1 import arbitration_pb2
@@ -46,6 +47,21 @@ class Seated:
 
     async def submit(self, command: game_pb2.Command) -> arbitration_pb2.SubmitReply:
         return await self.client.submit(self.match_id, self.seat, command)
+
+
+async def metric(
+    http: aiohttp.ClientSession, stack: Stack, service: str, name: str
+) -> dict[str, float]:
+    """Return the samples of metric ``name`` on ``service``'s /metrics, keyed by labels."""
+    url = f"http://127.0.0.1:{stack.children[service].ports['metrics']}/metrics"
+    async with http.get(url) as response:
+        text = await response.text()
+    return {
+        ",".join(f"{k}={v}" for k, v in sample.labels.items()): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == name
+    }
 
 
 async def player(http: aiohttp.ClientSession, stack: Stack, name: str) -> ArenaClient:

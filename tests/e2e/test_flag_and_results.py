@@ -6,7 +6,6 @@ same at 120 s + 10 s.
 
 from __future__ import annotations
 
-import asyncio
 import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -22,11 +21,14 @@ from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.common import subjects
 from services.stack.stack import Stack, StackConfig, run_stack
-from tests.e2e.support import Seated, challenge, next_update, player, until
+from tests.e2e.support import Seated, challenge, metric, next_update, player, until
+from tests.waiting import poll_until
 
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
 DRAW = game_pb2.Command(bid=bid_pb2.BidCommand(draw=bid_pb2.BidDraw()))
 SHORT_CLOCK = (("PF_BANK_MS", "1200"), ("PF_GRACE_MS", "300"))
+# Ratings' ack_wait (10 s) and more: an unacked result comes back, and is handled, within it.
+REDELIVERY_TIMEOUT_S = 40.0
 
 
 def is_over(update: arbitration_pb2.MatchUpdate) -> bool:
@@ -53,12 +55,29 @@ async def ladder_games(seated: Seated) -> dict[str, int]:
 
 
 async def wait_for_ladder(seated: Seated, players: set[str]) -> dict[str, int]:
-    for _ in range(100):
+    """Return the ladder's games by player once every one of ``players`` is on it."""
+
+    async def listed() -> dict[str, int] | None:
         games = await ladder_games(seated)
-        if players <= games.keys():
-            return games
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"{players} never reached the ladder")
+        return games if players <= games.keys() else None
+
+    return await poll_until(f"{players} on the ladder", listed)
+
+
+async def wait_for_every_result_acked(stack: Stack) -> None:
+    """Return once ratings has acked every result on the stream: none is left undelivered
+    or delivered and unacked, so no redelivery can come after this."""
+    nc = await nats.connect(stack.nats_url)
+    js = nc.jetstream()
+
+    async def drained() -> bool:
+        info = await js.consumer_info(subjects.RESULTS_STREAM, subjects.RATINGS_CONSUMER)
+        return bool(info.num_pending == 0 and info.num_ack_pending == 0)
+
+    try:
+        await poll_until("ratings acks every result", drained, REDELIVERY_TIMEOUT_S)
+    finally:
+        await nc.close()
 
 
 @pytest_asyncio.fixture
@@ -110,7 +129,13 @@ async def test_a_rated_result_counts_once_however_often_it_is_published(
         headers={"Nats-Msg-Id": result.match_id + "/resent"},
     )
     await nc.close()
-    await asyncio.sleep(1.0)
+
+    async def duplicates() -> dict[str, float] | None:
+        counted = await metric(http, stack, "ratings", "pf_ratings_duplicates_total")
+        return counted if any(counted.values()) else None
+
+    # Ratings holds the copy's match already: it counts the copy as a duplicate, once.
+    assert await poll_until("ratings handles the resent copy", duplicates) == {"": 1.0}
     assert await ladder_games(first) == dict.fromkeys(ids, 1)
 
 
@@ -124,5 +149,7 @@ async def test_a_result_finished_while_ratings_is_down_is_counted_once_after_res
     ids = {first.client.player_id, second.client.player_id}
     assert await wait_for_ladder(first, ids) == dict.fromkeys(ids, 1)
     await stack.restart("ratings", signal.SIGKILL)
-    await asyncio.sleep(1.0)
+    # Killed between a commit and its ack, ratings gets that result again after ack_wait;
+    # once nothing is left unacked, nothing more can come.
+    await wait_for_every_result_acked(stack)
     assert await ladder_games(first) == dict.fromkeys(ids, 1)

@@ -13,13 +13,13 @@ import signal
 from pathlib import Path
 
 import aiohttp
-from prometheus_client.parser import text_string_to_metric_families
 
 from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.stack.stack import Stack, StackConfig, run_stack
-from tests.e2e.support import Seated, challenge, next_update, player, until
+from tests.e2e.support import Seated, challenge, metric, next_update, player, until
+from tests.waiting import poll_until
 
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
 FREEZE_S = 0.5
@@ -39,18 +39,6 @@ async def clock_running(
     await second.submit(READY)
     await until(first.client.watch(first.match_id, first.seat), lambda u: u.clock.running >= 0)
     return first, second
-
-
-async def metric(http: aiohttp.ClientSession, stack: Stack, name: str) -> dict[str, float]:
-    url = f"http://127.0.0.1:{stack.children['arbitration'].ports['metrics']}/metrics"
-    async with http.get(url) as response:
-        text = await response.text()
-    return {
-        ",".join(f"{k}={v}" for k, v in sample.labels.items()): sample.value
-        for family in text_string_to_metric_families(text)
-        for sample in family.samples
-        if sample.name == name
-    }
 
 
 async def test_freezing_the_arbitration_voids_the_rated_match_on_a_running_clock(
@@ -82,8 +70,16 @@ async def test_freezing_the_arbitration_voids_the_rated_match_on_a_running_clock
         assert not voided.HasField("outcome")
         assert (await latest(casual)).status == arbitration_pb2.STATUS_LIVE
         assert (await latest(waiting)).status == arbitration_pb2.STATUS_LIVE
-        assert (await metric(http, stack, "pf_voids_total")) == {"reason=event_loop_lag": 1.0}
-        await asyncio.sleep(1.0)  # ratings has had time to see the void
+        assert (await metric(http, stack, "arbitration", "pf_voids_total")) == {
+            "reason=event_loop_lag": 1.0
+        }
+
+        async def results() -> dict[str, float] | None:
+            counted = await metric(http, stack, "ratings", "pf_ratings_results_total")
+            return counted if any(counted.values()) else None
+
+        # Ratings has taken the void from the results stream (and nothing else came).
+        assert await poll_until("ratings counts the void", results) == {"kind=voided": 1.0}
         ladder = await rated.client.ladder(game_pb2.GAME_BID)
         assert not ladder.entries  # a void changes no rating
 
@@ -120,7 +116,7 @@ async def test_a_hop_within_tolerance_voids_nothing(tmp_path: Path) -> None:
         after = await latest(first)
         assert after.status == arbitration_pb2.STATUS_LIVE
         assert after.seq > update.seq
-        assert await metric(http, stack, "pf_timing_faults_total") in (
+        assert await metric(http, stack, "arbitration", "pf_timing_faults_total") in (
             {},
             {"kind=forwarding_delay": 0.0},
         )
