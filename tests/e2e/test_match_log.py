@@ -161,8 +161,24 @@ async def latest(seated: Seated) -> arbitration_pb2.MatchUpdate:
     return update
 
 
-async def move_on(view: spit_pb2.SpitView, players: tuple[Seated, Seated]) -> None:
+async def stepped_past(seated: Seated, seq: int) -> arbitration_pb2.MatchUpdate:
+    """Return the first update of a step after ``seq``.
+
+    Raises:
+        AssertionError: when none comes within the update timeout.
+    """
+    stream = seated.client.watch(seated.match_id, seated.seat)
+    try:
+        return await until(stream, lambda u: u.seq > seq)
+    except TimeoutError:
+        raise AssertionError(f"no step after seq {seq}: the server never moved on") from None
+    finally:
+        await stream.aclose()
+
+
+async def move_on(update: arbitration_pb2.MatchUpdate, players: tuple[Seated, Seated]) -> None:
     """Change the position: press ready, play a card or uncover one; else let the server spit."""
+    view = update.view.spit
     if view.must_press:
         for seated in players:
             if seated.seat in view.must_press:
@@ -179,7 +195,7 @@ async def move_on(view: spit_pb2.SpitView, players: tuple[Seated, Seated]) -> No
         if move is not None:
             await seated.submit(game_pb2.Command(spit=spit_pb2.SpitCommand(move=move)))
             return
-    await asyncio.sleep(0.15)  # blocked: the server spits after its pause
+    await stepped_past(players[0], update.seq)  # blocked: the server spits after its pause
 
 
 def uncovering(side: spit_pb2.SpitSide) -> spit_pb2.SpitMove | None:
@@ -199,7 +215,8 @@ async def test_a_spit_race_is_logged_with_both_arrival_stamps_and_the_gap(
     first, second = await challenge(a, b, game_pb2.GAME_SPIT, rated=False)
     players = (first, second)
     for _ in range(300):
-        view = (await latest(first)).view.spit
+        update = await latest(first)
+        view = update.view.spit
         plays = None if view.must_press else race_on_one_pile(view, (first.seat, second.seat))
         if plays is not None:
             answers = await asyncio.gather(
@@ -211,7 +228,7 @@ async def test_a_spit_race_is_logged_with_both_arrival_stamps_and_the_gap(
         else:
             # A refusal means the position moved under us (a spit, a round's end): look again.
             with contextlib.suppress(CallError):
-                await move_on(view, players)
+                await move_on(update, players)
     else:
         raise AssertionError(f"no race in 300 positions; the last: {view}")
     (landed,) = [x for x in answers if isinstance(x, arbitration_pb2.SubmitReply)]
