@@ -6,7 +6,6 @@ Tests that stop a process start it again, so they hold in any order (xdist split
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import signal
@@ -28,6 +27,7 @@ from services.common import subjects
 from services.stack.processes import start_child
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.bots.driver import Log, drive
+from tests.waiting import poll_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -69,6 +69,11 @@ def bots_log(data_dir: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.startswith("{")]
 
 
+def logged(data_dir: Path, msg: str, match_id: str) -> list[dict[str, object]]:
+    """Return the pool's log entries saying ``msg`` about ``match_id``."""
+    return [e for e in bots_log(data_dir) if e["msg"] == msg and e.get("match") == match_id]
+
+
 async def test_a_request_names_a_fresh_computer_player(stack: Stack) -> None:
     request = events_pb2.BotRequest(game=game_pb2.GAME_SPIT, level=game_pb2.LEVEL_MEDIUM)
     first = await ask(stack, request.SerializeToString())
@@ -107,18 +112,19 @@ async def test_a_gateway_restart_mid_match_is_ridden_out(
         return update.view.bid.HasField("last_settlement")
 
     await drive(ann, match.match_id, seat, game, Level.MEDIUM, rng, log, stop=settled)
-    await restart_gateway(stack, data_dir / "logs")
+    await restart_gateway(stack, data_dir, match.match_id)
     final = await drive(ann, match.match_id, seat, game, Level.MEDIUM, rng, log)
     assert final.status == arbitration_pb2.STATUS_FINISHED
     assert final.outcome.termination == game_pb2.TERMINATION_CHIPS
-    reconnects = [e for e in bots_log(data_dir) if e["msg"] == "watch lost; reconnecting"]
-    assert any(e["match"] == match.match_id for e in reconnects)
+    assert logged(data_dir, "watch lost; reconnecting", match.match_id)
 
 
-async def restart_gateway(stack: Stack, logs: Path) -> None:
-    """Stop the gateway and start it again on the same port (the pool's URL stays valid)."""
+async def restart_gateway(stack: Stack, data_dir: Path, match_id: str) -> None:
+    """Stop the gateway and, once the pool's seat in ``match_id`` has lost its watch, start
+    it again on the same port (the pool's URL stays valid)."""
     old = stack.children["gateway"]
     port = old.ports["http"]
+    lost_before = len(logged(data_dir, "watch lost; reconnecting", match_id))
     await old.stop()
     env = {
         "NATS_URL": stack.nats_url,
@@ -128,7 +134,11 @@ async def restart_gateway(stack: Stack, logs: Path) -> None:
         "PF_MATCHMAKING_ADDR": stack.address("matchmaking"),
         "PF_RATINGS_ADDR": stack.address("ratings"),
     }
-    await asyncio.sleep(0.5)  # long enough for the pool to notice it is gone
+    await poll_until(
+        f"the pool's seat in {match_id} notices the gateway is gone",
+        lambda: len(logged(data_dir, "watch lost; reconnecting", match_id)) > lost_before,
+    )
+    logs = data_dir / "logs"
     stack.children["gateway"] = await start_child("gateway", "services.gateway", env, logs)
 
 
@@ -138,13 +148,10 @@ async def test_sigterm_with_seats_in_play_stops_the_pool_cleanly(
     bea = ArenaClient(http, stack.gateway_url)
     await bea.sign_in("Bea")
     match = await bea.play_computer(game_pb2.GAME_SPIT, game_pb2.LEVEL_HARD)
-    seated = [e for e in bots_log(data_dir) if e["msg"] == "bot seated"]
-    for _ in range(50):
-        if any(e["match"] == match.match_id for e in seated):
-            break
-        await asyncio.sleep(0.1)
-        seated = [e for e in bots_log(data_dir) if e["msg"] == "bot seated"]
-    assert any(e["match"] == match.match_id for e in seated)
+    await poll_until(
+        f"a bot is seated in {match.match_id}",
+        lambda: logged(data_dir, "bot seated", match.match_id),
+    )
     assert await stack.children["bots"].stop(signal.SIGTERM) == 0
     text = (data_dir / "logs" / "bots.log").read_text()
     assert "STOPPED bots" in text and "Traceback" not in text
