@@ -13,14 +13,14 @@ import random
 import statistics
 import time
 
-from services.matchmaking.games import Game
+from games.registry import SPIT
 from services.matchmaking.identity import Player, PlayerId
 from services.matchmaking.pairing import pair
 from services.matchmaking.tickets import QueueKey, Ticket
 from services.matchmaking.window import NS_PER_S, Window
 
 NOW_NS = 3_600 * NS_PER_S
-QUEUE = QueueKey(Game.SPIT, rated=True)
+QUEUE = QueueKey(SPIT, rated=True)
 
 
 def tickets(count: int, waits_s: tuple[float, float], seed: int) -> list[Ticket]:

@@ -25,8 +25,9 @@ from urllib.parse import quote
 
 import psycopg
 
+from games.registry import BID, SPIT
 from services.common.database import Database, Postgres, SqliteFile, Target
-from services.ratings.model import Finished, Game, MatchId, Mode, Player, PlayerId
+from services.ratings.model import Finished, MatchId, Mode, Player, PlayerId
 from services.ratings.store import Store
 
 POSTGRES_URL = os.environ.get("PF_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -40,7 +41,7 @@ def results(count: int, players: int, seed: int) -> list[Finished]:
     made = []
     for number in range(count):
         north, south = rng.sample(people, 2)
-        game = Game.SPIT if number % 2 else Game.BID
+        game = SPIT if number % 2 else BID
         made.append(
             Finished(
                 MatchId(f"m{number}"), game, (north, south), rng.randint(0, 1), True, Mode.ONLINE

@@ -13,11 +13,12 @@ import nats.errors
 from google.protobuf.message import DecodeError
 from nats.aio.client import Client
 
+from games.bot import Level
+from games.registry import Game
 from photofinish.events.v1 import events_pb2
 from services.common import subjects
 from services.matchmaking import codec
 from services.matchmaking.errors import Reason, Unavailable
-from services.matchmaking.games import Game, Level
 from services.matchmaking.identity import Player
 from services.matchmaking.matches import MatchSpec
 
@@ -61,7 +62,7 @@ class NatsBroker:
 
     async def bot(self, game: Game, level: Level) -> Player:
         request = codec.bot_request(game, level).SerializeToString()
-        why = f"the bot pool offered no {level} {game} player"
+        why = f"the bot pool offered no {level.value} {game} player"
         data = await self._ask(subjects.BOTS_REQUEST, request, Reason.NO_BOT_POOL, why)
         try:
             reply = events_pb2.BotReply.FromString(data)

@@ -15,9 +15,9 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
+from games.registry import Game
 from services.matchmaking.codes import Code, fresh_code, parse_code
 from services.matchmaking.errors import NotFound, Reason, Refused, Unavailable
-from services.matchmaking.games import Game
 from services.matchmaking.identity import Player
 from services.matchmaking.matches import Assignment, assignment
 from services.matchmaking.metrics import OPEN_CHALLENGES

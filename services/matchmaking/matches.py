@@ -15,9 +15,10 @@ import secrets
 from dataclasses import dataclass
 from typing import NewType
 
+from games.bot import Level
+from games.registry import Game
 from games.seats import Seat
 from services.common.ids import fresh_id
-from services.matchmaking.games import Game, Level
 from services.matchmaking.identity import Player, PlayerId
 
 MatchId = NewType("MatchId", str)
@@ -93,9 +94,9 @@ def online(
 def computer(
     human: Player, bot: Player, game: Game, level: Level, match_id: MatchId, seed: int
 ) -> MatchSpec:
-    """Return a match of a person against a bot: never rated; Spit may be paused."""
+    """Return a match of a person against a bot: never rated; paused if the game allows."""
     players = seated(human, bot, seed)
-    pausable = game is Game.SPIT
+    pausable = game.pausable_vs_computer
     return MatchSpec(match_id, game, players, False, Mode.COMPUTER, seed, pausable, level)
 
 

@@ -6,10 +6,11 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from games.bot import Level
+from games.registry import Game
 from services.matchmaking import matches
 from services.matchmaking.broker import Broker
 from services.matchmaking.errors import Unavailable
-from services.matchmaking.games import Game, Level
 from services.matchmaking.identity import Player
 from services.matchmaking.matches import MatchId, MatchSpec
 from services.matchmaking.metrics import MATCHES_CREATED, OPEN_FAILURES

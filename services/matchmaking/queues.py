@@ -26,6 +26,7 @@ import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
+from games.registry import GAMES, Game
 from services.matchmaking import pairing
 from services.matchmaking.errors import (
     MatchmakingError,
@@ -34,7 +35,6 @@ from services.matchmaking.errors import (
     Superseded,
     Unavailable,
 )
-from services.matchmaking.games import Game
 from services.matchmaking.identity import Player, PlayerId
 from services.matchmaking.matches import Assignment, MatchSpec, assignment
 from services.matchmaking.metrics import QUEUE_LENGTH, WAIT_SECONDS
@@ -91,12 +91,12 @@ class Queues:
         self._pair = pair
         self._now_ns = now_ns
         self._rating_of = rating_of
-        self._recent = {game: RecentPairs(round(rematch_cooldown_s * NS_PER_S)) for game in Game}
+        self._recent = {game: RecentPairs(round(rematch_cooldown_s * NS_PER_S)) for game in GAMES}
         self._lines: dict[QueueKey, list[_Holder]] = {}
         self._holders: dict[tuple[PlayerId, Game], _Holder] = {}
         self._orders = itertools.count(1)
         self._openings: set[asyncio.Task[None]] = set()
-        for game in Game:  # every queue is exported from the start, empty
+        for game in GAMES:  # every queue is exported from the start, empty
             for rated in (False, True):
                 QUEUE_LENGTH.labels(str(game), str(rated).lower()).set(0)
 

@@ -12,9 +12,9 @@ import logging
 
 import grpc
 
+from games.registry import Game
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
-from services.matchmaking.games import Game
 from services.matchmaking.identity import PlayerId
 from services.matchmaking.metrics import RATING_FALLBACKS
 
@@ -39,7 +39,7 @@ class RatingsLookup:
 
     async def __call__(self, player_id: PlayerId, game: Game) -> float:
         """Return ``player_id``'s rating in ``game``; the newcomer's when ratings fails."""
-        code = game_pb2.Game.ValueType(game.value)
+        code = game_pb2.Game.ValueType(game.number)
         request = ratings_pb2.GetRatingRequest(player_id=player_id, game=code)
         try:
             reply = await self._stub.GetRating(request, timeout=self._timeout_s)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.matchmaking.games import Game
+from games.registry import Game
 from services.matchmaking.identity import Player
 
 

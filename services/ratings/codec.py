@@ -7,6 +7,7 @@ from typing import TypeVar
 
 from google.protobuf.message import DecodeError
 
+from games.registry import Game, by_number
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2
@@ -16,7 +17,6 @@ from services.ratings.glicko2 import Rating
 from services.ratings.ladder import limit_of
 from services.ratings.model import (
     Finished,
-    Game,
     HistoryEntry,
     LadderEntry,
     MatchId,
@@ -31,8 +31,6 @@ from services.ratings.model import (
 
 _Event = TypeVar("_Event", events_pb2.MatchFinished, events_pb2.MatchVoided)
 
-_GAMES: dict[int, Game] = {game_pb2.GAME_SPIT: Game.SPIT, game_pb2.GAME_BID: Game.BID}
-_GAME_CODES = {Game.SPIT: game_pb2.GAME_SPIT, Game.BID: game_pb2.GAME_BID}
 _VERDICTS = {
     Verdict.WIN: ratings_pb2.VERDICT_WIN,
     Verdict.LOSS: ratings_pb2.VERDICT_LOSS,
@@ -46,13 +44,14 @@ def decode_game(code: int, error: type[RatingsError] = Malformed) -> Game:
     Raises:
         RatingsError: of type ``error``, for GAME_UNSPECIFIED or an unknown value.
     """
-    if code not in _GAMES:
+    game = by_number(code)
+    if game is None:
         raise error(Reason.NO_SUCH_GAME, f"game {code} is not a game with a ladder")
-    return _GAMES[code]
+    return game
 
 
 def encode_game(game: Game) -> game_pb2.Game.ValueType:
-    return _GAME_CODES[game]
+    return game_pb2.Game.ValueType(game.number)
 
 
 def decode_result(subject: str, data: bytes) -> MatchResult:

@@ -6,17 +6,11 @@ import enum
 from dataclasses import dataclass
 from typing import NewType
 
+from games.registry import Game
 from services.ratings.glicko2 import Rating
 
 PlayerId = NewType("PlayerId", str)
 MatchId = NewType("MatchId", str)
-
-
-class Game(enum.Enum):
-    """A game with its own ladder. Values are stored in the database: never rename."""
-
-    SPIT = "spit"
-    BID = "bid"
 
 
 class Mode(enum.Enum):

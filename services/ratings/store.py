@@ -13,13 +13,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from games.registry import BY_NAME, Game
 from services.common.database import Database, Session
 from services.ratings import ladder, migrations
 from services.ratings.errors import NotRanked, Reason
 from services.ratings.glicko2 import Rating
 from services.ratings.model import (
     Finished,
-    Game,
     HistoryEntry,
     LadderEntry,
     MatchId,
@@ -32,6 +32,8 @@ from services.ratings.model import (
 )
 from services.ratings.settlement import newcomer, settle
 
+# Every ``game`` column holds the game's registry name (games/registry.py), as stored
+# since the first migration: a game is never renamed.
 _STANDING = "player_id, name, rating, rd, volatility, games, wins, losses, last_played_unix_s"
 _LINE = (
     "match_id, seat, player_id, game, opponent_id, opponent_name, verdict, rated,"
@@ -107,7 +109,7 @@ def top(session: Session, game: Game, limit: int) -> tuple[LadderEntry, ...]:
         f"SELECT {_STANDING} FROM ladder WHERE game = ? AND games > 0"
         " ORDER BY rating DESC, games DESC,"
         f" player_id COLLATE {session.dialect.binary_collation} LIMIT ?",
-        (game.value, limit),
+        (game.name, limit),
     )
     return ladder.rank(_to_standing(row) for row in rows)
 
@@ -122,7 +124,7 @@ def around(
     """
     found = standing(session, player_id, game)
     if found is None:
-        raise NotRanked(Reason.NOT_RANKED, f"{player_id} has no rated {game.value} game")
+        raise NotRanked(Reason.NOT_RANKED, f"{player_id} has no rated {game.name} game")
     collation = session.dialect.binary_collation
     rating, games = found.rating.rating, found.games
     # Ahead in ladder order: higher rating, then more games, then a smaller player id.
@@ -130,13 +132,13 @@ def around(
         "SELECT SUM(CASE WHEN rating > ? OR (rating = ? AND games > ?)"
         f" OR (rating = ? AND games = ? AND player_id < ? COLLATE {collation})"
         " THEN 1 ELSE 0 END), COUNT(*) FROM ladder WHERE game = ? AND games > 0",
-        (rating, rating, games, rating, games, player_id, game.value),
+        (rating, rating, games, rating, games, player_id, game.name),
     )[0]
     first = ladder.page_start(int(ahead) + 1, int(total), limit)
     rows = session.rows(
         f"SELECT {_STANDING} FROM ladder WHERE game = ? AND games > 0"
         f" ORDER BY rating DESC, games DESC, player_id COLLATE {collation} LIMIT ? OFFSET ?",
-        (game.value, limit, first - 1),
+        (game.name, limit, first - 1),
     )
     return ladder.rank((_to_standing(row) for row in rows), first)
 
@@ -149,7 +151,7 @@ def history(
         f"SELECT {_LINE} FROM history WHERE player_id = ? AND game = ?"
         " ORDER BY played_unix_s DESC,"
         f" match_id COLLATE {session.dialect.binary_collation} DESC, seat LIMIT ?",
-        (player_id, game.value, limit),
+        (player_id, game.name, limit),
     )
     return tuple(_to_line(row) for row in rows)
 
@@ -173,7 +175,7 @@ def _claim(session: Session, result: MatchResult, rated: bool, played_unix_s: fl
         (
             result.match_id,
             kind,
-            result.game.value,
+            result.game.name,
             int(rated),
             winner,
             mode,
@@ -190,7 +192,7 @@ def _ensure(session: Session, game: Game, row: Standing) -> None:
     session.execute(
         f"INSERT INTO ladder (game, {_STANDING}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (game, player_id) DO NOTHING",
-        (game.value, *_standing_values(row)),
+        (game.name, *_standing_values(row)),
     )
 
 
@@ -198,7 +200,7 @@ def _standing(session: Session, player_id: PlayerId, game: Game, lock: bool) -> 
     rows = session.rows(
         f"SELECT {_STANDING} FROM ladder WHERE game = ? AND player_id = ?"
         + (session.dialect.lock_rows if lock else ""),
-        (game.value, player_id),
+        (game.name, player_id),
     )
     return _to_standing(rows[0]) if rows else None
 
@@ -208,7 +210,7 @@ def _update(session: Session, game: Game, row: Standing) -> None:
     session.execute(
         "UPDATE ladder SET name = ?, rating = ?, rd = ?, volatility = ?, games = ?, wins = ?,"
         " losses = ?, last_played_unix_s = ? WHERE game = ? AND player_id = ?",
-        (*values[1:], game.value, row.player_id),
+        (*values[1:], game.name, row.player_id),
     )
 
 
@@ -219,7 +221,7 @@ def _insert_line(session: Session, line: HistoryEntry) -> None:
             line.match_id,
             line.seat,
             line.player_id,
-            line.game.value,
+            line.game.name,
             line.opponent_id,
             line.opponent_name,
             line.verdict.value,
@@ -267,7 +269,7 @@ def _to_line(row: Sequence[Any]) -> HistoryEntry:
         MatchId(match_id),
         int(seat),
         PlayerId(player_id),
-        Game(game),
+        BY_NAME[game],
         PlayerId(opponent_id),
         opponent_name,
         Verdict(verdict),

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from games.registry import GAMES, by_number
 from photofinish.game.v1 import game_pb2
 from photofinish.tournaments.v1 import tournaments_pb2 as pb
 from services.common.ids import fresh_id
-from services.matchmaking.games import Game
 from services.tournaments.errors import Malformed, Reason
 from services.tournaments.model import (
     GameStatus,
@@ -26,6 +26,9 @@ START_MAX_AHEAD_MS = 30 * 24 * 3600 * 1000
 LIST_DEFAULT = 50
 LIST_MAX = 200
 
+# What a request naming no game is told it might have named: "spit (1) or bid (2)".
+_GAME_CHOICES = " or ".join(f"{game} ({game.number})" for game in GAMES)
+
 
 def new_tournament(request: pb.CreateTournamentRequest, creator: str, now_ms: int) -> Tournament:
     """Return the tournament ``request`` asks for, not yet started.
@@ -39,12 +42,9 @@ def new_tournament(request: pb.CreateTournamentRequest, creator: str, now_ms: in
         raise Malformed(
             Reason.BAD_NAME, f"name {request.name!r}: 1–{NAME_MAX} printable characters"
         )
-    try:
-        game = Game(request.game)
-    except ValueError:
-        raise Malformed(
-            Reason.NO_SUCH_GAME, f"game {request.game!r} is not spit (1) or bid (2)"
-        ) from None
+    game = by_number(request.game)
+    if game is None:
+        raise Malformed(Reason.NO_SUCH_GAME, f"game {request.game!r} is not {_GAME_CHOICES}")
     starts_at_ms = request.starts_at_unix_ms or now_ms
     if starts_at_ms < now_ms - START_SLACK_MS or starts_at_ms > now_ms + START_MAX_AHEAD_MS:
         raise Malformed(
@@ -89,7 +89,7 @@ def tournament(t: Tournament, entrants: int) -> pb.Tournament:
     return pb.Tournament(
         tournament_id=t.id,
         name=t.name,
-        game=game_pb2.Game.ValueType(t.game.value),
+        game=game_pb2.Game.ValueType(t.game.number),
         rated=t.rated,
         starts_at_unix_ms=t.starts_at_ms,
         duration_s=t.duration_s,

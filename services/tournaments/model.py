@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass
 from typing import NewType
 
-from services.matchmaking.games import Game
+from games.registry import Game
 from services.matchmaking.identity import PlayerId
 
 TournamentId = NewType("TournamentId", str)

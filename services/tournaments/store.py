@@ -11,8 +11,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from games.registry import BY_NUMBER
 from services.common.database import Database, Session
-from services.matchmaking.games import Game
 from services.matchmaking.identity import PlayerId
 from services.tournaments import migrations
 from services.tournaments.model import (
@@ -50,7 +50,7 @@ class Store:
                 (
                     t.id,
                     t.name,
-                    t.game.value,
+                    t.game.number,
                     int(t.rated),
                     t.starts_at_ms,
                     t.duration_s,
@@ -248,7 +248,7 @@ def _tournament(row: tuple[Any, ...]) -> Tournament:
     return Tournament(
         TournamentId(row[0]),
         row[1],
-        Game(int(row[2])),
+        BY_NUMBER[int(row[2])],
         bool(row[3]),
         int(row[4]),
         int(row[5]),

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from games.registry import BID, SPIT
 from services.matchmaking.challenges import Challenges
 from services.matchmaking.codes import Code
 from services.matchmaking.errors import NotFound, Reason, Refused, Unavailable
-from services.matchmaking.games import Game
 from tests.matchmaking.tickets import Opening, player
 
 ANN, BOB, CAT = player("Ann"), player("Bob"), player("Cat")
@@ -19,18 +19,18 @@ ANN, BOB, CAT = player("Ann"), player("Bob"), player("Cat")
 async def test_an_accepted_challenge_tells_both_players_the_same_match() -> None:
     opening = Opening()
     challenges = Challenges(opening.online)
-    async with challenges.create(ANN, Game.BID, True) as (code, match):
+    async with challenges.create(ANN, BID, True) as (code, match):
         bob_match = await challenges.accept(BOB, code)
         ann_match = await match
     assert ann_match.match_id == bob_match.match_id and ann_match.rated
     assert sorted([*ann_match.seats, *bob_match.seats]) == [0, 1]
     [spec] = opening.opened
-    assert spec.game is Game.BID
+    assert spec.game is BID
 
 
 async def test_a_code_is_used_once() -> None:
     challenges = Challenges(Opening().online)
-    async with challenges.create(ANN, Game.SPIT, False) as (code, _):
+    async with challenges.create(ANN, SPIT, False) as (code, _):
         await challenges.accept(BOB, code)
         with pytest.raises(NotFound):
             await challenges.accept(CAT, code)
@@ -38,7 +38,7 @@ async def test_a_code_is_used_once() -> None:
 
 async def test_accepting_your_own_challenge_is_refused() -> None:
     challenges = Challenges(Opening().online)
-    async with challenges.create(ANN, Game.SPIT, False) as (code, _):
+    async with challenges.create(ANN, SPIT, False) as (code, _):
         with pytest.raises(Refused) as error:
             await challenges.accept(ANN, code)
         assert error.value.reason is Reason.OWN_CHALLENGE
@@ -46,7 +46,7 @@ async def test_accepting_your_own_challenge_is_refused() -> None:
 
 async def test_an_unknown_or_withdrawn_code_is_not_found() -> None:
     challenges = Challenges(Opening().online)
-    async with challenges.create(ANN, Game.SPIT, False) as (code, _):
+    async with challenges.create(ANN, SPIT, False) as (code, _):
         pass
     for text in (code, "ABCDEF", "?"):
         with pytest.raises(NotFound) as error:
@@ -58,8 +58,8 @@ async def test_a_code_in_use_is_never_handed_out_twice() -> None:
     draws: Iterator[Code] = iter([Code("AAAAAA"), Code("AAAAAA"), Code("BBBBBB")])
     challenges = Challenges(Opening().online, draw_code=lambda: next(draws))
     async with (
-        challenges.create(ANN, Game.SPIT, False) as (first, _),
-        challenges.create(BOB, Game.SPIT, False) as (second, _),
+        challenges.create(ANN, SPIT, False) as (first, _),
+        challenges.create(BOB, SPIT, False) as (second, _),
     ):
         assert (first, second) == ("AAAAAA", "BBBBBB")
 
@@ -68,7 +68,7 @@ async def test_the_creator_gets_the_match_even_if_the_acceptor_leaves_while_it_o
     opening = Opening()
     opening.gate.clear()
     challenges = Challenges(opening.online)
-    async with challenges.create(ANN, Game.SPIT, False) as (code, match):
+    async with challenges.create(ANN, SPIT, False) as (code, match):
         accepting = asyncio.create_task(challenges.accept(BOB, code))
         await asyncio.sleep(0)
         accepting.cancel()
@@ -81,7 +81,7 @@ async def test_the_creator_gets_the_match_even_if_the_acceptor_leaves_while_it_o
 async def test_when_the_match_cannot_be_opened_both_sides_are_told() -> None:
     opening = Opening(failure=Unavailable(Reason.NO_ARBITRATION, "nothing listens"))
     challenges = Challenges(opening.online)
-    async with challenges.create(ANN, Game.SPIT, False) as (code, match):
+    async with challenges.create(ANN, SPIT, False) as (code, match):
         with pytest.raises(Unavailable):
             await challenges.accept(BOB, code)
         with pytest.raises(Unavailable):

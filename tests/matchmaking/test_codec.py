@@ -5,6 +5,8 @@ from __future__ import annotations
 import grpc
 import pytest
 
+from games.bot import Level
+from games.registry import BID, SPIT
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from services.matchmaking import codec, matches
@@ -18,7 +20,6 @@ from services.matchmaking.errors import (
     Unauthenticated,
     Unavailable,
 )
-from services.matchmaking.games import Game, Level
 from services.matchmaking.identity import Player, PlayerId
 from services.matchmaking.matches import MatchId
 from services.matchmaking.status import CODES, rejection
@@ -29,7 +30,7 @@ ROBO = Player(PlayerId("bot-1"), "Robo", bot=True)
 
 
 def test_a_match_against_the_computer_is_asked_for_with_every_field() -> None:
-    spec = matches.computer(player("Ann"), ROBO, Game.SPIT, Level.MEDIUM, MatchId("m1"), 2**63 - 1)
+    spec = matches.computer(player("Ann"), ROBO, SPIT, Level.MEDIUM, MatchId("m1"), 2**63 - 1)
     created = codec.match_created(spec)
     assert created.match_id == "m1" and created.game == game_pb2.GAME_SPIT
     assert [p.player_id for p in created.players] == [p.id for p in spec.players]
@@ -40,7 +41,7 @@ def test_a_match_against_the_computer_is_asked_for_with_every_field() -> None:
 
 
 def test_a_match_between_people_names_no_bot_level() -> None:
-    spec = matches.online(player("Ann"), player("Bob"), Game.BID, True, MatchId("m2"), 3)
+    spec = matches.online(player("Ann"), player("Bob"), BID, True, MatchId("m2"), 3)
     created = codec.match_created(spec)
     assert created.bot_level == game_pb2.LEVEL_UNSPECIFIED and created.rated
     assert created.mode == events_pb2.MODE_ONLINE and not created.options.pausable
@@ -51,7 +52,7 @@ def test_players_round_trip() -> None:
 
 
 def test_updates_are_encoded_in_their_oneof() -> None:
-    spec = matches.hotseat(player("Ann"), Game.SPIT, MatchId("m3"), 1)
+    spec = matches.hotseat(player("Ann"), SPIT, MatchId("m3"), 1)
     mine = matches.assignment(spec, PlayerId("ann"))
     assert codec.queue_update(Waiting(3)).waiting == 3
     assert list(codec.queue_update(mine).match.seats) == [0, 1]

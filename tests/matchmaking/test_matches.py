@@ -7,8 +7,9 @@ import string
 from hypothesis import given
 from hypothesis import strategies as st
 
+from games.bot import Level
+from games.registry import BID, SPIT
 from services.matchmaking import matches
-from services.matchmaking.games import Game, Level
 from services.matchmaking.identity import Player, PlayerId
 from services.matchmaking.matches import MatchId, Mode, assignment, is_swapped
 from tests.matchmaking.tickets import player
@@ -28,13 +29,13 @@ def test_the_seat_coin_is_fixed_by_the_seed_and_fair_over_many_seeds() -> None:
 def test_the_seed_coin_decides_who_sits_in_seat_0() -> None:
     straight = next(seed for seed in range(100) if not is_swapped(seed))
     swapped = next(seed for seed in range(100) if is_swapped(seed))
-    assert matches.online(ANN, BOB, Game.SPIT, True, ID, straight).players == (ANN, BOB)
-    assert matches.online(ANN, BOB, Game.SPIT, True, ID, swapped).players == (BOB, ANN)
+    assert matches.online(ANN, BOB, SPIT, True, ID, straight).players == (ANN, BOB)
+    assert matches.online(ANN, BOB, SPIT, True, ID, swapped).players == (BOB, ANN)
 
 
 @given(seeds, st.booleans())
 def test_both_people_of_an_online_match_hold_one_seat_each(seed: int, rated: bool) -> None:
-    spec = matches.online(ANN, BOB, Game.BID, rated, ID, seed)
+    spec = matches.online(ANN, BOB, BID, rated, ID, seed)
     ann, bob = assignment(spec, ANN.id), assignment(spec, BOB.id)
     assert sorted([*ann.seats, *bob.seats]) == [0, 1]
     assert spec.mode is Mode.ONLINE and spec.rated is rated and ann.rated is rated
@@ -43,8 +44,8 @@ def test_both_people_of_an_online_match_hold_one_seat_each(seed: int, rated: boo
 
 @given(seeds)
 def test_a_match_against_the_computer_is_never_rated_and_only_spit_pauses(seed: int) -> None:
-    spit = matches.computer(ANN, ROBO, Game.SPIT, Level.HARD, ID, seed)
-    bid = matches.computer(ANN, ROBO, Game.BID, Level.HARD, ID, seed)
+    spit = matches.computer(ANN, ROBO, SPIT, Level.HARD, ID, seed)
+    bid = matches.computer(ANN, ROBO, BID, Level.HARD, ID, seed)
     for spec in (spit, bid):
         assert spec.mode is Mode.COMPUTER and not spec.rated and spec.bot_level is Level.HARD
         assert set(spec.players) == {ANN, ROBO}
@@ -53,7 +54,7 @@ def test_a_match_against_the_computer_is_never_rated_and_only_spit_pauses(seed: 
 
 
 def test_hot_seat_gives_one_person_both_seats_under_two_names() -> None:
-    spec = matches.hotseat(ANN, Game.BID, ID, 5)
+    spec = matches.hotseat(ANN, BID, ID, 5)
     mine = assignment(spec, ANN.id)
     assert spec.mode is Mode.HOTSEAT and not spec.rated and not spec.pausable
     assert [p.id for p in spec.players] == [ANN.id, ANN.id]

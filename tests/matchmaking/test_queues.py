@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import pytest
 
+from games.registry import BID, SPIT, Game
 from services.matchmaking.errors import Reason, Refused, Superseded, Unavailable
-from services.matchmaking.games import Game
 from services.matchmaking.identity import PlayerId
 from services.matchmaking.matches import Assignment
 from services.matchmaking.pairing import Pair, Recent
@@ -89,11 +89,11 @@ async def test_cancel_withdraws_a_waiting_ticket_and_ends_its_updates() -> None:
     queues = Queues(Opening().online)
     async with queues.ticket(ANN, SPIT_CASUAL) as ann:
         assert await anext(ann) == Waiting(1)
-        assert not queues.cancel(ANN.id, Game.BID)
-        assert queues.cancel(ANN.id, Game.SPIT)
+        assert not queues.cancel(ANN.id, BID)
+        assert queues.cancel(ANN.id, SPIT)
         assert [item async for item in ann] == []
         assert queues.length(SPIT_CASUAL) == 0
-        assert not queues.cancel(ANN.id, Game.SPIT)
+        assert not queues.cancel(ANN.id, SPIT)
 
 
 async def test_leaving_the_context_withdraws_the_ticket() -> None:

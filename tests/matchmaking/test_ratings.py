@@ -8,11 +8,11 @@ from pathlib import Path
 import grpc
 import pytest
 
+from games.registry import BID, SPIT
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
 from services.common.database import Database, SqliteFile
 from services.common.serving import Listen, grpc_server
-from services.matchmaking.games import Game
 from services.matchmaking.identity import PlayerId
 from services.matchmaking.ratings import NEWCOMER_RATING, RatingsLookup
 from services.ratings import model
@@ -25,9 +25,7 @@ def rated_win(match_id: str, winner: str, loser: str) -> model.Finished:
         model.Player(model.PlayerId(winner), winner.title()),
         model.Player(model.PlayerId(loser), loser.title()),
     )
-    return model.Finished(
-        model.MatchId(match_id), model.Game.BID, players, 0, True, model.Mode.ONLINE
-    )
+    return model.Finished(model.MatchId(match_id), BID, players, 0, True, model.Mode.ONLINE)
 
 
 @pytest.fixture
@@ -56,13 +54,13 @@ async def test_the_ticket_rating_is_the_players_rating_in_that_game(ratings_addr
             ratings_pb2.GetRatingRequest(player_id="ann", game=game_pb2.GAME_BID)
         )
         assert ann.rating > NEWCOMER_RATING
-        assert await lookup(PlayerId("ann"), Game.BID) == ann.rating
-        assert await lookup(PlayerId("bob"), Game.BID) < NEWCOMER_RATING
-        assert await lookup(PlayerId("ann"), Game.SPIT) == NEWCOMER_RATING
-        assert await lookup(PlayerId("zed"), Game.BID) == NEWCOMER_RATING
+        assert await lookup(PlayerId("ann"), BID) == ann.rating
+        assert await lookup(PlayerId("bob"), BID) < NEWCOMER_RATING
+        assert await lookup(PlayerId("ann"), SPIT) == NEWCOMER_RATING
+        assert await lookup(PlayerId("zed"), BID) == NEWCOMER_RATING
 
 
 async def test_when_ratings_cannot_be_reached_the_player_is_queued_at_1500() -> None:
     async with grpc.aio.insecure_channel("127.0.0.1:1") as channel:
         lookup = RatingsLookup(channel, timeout_s=5.0)
-        assert await lookup(PlayerId("ann"), Game.SPIT) == NEWCOMER_RATING
+        assert await lookup(PlayerId("ann"), SPIT) == NEWCOMER_RATING

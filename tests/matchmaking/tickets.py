@@ -5,16 +5,16 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
+from games.registry import BID, SPIT, Game
 from services.matchmaking import matches
 from services.matchmaking.errors import Unavailable
-from services.matchmaking.games import Game
 from services.matchmaking.identity import Player, PlayerId
 from services.matchmaking.matches import MatchId, MatchSpec
 from services.matchmaking.tickets import QueueKey, Ticket
 
-SPIT_CASUAL = QueueKey(Game.SPIT, rated=False)
-SPIT_RATED = QueueKey(Game.SPIT, rated=True)
-BID_CASUAL = QueueKey(Game.BID, rated=False)
+SPIT_CASUAL = QueueKey(SPIT, rated=False)
+SPIT_RATED = QueueKey(SPIT, rated=True)
+BID_CASUAL = QueueKey(BID, rated=False)
 
 
 def player(name: str) -> Player:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from nats.js import JetStreamContext
 from nats.js.api import PubAck
 
+from games.registry import SPIT, Game
 from services.common.database import Session
 from services.ratings.codec import encode_result, result_subject
 from services.ratings.glicko2 import Rating
 from services.ratings.model import (
     Finished,
-    Game,
     MatchId,
     MatchResult,
     Mode,
@@ -30,7 +30,7 @@ def win(
     match_id: str,
     winner: str,
     loser: str,
-    game: Game = Game.SPIT,
+    game: Game = SPIT,
     rated: bool = True,
     mode: Mode = Mode.ONLINE,
     winner_seat: int = 0,
@@ -42,7 +42,7 @@ def win(
     return Finished(MatchId(match_id), game, seats, winner_seat, rated, mode)
 
 
-def void(match_id: str, north: str, south: str, game: Game = Game.SPIT) -> Voided:
+def void(match_id: str, north: str, south: str, game: Game = SPIT) -> Voided:
     return Voided(
         MatchId(match_id), game, (player(north), player(south)), "event_loop_lag", "lag 31 ms"
     )
@@ -71,7 +71,7 @@ async def put(store: Store, game: Game, *rows: Standing) -> None:
                 "INSERT INTO ladder (game, player_id, name, rating, rd, volatility, games,"
                 " wins, losses, last_played_unix_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    game.value,
+                    game.name,
                     row.player_id,
                     row.name,
                     row.rating.rating,

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from games.registry import BID, GAMES, SPIT
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2
@@ -21,7 +22,6 @@ from services.ratings.codec import (
 from services.ratings.errors import BadRequest, Malformed, Reason
 from services.ratings.model import (
     Finished,
-    Game,
     MatchId,
     MatchResult,
     Mode,
@@ -36,13 +36,13 @@ seats = st.tuples(players, players).filter(lambda s: s[0].player_id != s[1].play
 finished = st.builds(
     Finished,
     ids.map(MatchId),
-    st.sampled_from(Game),
+    st.sampled_from(GAMES),
     seats,
     st.integers(0, 1),
     st.booleans(),
     st.sampled_from(Mode),
 )
-voided = st.builds(Voided, ids.map(MatchId), st.sampled_from(Game), seats, st.text(), st.text())
+voided = st.builds(Voided, ids.map(MatchId), st.sampled_from(GAMES), seats, st.text(), st.text())
 
 
 @given(st.one_of(finished, voided))
@@ -125,12 +125,12 @@ def test_an_unknown_mode_is_read_as_unspecified_and_so_unrated() -> None:
 
 def test_requests_default_their_limit_and_refuse_what_cannot_exist() -> None:
     assert decode_ladder_request(ratings_pb2.GetLadderRequest(game=game_pb2.GAME_SPIT)) == (
-        Game.SPIT,
+        SPIT,
         50,
         None,
     )
     around = ratings_pb2.GetLadderRequest(game=game_pb2.GAME_BID, limit=7, around_player_id="ann")
-    assert decode_ladder_request(around) == (Game.BID, 7, "ann")
+    assert decode_ladder_request(around) == (BID, 7, "ann")
     with pytest.raises(BadRequest) as error:
         decode_ladder_request(ratings_pb2.GetLadderRequest(game=game_pb2.GAME_SPIT, limit=-1))
     assert error.value.reason is Reason.BAD_LIMIT

@@ -11,10 +11,11 @@ import pytest
 from nats.js import JetStreamContext
 from prometheus_client import REGISTRY
 
+from games.registry import SPIT
 from services.common.subjects import RATINGS_CONSUMER, RESULTS_FINISHED, RESULTS_STREAM
 from services.ratings.consumer import consume
 from services.ratings.faults import FaultPlan, Faults
-from services.ratings.model import Game, PlayerId
+from services.ratings.model import PlayerId
 from services.ratings.store import Store
 from services.ratings.stream import declare
 from services.stack.natsd import NatsServer
@@ -65,7 +66,7 @@ async def test_a_result_published_twice_is_dropped_by_jetstream_and_counted_once
     assert (await publish(js, win("m1", "ann", "bob"))).duplicate is True
     async with consuming(js, store):
         await drained(js)
-    (ann,) = [e for e in await store.ladder(Game.SPIT, 10) if e.standing.player_id == "ann"]
+    (ann,) = [e for e in await store.ladder(SPIT, 10) if e.standing.player_id == "ann"]
     assert ann.standing.games == 1
 
 
@@ -79,7 +80,7 @@ async def test_a_duplicate_past_the_dedupe_window_reaches_the_store_and_changes_
     async with consuming(js, store):
         await drained(js)
     assert sample("pf_ratings_duplicates_total") == duplicates + 1
-    assert len(await store.history(PlayerId("ann"), Game.SPIT, 10)) == 1
+    assert len(await store.history(PlayerId("ann"), SPIT, 10)) == 1
 
 
 async def test_voided_and_unrated_results_are_consumed_without_rating_changes(
@@ -90,8 +91,8 @@ async def test_voided_and_unrated_results_are_consumed_without_rating_changes(
     await publish(js, win("m2", "ann", "bob", rated=False))
     async with consuming(js, store):
         await drained(js)
-    assert await store.ladder(Game.SPIT, 10) == ()
-    assert len(await store.history(PlayerId("bob"), Game.SPIT, 10)) == 2
+    assert await store.ladder(SPIT, 10) == ()
+    assert len(await store.history(PlayerId("bob"), SPIT, 10)) == 2
     assert sample("pf_ratings_results_total", kind="voided") == voided + 1
 
 
@@ -117,7 +118,7 @@ async def test_a_malformed_payload_is_terminated_counted_and_does_not_block_the_
     info = await js.consumer_info(RESULTS_STREAM, RATINGS_CONSUMER)
     assert info.num_redelivered == 0 and info.num_ack_pending == 0
     assert sample("pf_ratings_malformed_total", reason="undecodable") == malformed + 1
-    assert len(await store.ladder(Game.SPIT, 10)) == 2
+    assert len(await store.ladder(SPIT, 10)) == 2
 
 
 async def test_an_unacked_result_is_redelivered_after_ack_wait_and_counted_once(
@@ -130,4 +131,4 @@ async def test_an_unacked_result_is_redelivered_after_ack_wait_and_counted_once(
     assert taken.metadata.num_delivered == 1
     async with consuming(js, store):
         await drained(js)
-    assert [e.standing.games for e in await store.ladder(Game.SPIT, 10)] == [1, 1]
+    assert [e.standing.games for e in await store.ladder(SPIT, 10)] == [1, 1]

@@ -18,9 +18,10 @@ import pytest_asyncio
 
 from clients.arena import ArenaClient
 from clients.grpcweb import CallError
+from games import registry
 from photofinish.game.v1 import game_pb2
 from services.ratings.model import Finished as Result
-from services.ratings.model import Game, MatchId, Mode, Player, PlayerId
+from services.ratings.model import MatchId, Mode, Player, PlayerId
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.ratings.results import publish
 
@@ -50,7 +51,9 @@ async def rate_up(stack: Stack, client: ArenaClient) -> None:
         js = connection.jetstream()
         for number in range(WINS):
             loser = Player(PlayerId(f"made-up-{number}"), f"Opponent {number}")
-            result = Result(MatchId(f"m-{number}"), Game.BID, (winner, loser), 0, True, Mode.ONLINE)
+            result = Result(
+                MatchId(f"m-{number}"), registry.BID, (winner, loser), 0, True, Mode.ONLINE
+            )
             await publish(js, result)
     finally:
         await connection.close()

@@ -9,11 +9,11 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from games.registry import BID, SPIT
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
 from services.common.rejection import DOMAIN
 from services.common.serving import Listen, grpc_server
-from services.ratings.model import Game
 from services.ratings.servicer import RatingsServicer
 from services.ratings.store import Store
 from tests.ratings.results import put, standing, void, win
@@ -39,7 +39,7 @@ async def test_get_ladder_ranks_by_rating_games_and_id_and_flags_provisional_pla
 ) -> None:
     await put(
         store,
-        Game.SPIT,
+        SPIT,
         standing("ann", 1650, rd=45, games=40, wins=30),
         standing("bob", 1650, rd=109.9, games=41, wins=20),
         standing("cat", 1900, rd=300, games=2, wins=2),
@@ -63,8 +63,8 @@ async def test_get_ladder_ranks_by_rating_games_and_id_and_flags_provisional_pla
 async def test_get_history_and_get_rating_report_what_results_did(
     store: Store, stub: ratings_pb2_grpc.RatingsAsyncStub
 ) -> None:
-    await store.record(win("m1", "ann", "bob", game=Game.BID), NOW)
-    await store.record(void("m2", "ann", "bob", game=Game.BID), NOW + 60)
+    await store.record(win("m1", "ann", "bob", game=BID), NOW)
+    await store.record(void("m2", "ann", "bob", game=BID), NOW + 60)
     history = await stub.GetHistory(
         ratings_pb2.GetHistoryRequest(player_id="ann", game=game_pb2.GAME_BID)
     )
@@ -102,7 +102,7 @@ async def test_a_request_for_no_game_is_invalid_with_its_reason(
 async def test_get_ladder_around_a_player_gives_their_page_or_not_found(
     store: Store, stub: ratings_pb2_grpc.RatingsAsyncStub
 ) -> None:
-    await put(store, Game.BID, *(standing(f"p{i}", 2000 - 10 * i) for i in range(9)))
+    await put(store, BID, *(standing(f"p{i}", 2000 - 10 * i) for i in range(9)))
     request = ratings_pb2.GetLadderRequest(game=game_pb2.GAME_BID, limit=3, around_player_id="p4")
     ladder = await stub.GetLadder(request)
     assert [(e.rank, e.player_id) for e in ladder.entries] == [(4, "p3"), (5, "p4"), (6, "p5")]

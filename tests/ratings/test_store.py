@@ -6,9 +6,10 @@ import asyncio
 
 import pytest
 
+from games.registry import BID, SPIT
 from services.common.database import Database, Target
 from services.ratings.errors import NotRanked
-from services.ratings.model import Game, PlayerId, Recorded, Verdict
+from services.ratings.model import PlayerId, Recorded, Verdict
 from services.ratings.store import Store
 from tests.ratings.results import put, standing, void, win
 
@@ -18,10 +19,10 @@ ANN, BOB = PlayerId("ann"), PlayerId("bob")
 
 async def test_a_rated_win_moves_both_ratings_and_writes_both_histories(store: Store) -> None:
     assert await store.record(win("m1", "ann", "bob"), NOW) is Recorded.RATED
-    ladder = {e.standing.player_id: e.standing for e in await store.ladder(Game.SPIT, 10)}
+    ladder = {e.standing.player_id: e.standing for e in await store.ladder(SPIT, 10)}
     assert ladder[ANN].rating.rating > 1500 > ladder[BOB].rating.rating
     assert (ladder[ANN].games, ladder[ANN].wins, ladder[BOB].losses) == (1, 1, 1)
-    (line,) = await store.history(BOB, Game.SPIT, 10)
+    (line,) = await store.history(BOB, SPIT, 10)
     assert (line.match_id, line.verdict, line.opponent_id) == ("m1", Verdict.LOSS, ANN)
     assert line.rating_before == 1500 and line.rating_after == ladder[BOB].rating.rating
     assert line.played_unix_s == NOW
@@ -29,26 +30,26 @@ async def test_a_rated_win_moves_both_ratings_and_writes_both_histories(store: S
 
 async def test_the_same_result_stored_twice_counts_once(store: Store) -> None:
     assert await store.record(win("m1", "ann", "bob"), NOW) is Recorded.RATED
-    before = await store.ladder(Game.SPIT, 10)
+    before = await store.ladder(SPIT, 10)
     assert await store.record(win("m1", "ann", "bob"), NOW + 5) is Recorded.DUPLICATE
     # Even a different result under a match id already counted changes nothing.
     assert await store.record(win("m1", "bob", "ann"), NOW + 9) is Recorded.DUPLICATE
-    assert await store.ladder(Game.SPIT, 10) == before
-    assert len(await store.history(ANN, Game.SPIT, 10)) == 1
+    assert await store.ladder(SPIT, 10) == before
+    assert len(await store.history(ANN, SPIT, 10)) == 1
 
 
 async def test_voided_and_unrated_results_change_no_rating_but_appear_in_history(
     store: Store,
 ) -> None:
     await store.record(win("m1", "ann", "bob"), NOW)
-    rated = {e.standing.player_id: e.standing for e in await store.ladder(Game.SPIT, 10)}
+    rated = {e.standing.player_id: e.standing for e in await store.ladder(SPIT, 10)}
     assert await store.record(void("m2", "ann", "bob"), NOW + 1) is Recorded.VOIDED
     assert await store.record(win("m3", "bob", "ann", rated=False), NOW + 2) is Recorded.UNRATED
     assert await store.record(win("m4", "ann", "cat"), NOW + 3) is Recorded.RATED
-    assert await store.ladder(Game.SPIT, 10) != ()
-    after = {e.standing.player_id: e.standing for e in await store.ladder(Game.SPIT, 10)}
+    assert await store.ladder(SPIT, 10) != ()
+    after = {e.standing.player_id: e.standing for e in await store.ladder(SPIT, 10)}
     assert after[BOB] == rated[BOB]
-    lines = await store.history(BOB, Game.SPIT, 10)
+    lines = await store.history(BOB, SPIT, 10)
     assert [(x.match_id, x.verdict, x.rated) for x in lines] == [
         ("m3", Verdict.WIN, False),
         ("m2", Verdict.VOID, False),
@@ -60,30 +61,48 @@ async def test_voided_and_unrated_results_change_no_rating_but_appear_in_history
 
 async def test_a_player_never_rated_has_history_but_no_ladder_line(store: Store) -> None:
     await store.record(win("m1", "dee", "eve", rated=False), NOW)
-    assert await store.ladder(Game.SPIT, 10) == ()
-    assert await store.standing(PlayerId("dee"), Game.SPIT) is None
-    (line,) = await store.history(PlayerId("dee"), Game.SPIT, 10)
+    assert await store.ladder(SPIT, 10) == ()
+    assert await store.standing(PlayerId("dee"), SPIT) is None
+    (line,) = await store.history(PlayerId("dee"), SPIT, 10)
     assert line.rating_before is None and line.verdict is Verdict.WIN
 
 
 async def test_each_game_keeps_its_own_ladder(store: Store) -> None:
-    await store.record(win("m1", "ann", "bob", game=Game.BID), NOW)
-    assert await store.ladder(Game.SPIT, 10) == ()
-    assert [e.standing.player_id for e in await store.ladder(Game.BID, 10)] == [ANN, BOB]
-    assert await store.history(ANN, Game.SPIT, 10) == ()
+    await store.record(win("m1", "ann", "bob", game=BID), NOW)
+    assert await store.ladder(SPIT, 10) == ()
+    assert [e.standing.player_id for e in await store.ladder(BID, 10)] == [ANN, BOB]
+    assert await store.history(ANN, SPIT, 10) == ()
+
+
+async def test_games_are_stored_under_the_names_existing_databases_hold(store: Store) -> None:
+    await store.record(win("m1", "ann", "bob", game=BID), NOW)
+    await store.record(void("m2", "ann", "bob", game=SPIT), NOW + 60)
+    rows = await store.database.run(
+        lambda s: s.rows(
+            "SELECT 'results', game FROM results UNION SELECT 'ladder', game FROM ladder"
+            " UNION SELECT 'history', game FROM history"
+        )
+    )
+    assert {tuple(row) for row in rows} == {
+        ("results", "bid"),
+        ("results", "spit"),
+        ("ladder", "bid"),
+        ("history", "bid"),
+        ("history", "spit"),
+    }
 
 
 async def test_the_ladder_orders_by_rating_then_games_then_player_id(store: Store) -> None:
     await put(
         store,
-        Game.BID,
+        BID,
         standing("dee", 1500, games=3),
         standing("bob", 1500, games=9),
         standing("ann", 1500, games=3),
         standing("cat", 1800, rd=200, games=1),
         standing("Zed", 1500, games=3),
     )
-    ranked = await store.ladder(Game.BID, 4)
+    ranked = await store.ladder(BID, 4)
     assert [(e.rank, e.standing.player_id) for e in ranked] == [
         (1, "cat"),
         (2, "bob"),
@@ -97,8 +116,8 @@ async def test_the_page_around_a_player_ranks_them_among_their_neighbours(store:
     rows = [standing(f"p{i:02}", 2000 - 10 * i) for i in range(20)]
     # Ties broken as the top ladder breaks them: more games, then the smaller id.
     rows += [standing("tie-b", 1905, games=10), standing("tie-a", 1905, games=10)]
-    await put(store, Game.SPIT, *rows)
-    page = await store.ladder_around(Game.SPIT, PlayerId("tie-b"), 5)
+    await put(store, SPIT, *rows)
+    page = await store.ladder_around(SPIT, PlayerId("tie-b"), 5)
     assert [(e.rank, e.standing.player_id) for e in page] == [
         (10, "p09"),
         (11, "tie-a"),
@@ -106,16 +125,16 @@ async def test_the_page_around_a_player_ranks_them_among_their_neighbours(store:
         (13, "p10"),
         (14, "p11"),
     ]
-    top = await store.ladder(Game.SPIT, 22)
+    top = await store.ladder(SPIT, 22)
     assert page == top[9:14]
-    bottom = await store.ladder_around(Game.SPIT, PlayerId("p19"), 4)
+    bottom = await store.ladder_around(SPIT, PlayerId("p19"), 4)
     assert [e.rank for e in bottom] == [19, 20, 21, 22]
 
 
 async def test_no_page_around_a_player_without_a_rated_game(store: Store) -> None:
     await store.record(win("m1", "ann", "bob", rated=False), NOW)
     with pytest.raises(NotRanked):
-        await store.ladder_around(Game.SPIT, ANN, 5)
+        await store.ladder_around(SPIT, ANN, 5)
 
 
 async def test_concurrent_writers_lose_no_update_of_a_shared_player(target: Target) -> None:
@@ -131,9 +150,9 @@ async def test_concurrent_writers_lose_no_update_of_a_shared_player(target: Targ
                 for i in range(24)
             )
         )
-        ann = await stores[0].standing(ANN, Game.SPIT)
+        ann = await stores[0].standing(ANN, SPIT)
         assert ann is not None and (ann.games, ann.wins) == (24, 24)
-        assert len(await stores[1].history(ANN, Game.SPIT, 100)) == 24
+        assert len(await stores[1].history(ANN, SPIT, 100)) == 24
     finally:
         for database in databases:
             await database.close()

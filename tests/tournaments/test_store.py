@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.matchmaking.games import Game
+from games.registry import BID
 from services.matchmaking.identity import PlayerId
 from services.tournaments.model import (
     Entrant,
@@ -22,7 +22,7 @@ def tournament(
     tid: str = "t1", starts_at_ms: int = 1_000, status: Status = Status.UPCOMING
 ) -> Tournament:
     return Tournament(
-        TournamentId(tid), "Evening arena", Game.BID, True, starts_at_ms, 60, status, "Ann"
+        TournamentId(tid), "Evening arena", BID, True, starts_at_ms, 60, status, "Ann"
     )
 
 
