@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from games.codec import termination_from_proto
@@ -30,10 +29,11 @@ from services.arbitration.timers import Timers
 from services.rules import replies, steps
 from services.rules.games import decode_state, entry_for
 
-# The match opened an hour ago and its stamps are that old: every deadline has passed when
-# its flag is handled, so nothing sleeps; lateness is no fault here (the faults' tests').
+# The table's arbitration reads the table's own clock, which moves only when the test moves
+# it: a flag is handled at its deadline exactly, so nothing sleeps; lateness is no fault
+# here (the faults' tests').
 NEVER_LATE = Tolerances(event_loop_lag_ms=1e15, timer_late_ms=1e15, forwarding_delay_ms=1e15)
-PAST_NS = 3600 * 10**9
+OPENED_NS = 10**12  # the instant the table's match opens
 
 
 class InProcessRules:
@@ -70,13 +70,14 @@ class InProcessRules:
 class Outbox:
     """A publisher that keeps what it would have sent, and the log's length when it did."""
 
-    def __init__(self, store: MemoryStore) -> None:
+    def __init__(self, store: MemoryStore, now: Callable[[], int]) -> None:
         self.store = store
+        self._now = now
         self.results: list[tuple[str, int]] = []
         self.sent: list[arbitration_pb2.MatchUpdate] = []  # seat 0's updates
 
     async def updates(self, match: Match) -> None:
-        self.sent.append(build_update(match, 0, time.monotonic_ns()))
+        self.sent.append(build_update(match, 0, self._now()))
 
     async def finished(self, match: Match, commands: int) -> None:
         self.results.append(("finished", len(self.store.logs.get(match.match_id, []))))
@@ -110,7 +111,8 @@ class Table:
         store: MemoryStore | None = None,
     ) -> None:
         self.store = store or MemoryStore()
-        self.outbox = Outbox(self.store)
+        self.now_ns = OPENED_NS
+        self.outbox = Outbox(self.store, self.now)
         self.log_writer = LogWriter(self.store, "test")
         self.matches = Matches(
             "test",
@@ -120,6 +122,7 @@ class Table:
             starting_clock(bank_ms, 20),
             NEVER_LATE,
             self.log_writer,
+            now=self.now,
         )
         self.created = events_pb2.MatchCreated(
             match_id=f"m{seed}",
@@ -131,13 +134,14 @@ class Table:
         )
         self.entry: Game = entry_for(game)
         self.client_seq = [0, 0]
-        self.now_ns = 0
         self._match: Match | None = None
+
+    def now(self) -> int:
+        """Return the table's clock: the instant the test has moved it to."""
+        return self.now_ns
 
     async def open(self) -> Match:
         self._match = await self.matches.open(self.created)
-        self._match.opened_ns -= PAST_NS  # as if it opened an hour ago
-        self.now_ns = self._match.opened_ns
         return self._match
 
     @property
@@ -182,12 +186,13 @@ class Table:
         return item.answer.result()
 
     async def nudge(self) -> None:
-        nudge = Nudge(self.match.version, time.monotonic_ns())  # due now
+        nudge = Nudge(self.match.version, self.now_ns)  # due now
         await self.matches._referee.handle(self.match, nudge)
 
     async def flag(self) -> None:
         deadline = self.match.timing.deadline_ns()
         assert deadline is not None
+        self.now_ns = max(self.now_ns, deadline)  # time runs to the deadline
         await self.matches._referee.handle(self.match, Flag(deadline))
 
     async def fault(self, fault: Fault) -> None:

@@ -43,14 +43,17 @@ async def test_a_failed_forget_does_not_stop_the_eviction() -> None:
     store = ForgetFails()
     table.matches.store = store  # type: ignore[assignment]
     first = await finish(table)
+    table.now_ns += 10**9  # the registry's clock: the finished match is past keep_s
     evictor = asyncio.create_task(evict_finished(table.matches, keep_s=0.01))
     await poll_until("the finished match's delete is tried", lambda: store.forgotten)
     assert table.matches.find(first) is None
     # The eviction goes on past the failure: a match finished after it is let go as well,
     # and none of the rounds between tried the first match again.
     later = Table(game_pb2.GAME_BID, 10)
-    later.matches = table.matches  # a second match on the same instance
+    later.matches = table.matches  # a second match on the same instance, on its clock
+    later.now_ns = table.now_ns
     second = await finish(later)
+    table.now_ns = later.now_ns + 10**9
     await poll_until("the later match's delete is tried", lambda: len(store.forgotten) > 1)
     assert store.forgotten == [first, second]
     assert table.matches.find(second) is None
