@@ -25,6 +25,7 @@ WORKDIR /app
 COPY pyproject.toml constraints.txt ./
 COPY photofinish ./photofinish
 COPY games ./games
+COPY wire ./wire
 COPY services ./services
 COPY clients ./clients
 COPY bench ./bench

@@ -32,7 +32,7 @@ from services.arbitration.decision import decision_from_proto
 from services.arbitration.match import Match, Submission
 from services.arbitration.matchlog.writer import LogWriter, MemoryStore, StreamStore
 from services.arbitration.timing import Timing
-from services.common import subjects
+from services.common.subjects import log_stream_config
 from services.rules import replies
 from services.rules.games import entry_for
 from services.stack.natsd import start_nats
@@ -99,7 +99,7 @@ async def store_cost(url: str, entries: int, matches: int) -> tuple[list[int], f
     entries stored per second and this process's CPU µs per entry."""
     nc = await nats.connect(url)
     js = nc.jetstream()
-    await js.add_stream(subjects.log_stream_config())
+    await js.add_stream(log_stream_config())
     store = StreamStore(js)
     data = log_pb2.LogEntry(match_id="seq", command=PLAY, state_sha256=bytes(32))
     payload = data.SerializeToString()

@@ -16,13 +16,13 @@ import aiohttp
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 
-from services.gateway.grpcweb.framing import (
+from wire.grpcweb.framing import (
     FrameDecoder,
     encode_frame,
     parse_trailer_block,
     percent_decode,
 )
-from services.gateway.grpcweb.status import Code
+from wire.grpcweb.status import Code
 
 M = TypeVar("M", bound=Message)
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024

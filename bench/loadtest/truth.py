@@ -30,9 +30,9 @@ from photofinish.ratings.v1 import ratings_pb2
 from photofinish.tournaments.v1 import tournaments_pb2
 from services.arbitration.matchlog.reader import CLOSING, read_entries
 from services.common.rejection import Rejection
-from services.common.subjects import RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
 from services.rules import steps
 from services.rules.games import entry_for
+from wire.subjects import RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
 
 NUDGE = game_pb2.Command(nudge=game_pb2.Nudge())
 HISTORY_LIMIT = 200

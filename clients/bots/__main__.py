@@ -6,7 +6,7 @@ import asyncio
 
 from clients.bots.config import Config
 from clients.bots.pool import serve
-from services.common.logs import configure
+from wire.logs import configure
 
 
 def main() -> None:

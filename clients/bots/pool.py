@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import signal
 import sys
 import time
 from collections.abc import Coroutine
@@ -41,8 +42,7 @@ from games.codec import level_from_proto
 from games.registry import BY_NUMBER as GAMES
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
-from services.common import subjects
-from services.common.serving import wait_for_stop_signal
+from wire import subjects
 
 log = logging.getLogger("bots")
 
@@ -247,9 +247,12 @@ async def serve(config: Config) -> None:
         async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
             pool = Pool(config, session, nc)
             await pool.start()
+            stop = asyncio.Event()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                asyncio.get_running_loop().add_signal_handler(sig, stop.set)
             print("READY bots", flush=True)
             try:
-                await wait_for_stop_signal()
+                await stop.wait()
             finally:
                 await pool.close()
     finally:

@@ -22,8 +22,8 @@ from google.protobuf.message import DecodeError
 from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
-from services.gateway.grpcweb.errors import MalformedRequest
-from services.gateway.grpcweb.status import Code
+from wire.grpcweb.errors import MalformedRequest
+from wire.grpcweb.status import Code
 
 log = logging.getLogger("bots")
 

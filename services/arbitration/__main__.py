@@ -27,9 +27,11 @@ from services.arbitration.servicer import ArbitrationServicer
 from services.arbitration.store import SnapshotStore
 from services.arbitration.takeover import Takeover
 from services.arbitration.timers import Timers
-from services.common import logs, subjects, tasks
+from services.common import tasks
 from services.common.placement import Directory
 from services.common.serving import serve
+from services.common.subjects import log_stream_config, results_stream_config
+from wire import logs, subjects
 
 
 class Arbitration:
@@ -60,8 +62,8 @@ class Arbitration:
             **outages.callbacks(),
         )
         js = nc.jetstream()
-        await js.add_stream(subjects.results_stream_config())
-        await js.add_stream(subjects.log_stream_config())
+        await js.add_stream(results_stream_config())
+        await js.add_stream(log_stream_config())
         log_writer = LogWriter(StreamStore(js), config.instance)
         channel = grpc.aio.insecure_channel(config.rules_addr)
         directory = await Directory.open(js)

@@ -12,7 +12,7 @@ from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from services.arbitration.match import Match
 from services.arbitration.timing import remaining_ms
-from services.common import subjects
+from wire import subjects
 
 PERSPECTIVES = (0, 1, -1)
 

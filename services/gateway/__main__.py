@@ -12,7 +12,6 @@ import grpc
 import nats
 from aiohttp import web
 
-from services.common import logs
 from services.common.metrics import add_metrics_route, sample_event_loop_lag
 from services.common.placement import Directory
 from services.common.serving import announce_ready, wait_for_stop_signal
@@ -24,6 +23,7 @@ from services.gateway.local import LocalArena, add_local_arena
 from services.gateway.ops import add_ops_routes
 from services.gateway.page import placeholder
 from services.gateway.routing import public_routes
+from wire import logs
 
 
 async def main(config: Config) -> None:

@@ -9,9 +9,11 @@ from urllib.parse import quote
 from aiohttp import web
 
 from services.common.identity import PLAYER_ID, PLAYER_NAME, RECEIVED_NS
-from services.gateway.grpcweb import Code, Metadata, MetadataHook, RequestRefused, Route, Status
+from services.gateway.grpcweb import MetadataHook, RequestRefused, Route
 from services.gateway.routing import SIGN_IN
 from services.gateway.tokens import InvalidToken, verify
+from wire.grpcweb.metadata import Metadata
+from wire.grpcweb.status import Code, Status
 
 
 def identity_hook(token_key: bytes, inject_delay_s: float = 0.0) -> MetadataHook:

@@ -15,11 +15,11 @@ from nats.aio.client import Client as NATS
 
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
 from photofinish.client.v1 import arena_pb2
-from services.common import subjects
 from services.common.identity import PLAYER_ID, player_id_of
 from services.common.rejection import Rejection, from_rpc_error
 from services.gateway.arbiters import ArbitrationChannels
 from services.gateway.tokens import issue
+from wire import subjects
 
 GET_UPDATE_TIMEOUT_S = 3.0
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from services.common.logs import configure
 from services.common.serving import serve
 from services.matchmaking.config import Config
 from services.matchmaking.service import Service
+from wire.logs import configure
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Requests to the services that open matches: arbitration and the bot pool, over NATS.
 
-Both are NATS request/reply on subjects named in services/common/subjects.py. When nobody
+Both are NATS request/reply on subjects named in wire/subjects.py. When nobody
 answers (no responders, a timeout, a lost connection, a reply that makes no sense) the
 caller is told UNAVAILABLE with the reason; nothing is retried behind their back.
 """
@@ -16,11 +16,11 @@ from nats.aio.client import Client
 from games.bot import Level
 from games.registry import Game
 from photofinish.events.v1 import events_pb2
-from services.common import subjects
 from services.matchmaking import codec
 from services.matchmaking.errors import Reason, Unavailable
 from services.matchmaking.identity import Player
 from services.matchmaking.matches import MatchSpec
+from wire import subjects
 
 
 class Broker(Protocol):

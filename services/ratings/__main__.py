@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from services.common.logs import configure
 from services.common.serving import serve
 from services.ratings.config import Config
 from services.ratings.service import RatingsService
+from wire.logs import configure
 
 
 def main() -> None:

@@ -11,7 +11,6 @@ from games.registry import Game, by_number
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2
-from services.common.subjects import RESULTS_FINISHED, RESULTS_VOIDED
 from services.ratings.errors import BadRequest, Malformed, RatingsError, Reason
 from services.ratings.glicko2 import Rating
 from services.ratings.ladder import limit_of
@@ -28,6 +27,7 @@ from services.ratings.model import (
     Verdict,
     Voided,
 )
+from wire.subjects import RESULTS_FINISHED, RESULTS_VOIDED
 
 _Event = TypeVar("_Event", events_pb2.MatchFinished, events_pb2.MatchVoided)
 

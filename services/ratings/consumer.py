@@ -13,13 +13,13 @@ import time
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 
-from services.common.subjects import RATINGS_CONSUMER, RESULTS_STREAM
 from services.ratings import metrics
 from services.ratings.codec import decode_result
 from services.ratings.errors import Malformed
 from services.ratings.faults import CrashPoint, Faults
 from services.ratings.model import Recorded
 from services.ratings.store import Store
+from wire.subjects import RATINGS_CONSUMER, RESULTS_STREAM
 
 log = logging.getLogger("ratings")
 

@@ -7,13 +7,8 @@ import logging
 from nats.js import JetStreamContext, api
 from nats.js.errors import BadRequestError
 
-from services.common.subjects import (
-    RATINGS_CONSUMER,
-    RESULTS_FINISHED,
-    RESULTS_STREAM,
-    RESULTS_VOIDED,
-    results_stream_config,
-)
+from services.common.subjects import results_stream_config
+from wire.subjects import RATINGS_CONSUMER, RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
 
 # JetStream's error code for "stream name already in use with a different configuration".
 STREAM_NAME_IN_USE = 10058

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from services.common import logs
 from services.common.serving import serve
 from services.rules.config import Config
 from services.rules.servicer import register
+from wire import logs
 
 
 async def main(config: Config) -> None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from services.common.logs import configure
 from services.common.serving import serve
 from services.tournaments.config import Config
 from services.tournaments.service import TournamentsService
+from wire.logs import configure
 
 
 def main() -> None:

@@ -16,10 +16,10 @@ from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 
 from photofinish.events.v1 import events_pb2
-from services.common.subjects import RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
 from services.tournaments import metrics
 from services.tournaments.model import GameStatus, TournamentId
 from services.tournaments.store import Store
+from wire.subjects import RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
 
 TOURNAMENTS_CONSUMER = "tournaments"
 

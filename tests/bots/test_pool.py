@@ -23,11 +23,11 @@ from games.registry import BY_NUMBER as GAMES
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
-from services.common import subjects
 from services.stack.processes import start_child
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.bots.driver import Log, drive
 from tests.waiting import poll_until
+from wire import subjects
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

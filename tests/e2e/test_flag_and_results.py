@@ -19,10 +19,10 @@ from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
-from services.common import subjects
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, metric, next_update, player, until
 from tests.waiting import poll_until
+from wire import subjects
 
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
 DRAW = game_pb2.Command(bid=bid_pb2.BidCommand(draw=bid_pb2.BidDraw()))

@@ -13,9 +13,9 @@ from clients.arena import ArenaClient
 from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
-from services.gateway.grpcweb.framing import decode_frames, parse_trailer_block
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, player
+from wire.grpcweb.framing import decode_frames, parse_trailer_block
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -32,10 +32,10 @@ from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2, spit_pb2
 from photofinish.ratings.v1 import ratings_pb2
 from photofinish.tournaments.v1 import tournaments_pb2 as pb
-from services.common.subjects import RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
 from services.stack.stack import Stack, StackConfig, run_stack
 from services.tournaments.scoring import score
 from tests.e2e.support import player
+from wire.subjects import RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
 
 PLAYERS = int(os.environ.get("PF_TEST_TOURNAMENT_PLAYERS", "64"))
 DURATION_S = int(os.environ.get("PF_TEST_TOURNAMENT_S", "40"))

@@ -21,7 +21,7 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from photofinish.events.v1 import events_pb2
-from services.common import subjects
+from wire import subjects
 
 PROBE = {"Pf-Probe": "1"}
 PROBE_TIMEOUT_S = 0.2

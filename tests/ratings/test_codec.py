@@ -10,7 +10,6 @@ from games.registry import BID, GAMES, SPIT
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2
-from services.common.subjects import RESULTS_FINISHED, RESULTS_VOIDED
 from services.ratings.codec import (
     decode_history_request,
     decode_ladder_request,
@@ -29,6 +28,7 @@ from services.ratings.model import (
     PlayerId,
     Voided,
 )
+from wire.subjects import RESULTS_FINISHED, RESULTS_VOIDED
 
 ids = st.text(min_size=1, max_size=12)
 players = st.builds(Player, ids.map(PlayerId), st.text(max_size=12), st.booleans())

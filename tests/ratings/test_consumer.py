@@ -12,7 +12,6 @@ from nats.js import JetStreamContext
 from prometheus_client import REGISTRY
 
 from games.registry import SPIT
-from services.common.subjects import RATINGS_CONSUMER, RESULTS_FINISHED, RESULTS_STREAM
 from services.ratings.consumer import consume
 from services.ratings.faults import FaultPlan, Faults
 from services.ratings.model import PlayerId
@@ -21,6 +20,7 @@ from services.ratings.stream import declare
 from services.stack.natsd import NatsServer
 from tests.ratings.results import publish, void, win
 from tests.waiting import poll_until
+from wire.subjects import RATINGS_CONSUMER, RESULTS_FINISHED, RESULTS_STREAM
 
 WAIT_S = 20.0
 

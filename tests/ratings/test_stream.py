@@ -6,9 +6,10 @@ import nats
 import pytest
 from nats.js import api
 
-from services.common.subjects import RATINGS_CONSUMER, RESULTS_STREAM, results_stream_config
+from services.common.subjects import results_stream_config
 from services.ratings.stream import StreamConflict, declare, matches
 from services.stack.natsd import NatsServer
+from wire.subjects import RATINGS_CONSUMER, RESULTS_STREAM
 
 
 @pytest.mark.parametrize(

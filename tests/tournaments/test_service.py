@@ -23,7 +23,6 @@ from photofinish.game.v1 import game_pb2
 from photofinish.tournaments.v1 import tournaments_pb2 as pb
 from photofinish.tournaments.v1 import tournaments_pb2_grpc
 from services.common.serving import Listen, grpc_server
-from services.common.subjects import RESULTS_FINISHED, RESULTS_VOIDED
 from services.matchmaking.broker import NatsBroker
 from services.matchmaking.identity import PlayerId
 from services.ratings.stream import declare
@@ -34,6 +33,7 @@ from services.tournaments.hub import Hub
 from services.tournaments.servicer import TournamentsServicer
 from services.tournaments.store import Store
 from tests.matchmaking.responders import Arbiter, listen_as_arbitration
+from wire.subjects import RESULTS_FINISHED, RESULTS_VOIDED
 
 WAIT_S = 20.0
 

@@ -20,8 +20,8 @@ from nats.js import JetStreamContext, api
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.events.v1 import events_pb2
 from services.arbitration.match import Match
-from services.common import subjects
 from services.common.rejection import Rejection
+from wire import subjects
 
 # Match ids are url-safe tokens; anything else could widen the subject (`*`, `>`, `.`).
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")

@@ -29,8 +29,8 @@ from prometheus_client import Counter, Gauge, Histogram
 from photofinish.arbitration.v1 import log_pb2
 from services.arbitration.match import Answer, Match, Submission
 from services.arbitration.matchlog import entries
-from services.common import subjects
 from services.common.metrics import LATENCY_BUCKETS_S
+from wire import subjects
 
 log = logging.getLogger("arbitration")
 T = TypeVar("T")

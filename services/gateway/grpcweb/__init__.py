@@ -12,25 +12,22 @@ from services.gateway.grpcweb.app import create_app, setup
 from services.gateway.grpcweb.backends import BACKENDS, Backends
 from services.gateway.grpcweb.config import GrpcWebConfig
 from services.gateway.grpcweb.cors import CorsPolicy
-from services.gateway.grpcweb.metadata import HeaderPolicy, Metadata
+from services.gateway.grpcweb.metadata import HeaderPolicy
 from services.gateway.grpcweb.proxy import GrpcWebProxy, MetadataHook
+from services.gateway.grpcweb.refusal import RequestRefused
 from services.gateway.grpcweb.routes import MethodKind, Route
-from services.gateway.grpcweb.status import Code, RequestRefused, Status
 
 __all__ = [
     "BACKENDS",
     "Backends",
-    "Code",
     "CorsPolicy",
     "GrpcWebConfig",
     "GrpcWebProxy",
     "HeaderPolicy",
-    "Metadata",
     "MetadataHook",
     "MethodKind",
     "RequestRefused",
     "Route",
-    "Status",
     "create_app",
     "setup",
 ]

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 import grpc.aio
 
 from services.gateway.grpcweb.backends import StreamingCall, StreamMethod, UnaryMethod
-from services.gateway.grpcweb.metadata import Metadata, from_backend
-from services.gateway.grpcweb.status import Code, Status
+from services.gateway.grpcweb.metadata import from_backend
+from wire.grpcweb.metadata import Metadata
+from wire.grpcweb.status import Code, Status
 
 # A call the gateway itself cancelled (client gone, shutting down) ends with this status.
 CANCELLED_HERE = Status(Code.CANCELLED, "call cancelled by the gateway")

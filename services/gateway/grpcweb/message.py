@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from services.gateway.grpcweb.errors import MalformedRequest, Reason
-from services.gateway.grpcweb.framing import HEADER_BYTES, FrameDecoder
 from services.gateway.grpcweb.text import Base64ChunkDecoder
 from services.gateway.grpcweb.wire import WireFormat
+from wire.grpcweb.errors import MalformedRequest, Reason
+from wire.grpcweb.framing import HEADER_BYTES, FrameDecoder
 
 
 class MessageReader:

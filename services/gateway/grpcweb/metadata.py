@@ -1,4 +1,4 @@
-"""gRPC metadata at the HTTP edge: which headers go to the backend, and how values are written."""
+"""gRPC metadata at the HTTP edge: which headers go to the backend, and what comes back."""
 
 from __future__ import annotations
 
@@ -6,15 +6,10 @@ import base64
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TypeAlias
 
-from services.gateway.grpcweb.errors import MalformedRequest, Reason
+from wire.grpcweb.errors import MalformedRequest, Reason
+from wire.grpcweb.metadata import Metadata, is_key, is_text_value
 
-# gRPC metadata in grpc-python's shape: text values for plain keys, bytes for "-bin" keys.
-Metadata: TypeAlias = tuple[tuple[str, str | bytes], ...]
-
-_KEY = re.compile(r"[0-9a-z_.\-]+")
-_TEXT_VALUE = re.compile(r"[\x20-\x7e]*")
 _TIMEOUT = re.compile(r"(\d{1,8})([HMSmun])")
 _SECONDS_PER_UNIT = {"H": 3600.0, "M": 60.0, "S": 1.0, "m": 1e-3, "u": 1e-6, "n": 1e-9}
 # Response metadata a backend may not set: the gateway writes these itself, or HTTP owns them.
@@ -62,11 +57,11 @@ def forwarded(headers: Mapping[str, str], policy: HeaderPolicy, own: Metadata) -
 
 
 def _request_value(key: str, value: str) -> str | bytes:
-    if not _KEY.fullmatch(key):
+    if not is_key(key):
         raise MalformedRequest(Reason.BAD_HEADER, f"header name {key!r} is not valid metadata")
     if key.endswith("-bin"):
         return decode_binary(key, value)
-    if not _TEXT_VALUE.fullmatch(value):
+    if not is_text_value(value):
         raise MalformedRequest(
             Reason.BAD_HEADER, f"header {key} has characters gRPC metadata cannot carry"
         )
@@ -111,24 +106,3 @@ def from_backend(pairs: Iterable[tuple[str, str | bytes]] | None) -> Metadata:
         if key not in _RESPONSE_RESERVED
         and (key == _STATUS_DETAILS or not key.startswith(("grpc-", "access-control-")))
     )
-
-
-def header_lines(metadata: Metadata) -> list[tuple[str, str]]:
-    """Returns metadata as HTTP header pairs: "-bin" values base64 without padding.
-
-    Pairs that HTTP/1 cannot carry safely (a bad name, a control character) are left out:
-    they can only come from a misbehaving backend, and one must not split a header block.
-    """
-    lines: list[tuple[str, str]] = []
-    for key, value in metadata:
-        text = _header_value(key, value)
-        if _KEY.fullmatch(key) and _TEXT_VALUE.fullmatch(text):
-            lines.append((key, text))
-    return lines
-
-
-def _header_value(key: str, value: str | bytes) -> str:
-    if isinstance(value, bytes):
-        encoded = base64.b64encode(value).decode("ascii").rstrip("=")
-        return encoded if key.endswith("-bin") else value.decode("ascii", "replace")
-    return value

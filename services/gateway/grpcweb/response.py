@@ -6,11 +6,11 @@ from collections.abc import Mapping
 
 from aiohttp import web
 
-from services.gateway.grpcweb.framing import encode_frame, encode_trailer_frame, status_headers
-from services.gateway.grpcweb.metadata import Metadata, header_lines
-from services.gateway.grpcweb.status import Status
 from services.gateway.grpcweb.text import encode_chunk
 from services.gateway.grpcweb.wire import WireFormat
+from wire.grpcweb.framing import encode_frame, encode_trailer_frame, status_headers
+from wire.grpcweb.metadata import Metadata, header_lines
+from wire.grpcweb.status import Status
 
 
 def encode_for(wire: WireFormat, frame: bytes) -> bytes:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from google.protobuf.message import DecodeError, Message
 
-from services.gateway.grpcweb.errors import MalformedRequest, Reason
+from wire.grpcweb.errors import MalformedRequest, Reason
 
 # "/package.Service/Method" with a dotted package: the gateway serves versioned APIs only,
 # and requiring the dot keeps the route clear of static paths such as "/assets/app.js".

@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 
-from services.gateway.grpcweb.errors import MalformedRequest, Reason
+from wire.grpcweb.errors import MalformedRequest, Reason
 
 _QUANTUM = 4
 

@@ -12,17 +12,10 @@ import pytest
 from aiohttp import web
 from grpc_health.v1 import health, health_pb2_grpc
 
-from services.gateway.grpcweb import (
-    Code,
-    GrpcWebConfig,
-    HeaderPolicy,
-    RequestRefused,
-    Route,
-    Status,
-    setup,
-)
-from services.gateway.grpcweb.metadata import Metadata
+from services.gateway.grpcweb import GrpcWebConfig, HeaderPolicy, RequestRefused, Route, setup
 from tests.gateway.grpcweb.probe import SERVICE, Probe
+from wire.grpcweb.metadata import Metadata
+from wire.grpcweb.status import Code, Status
 
 MAX_MESSAGE_BYTES = 1024
 

@@ -6,10 +6,10 @@ import base64
 
 import pytest
 
-from services.gateway.grpcweb.errors import MalformedRequest, Reason
-from services.gateway.grpcweb.framing import encode_frame
 from services.gateway.grpcweb.message import MessageReader
 from services.gateway.grpcweb.wire import WireFormat, wire_format
+from wire.grpcweb.errors import MalformedRequest, Reason
+from wire.grpcweb.framing import encode_frame
 
 LIMIT = 64
 

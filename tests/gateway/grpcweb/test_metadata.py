@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from services.gateway.grpcweb.errors import MalformedRequest, Reason
 from services.gateway.grpcweb.metadata import (
     HeaderPolicy,
     forwarded,
     from_backend,
-    header_lines,
     parse_timeout,
 )
+from wire.grpcweb.errors import MalformedRequest, Reason
 
 POLICY = HeaderPolicy(reserved=frozenset({"x-pf-player"}))
 
@@ -78,10 +77,3 @@ def test_backend_metadata_loses_names_the_gateway_and_http_own() -> None:
     ]
     assert from_backend(pairs) == (("grpc-status-details-bin", b"\x01"), ("x-pf-reason", "late"))
     assert from_backend(None) == ()
-
-
-def test_header_lines_write_binary_values_as_unpadded_base64() -> None:
-    assert header_lines((("x-pf-seat-bin", b"\xff"), ("x-pf-seat", "north"))) == [
-        ("x-pf-seat-bin", "/w"),
-        ("x-pf-seat", "north"),
-    ]

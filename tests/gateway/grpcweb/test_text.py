@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.gateway.grpcweb.errors import MalformedRequest, Reason
 from services.gateway.grpcweb.text import Base64ChunkDecoder, encode_chunk
+from wire.grpcweb.errors import MalformedRequest, Reason
 
 
 def decode_all(pieces: list[bytes]) -> bytes:

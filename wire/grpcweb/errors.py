@@ -1,4 +1,4 @@
-"""Why the gateway turned a gRPC-web request away before it reached a backend."""
+"""Why a gRPC-web body or its headers are malformed: the gateway refuses such a request."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ class Reason(enum.Enum):
 
 
 class MalformedRequest(ValueError):
-    """The request body or headers break the gRPC-web wire format or the gateway's limits."""
+    """A body or headers break the gRPC-web wire format or the reader's limits."""
 
     def __init__(self, reason: Reason, detail: str) -> None:
         super().__init__(f"{reason.value}: {detail}")

@@ -10,9 +10,9 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-from services.gateway.grpcweb.errors import MalformedRequest, Reason
-from services.gateway.grpcweb.metadata import header_lines
-from services.gateway.grpcweb.status import Status
+from wire.grpcweb.errors import MalformedRequest, Reason
+from wire.grpcweb.metadata import header_lines
+from wire.grpcweb.status import Status
 
 DATA_FLAG = 0x00
 COMPRESSED_FLAG = 0x01

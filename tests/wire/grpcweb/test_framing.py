@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.gateway.grpcweb.errors import MalformedRequest, Reason
-from services.gateway.grpcweb.framing import (
+from wire.grpcweb.errors import MalformedRequest, Reason
+from wire.grpcweb.framing import (
     TRAILER_FLAG,
     Frame,
     FrameDecoder,
@@ -20,7 +20,7 @@ from services.gateway.grpcweb.framing import (
     status_headers,
     trailer_block,
 )
-from services.gateway.grpcweb.status import Code, Status
+from wire.grpcweb.status import Code, Status
 
 
 def test_data_frame_is_flag_then_big_endian_length_then_payload() -> None:

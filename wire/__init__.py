@@ -1,0 +1,1 @@
+"""The formats every process of the arena speaks, services and clients alike."""

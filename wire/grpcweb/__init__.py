@@ -1,0 +1,1 @@
+"""gRPC-web as it travels: frames, the trailer block, status codes and metadata lines."""

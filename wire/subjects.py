@@ -1,0 +1,43 @@
+"""Every NATS subject, queue group, stream and consumer name of the arena, in one place.
+
+docs/nats-subjects.md is the table of the same names; keep the two together. How the
+services declare the streams is theirs (services/common/subjects.py).
+"""
+
+from __future__ import annotations
+
+# Request/reply: matchmaking asks an arbitration instance to open a match (MatchCreated →
+# MatchOpened). Arbitration instances answer as one queue group.
+MATCH_CREATE = "pf.match.create"
+ARBITRATION_QUEUE = "arbitration"
+
+# Request/reply: matchmaking asks the bot pool for a computer player (BotRequest → BotReply).
+BOTS_REQUEST = "pf.bots.request"
+BOTS_QUEUE = "bots"
+
+# Results: a JetStream stream, deduplicated by Nats-Msg-Id = the match id.
+RESULTS_STREAM = "PF_RESULTS"
+RESULTS_FINISHED = "pf.results.finished"
+RESULTS_VOIDED = "pf.results.voided"
+RATINGS_CONSUMER = "ratings"
+
+
+def match_view(match_id: str, seat: int) -> str:
+    """Return the subject of one seat's updates (seat -1: the spectators' public view)."""
+    return f"pf.match.{match_id}.public" if seat < 0 else f"pf.match.{match_id}.view.{seat}"
+
+
+def match_opened(match_id: str) -> str:
+    """Return the subject announcing that a match is open (the bot pool listens)."""
+    return f"pf.match.{match_id}.opened"
+
+
+MATCH_OPENED_ALL = "pf.match.*.opened"
+
+# The arbitration log: one JetStream stream for every match, one subject per match.
+LOG_STREAM = "PF_MATCH_LOG"
+
+
+def match_log(match_id: str) -> str:
+    """Return the subject of one match's arbitration log entries."""
+    return f"pf.log.{match_id}"
