@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from services.gateway.grpcweb.text import Base64ChunkDecoder
-from services.gateway.grpcweb.wire import WireFormat
+from services.gateway.grpcweb.formats import WireFormat
 from wire.grpcweb.errors import MalformedRequest, Reason
 from wire.grpcweb.framing import HEADER_BYTES, FrameDecoder
 

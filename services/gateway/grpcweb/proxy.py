@@ -15,7 +15,7 @@ from services.gateway.grpcweb.metadata import forwarded, parse_timeout
 from services.gateway.grpcweb.refusal import RequestRefused, status_for
 from services.gateway.grpcweb.response import trailers_only
 from services.gateway.grpcweb.routes import MethodKind, Route
-from services.gateway.grpcweb.wire import WireFormat, wire_format
+from services.gateway.grpcweb.formats import WireFormat, wire_format
 from wire.grpcweb.errors import MalformedRequest
 from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import Code, Status
