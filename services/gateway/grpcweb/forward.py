@@ -11,10 +11,10 @@ from aiohttp import web
 from services.gateway.grpcweb.backends import BACKENDS, Backends
 from services.gateway.grpcweb.calls import CANCELLED_HERE, Outgoing, StreamCall, call_unary
 from services.gateway.grpcweb.disconnect import call_when_gone, is_gone
+from services.gateway.grpcweb.formats import WireFormat
 from services.gateway.grpcweb.metrics import OPEN_STREAMS, UNARY_SECONDS
 from services.gateway.grpcweb.response import StreamWriter, trailers_only, unary
 from services.gateway.grpcweb.routes import Route
-from services.gateway.grpcweb.formats import WireFormat
 from wire.grpcweb.status import Code, Status
 
 SHUTTING_DOWN = Status(Code.UNAVAILABLE, "the gateway is shutting down; call again")

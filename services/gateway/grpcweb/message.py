@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from services.gateway.grpcweb.text import Base64ChunkDecoder
 from services.gateway.grpcweb.formats import WireFormat
+from services.gateway.grpcweb.text import Base64ChunkDecoder
 from wire.grpcweb.errors import MalformedRequest, Reason
 from wire.grpcweb.framing import HEADER_BYTES, FrameDecoder
 

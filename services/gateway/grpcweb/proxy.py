@@ -9,13 +9,13 @@ from aiohttp import web
 from services.gateway.grpcweb.calls import Outgoing
 from services.gateway.grpcweb.config import GrpcWebConfig
 from services.gateway.grpcweb.cors import preflight_headers, response_headers
+from services.gateway.grpcweb.formats import WireFormat, wire_format
 from services.gateway.grpcweb.forward import forward_stream, forward_unary
 from services.gateway.grpcweb.message import MessageReader
 from services.gateway.grpcweb.metadata import forwarded, parse_timeout
 from services.gateway.grpcweb.refusal import RequestRefused, status_for
 from services.gateway.grpcweb.response import trailers_only
 from services.gateway.grpcweb.routes import MethodKind, Route
-from services.gateway.grpcweb.formats import WireFormat, wire_format
 from wire.grpcweb.errors import MalformedRequest
 from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import Code, Status

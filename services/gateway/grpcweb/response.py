@@ -6,8 +6,8 @@ from collections.abc import Mapping
 
 from aiohttp import web
 
-from services.gateway.grpcweb.text import encode_chunk
 from services.gateway.grpcweb.formats import WireFormat
+from services.gateway.grpcweb.text import encode_chunk
 from wire.grpcweb.framing import encode_frame, encode_trailer_frame, status_headers
 from wire.grpcweb.metadata import Metadata, header_lines
 from wire.grpcweb.status import Status

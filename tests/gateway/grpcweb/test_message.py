@@ -6,8 +6,8 @@ import base64
 
 import pytest
 
-from services.gateway.grpcweb.message import MessageReader
 from services.gateway.grpcweb.formats import WireFormat, wire_format
+from services.gateway.grpcweb.message import MessageReader
 from wire.grpcweb.errors import MalformedRequest, Reason
 from wire.grpcweb.framing import encode_frame
 
