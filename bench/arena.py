@@ -19,7 +19,7 @@ import random
 import statistics
 import time
 
-from services.matchmaking.identity import PlayerId
+from services.common.identity import PlayerId
 from services.tournaments.lineup import idle_players, recent_opponents
 from services.tournaments.model import Entrant, GameStatus, TournamentGame
 from services.tournaments.pairing import pair

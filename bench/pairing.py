@@ -14,7 +14,7 @@ import statistics
 import time
 
 from games.registry import SPIT
-from services.matchmaking.identity import Player, PlayerId
+from services.common.identity import Player, PlayerId
 from services.matchmaking.pairing import pair
 from services.matchmaking.tickets import QueueKey, Ticket
 from services.matchmaking.window import NS_PER_S, Window

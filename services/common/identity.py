@@ -1,10 +1,15 @@
 """Who is calling: the gateway authenticates players and names them in call metadata.
 
-Internal services trust these headers because only the gateway reaches them.
+Internal services trust these headers because only the gateway reaches them. gRPC
+metadata values are ASCII, so the gateway sends a name percent-encoded (UTF-8), as
+``quote(name)``, and it is read decoded.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import NewType
 from urllib.parse import unquote
 
 import grpc
@@ -14,6 +19,43 @@ from services.common.rejection import Rejection
 PLAYER_ID = "x-pf-player-id"
 PLAYER_NAME = "x-pf-player-name"
 RECEIVED_NS = "x-pf-received-ns"  # the gateway's monotonic stamp of a request's receipt
+
+PlayerId = NewType("PlayerId", str)
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A person or a bot, as seated at a match."""
+
+    id: PlayerId
+    name: str
+    bot: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.id})"
+
+
+class MissingIdentity(Exception):
+    """The call's metadata does not name its player; each service answers in its own terms."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+
+def caller(metadata: Iterable[tuple[str, str | bytes]] | None) -> Player:
+    """Return the player named by the call's metadata (``invocation_metadata()``).
+
+    Raises:
+        MissingIdentity: when the id or the name is missing or blank.
+    """
+    values = {key: value for key, value in metadata or () if isinstance(value, str)}
+    player_id = values.get(PLAYER_ID, "").strip()
+    name = unquote(values.get(PLAYER_NAME, "")).strip()
+    if not player_id or not name:
+        missing = PLAYER_ID if not player_id else PLAYER_NAME
+        raise MissingIdentity(f"no {missing} in the call metadata")
+    return Player(PlayerId(player_id), name)
 
 
 def _metadata(context: grpc.aio.ServicerContext[object, object]) -> dict[str, str]:

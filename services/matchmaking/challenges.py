@@ -16,10 +16,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 from games.registry import Game
+from services.common.identity import Player
+from services.common.opening.matches import Assignment, assignment
 from services.matchmaking.codes import Code, fresh_code, parse_code
 from services.matchmaking.errors import NotFound, Reason, Refused, Unavailable
-from services.matchmaking.identity import Player
-from services.matchmaking.matches import Assignment, assignment
 from services.matchmaking.metrics import OPEN_CHALLENGES
 from services.matchmaking.queues import OpenOnline
 

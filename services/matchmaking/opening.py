@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 from games.bot import Level
 from games.registry import Game
-from services.matchmaking import matches
+from services.common.identity import Player
+from services.common.opening import matches
+from services.common.opening.matches import MatchId, MatchSpec
 from services.matchmaking.broker import Broker
 from services.matchmaking.errors import Unavailable
-from services.matchmaking.identity import Player
-from services.matchmaking.matches import MatchId, MatchSpec
 from services.matchmaking.metrics import MATCHES_CREATED, OPEN_FAILURES
 
 log = logging.getLogger(__name__)

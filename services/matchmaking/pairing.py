@@ -21,7 +21,7 @@ import itertools
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
-from services.matchmaking.identity import PlayerId
+from services.common.identity import PlayerId
 from services.matchmaking.tickets import QueueKey, Ticket
 from services.matchmaking.window import Window
 

@@ -27,6 +27,8 @@ from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, 
 from dataclasses import dataclass
 
 from games.registry import GAMES, Game
+from services.common.identity import Player, PlayerId
+from services.common.opening.matches import Assignment, MatchSpec, assignment
 from services.matchmaking import pairing
 from services.matchmaking.errors import (
     MatchmakingError,
@@ -35,8 +37,6 @@ from services.matchmaking.errors import (
     Superseded,
     Unavailable,
 )
-from services.matchmaking.identity import Player, PlayerId
-from services.matchmaking.matches import Assignment, MatchSpec, assignment
 from services.matchmaking.metrics import QUEUE_LENGTH, WAIT_SECONDS
 from services.matchmaking.ratings import newcomer_rating
 from services.matchmaking.rematches import RecentPairs

@@ -15,7 +15,7 @@ import grpc
 from games.registry import Game
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
-from services.matchmaking.identity import PlayerId
+from services.common.identity import PlayerId
 from services.matchmaking.metrics import RATING_FALLBACKS
 
 # Glicko-2's starting rating (services/ratings/glicko2.py): what ratings reports for a

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Set
 
-from services.matchmaking.identity import PlayerId
+from services.common.identity import PlayerId
 
 
 class RecentPairs:

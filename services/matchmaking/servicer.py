@@ -7,14 +7,28 @@ from collections.abc import AsyncGenerator
 
 from photofinish.matchmaking.v1 import matchmaking_pb2 as pb
 from photofinish.matchmaking.v1 import matchmaking_pb2_grpc
+from services.common.identity import MissingIdentity, Player, caller
+from services.common.opening.codec import match_assignment
+from services.common.opening.matches import assignment
+from services.common.statuses import Context
 from services.matchmaking import codec, status
 from services.matchmaking.challenges import Challenges
-from services.matchmaking.identity import caller
-from services.matchmaking.matches import assignment
+from services.matchmaking.errors import Reason, Unauthenticated
 from services.matchmaking.opening import Opener
 from services.matchmaking.queues import Queues
-from services.matchmaking.status import Context
 from services.matchmaking.tickets import QueueKey
+
+
+def player_of(context: Context) -> Player:
+    """Return the player the gateway names in the call's metadata.
+
+    Raises:
+        Unauthenticated: when no player is named.
+    """
+    try:
+        return caller(context.invocation_metadata())
+    except MissingIdentity as error:
+        raise Unauthenticated(Reason.MISSING_IDENTITY, error.detail) from None
 
 
 class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
@@ -29,7 +43,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
     async def Queue(
         self, request: pb.QueueRequest, context: Context
     ) -> AsyncGenerator[pb.QueueUpdate, None]:
-        player = caller(context.invocation_metadata())
+        player = player_of(context)
         queue = QueueKey(codec.decode_game(request.game), request.rated)
         async with self._queues.ticket(player, queue) as updates:
             async for update in updates:
@@ -39,7 +53,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
     async def CancelQueue(
         self, request: pb.CancelQueueRequest, context: Context
     ) -> pb.CancelQueueReply:
-        player = caller(context.invocation_metadata())
+        player = player_of(context)
         cancelled = self._queues.cancel(player.id, codec.decode_game(request.game))
         return pb.CancelQueueReply(cancelled=cancelled)
 
@@ -47,7 +61,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
     async def CreateChallenge(
         self, request: pb.CreateChallengeRequest, context: Context
     ) -> AsyncGenerator[pb.ChallengeUpdate, None]:
-        player = caller(context.invocation_metadata())
+        player = player_of(context)
         game = codec.decode_game(request.game)
         async with self._challenges.create(player, game, request.rated) as (code, match):
             yield codec.challenge_update(code)
@@ -57,22 +71,22 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
     async def AcceptChallenge(
         self, request: pb.AcceptChallengeRequest, context: Context
     ) -> pb.MatchAssignment:
-        player = caller(context.invocation_metadata())
-        return codec.match_assignment(await self._challenges.accept(player, request.code))
+        player = player_of(context)
+        return match_assignment(await self._challenges.accept(player, request.code))
 
     @status.unary
     async def PlayComputer(
         self, request: pb.PlayComputerRequest, context: Context
     ) -> pb.MatchAssignment:
-        player = caller(context.invocation_metadata())
+        player = player_of(context)
         game, level = codec.decode_game(request.game), codec.decode_level(request.level)
         spec = await self._opener.computer(player, game, level)
-        return codec.match_assignment(assignment(spec, player.id))
+        return match_assignment(assignment(spec, player.id))
 
     @status.unary
     async def PlayHotSeat(
         self, request: pb.PlayHotSeatRequest, context: Context
     ) -> pb.MatchAssignment:
-        player = caller(context.invocation_metadata())
+        player = player_of(context)
         spec = await self._opener.hotseat(player, codec.decode_game(request.game))
-        return codec.match_assignment(assignment(spec, player.id))
+        return match_assignment(assignment(spec, player.id))

@@ -2,19 +2,14 @@
 
 Handlers are wrapped with :func:`unary` or :func:`stream`; a :class:`MatchmakingError`
 they raise ends the call with the kind's code and the reason as ``ErrorInfo.reason``.
-Anything else is a bug and reaches grpc as it is (UNKNOWN, logged).
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine
-from typing import Any, Generic, TypeVar
-
 import grpc
 
 from services.common.rejection import Rejection
+from services.common.statuses import Statuses
 from services.matchmaking.errors import (
     Malformed,
     MatchmakingError,
@@ -34,60 +29,10 @@ CODES: dict[type[MatchmakingError], grpc.StatusCode] = {
     Unavailable: grpc.StatusCode.UNAVAILABLE,
 }
 
-Context = grpc.aio.ServicerContext[Any, Any]
-E = TypeVar("E", bound=Exception)
-S = TypeVar("S")
-Req = TypeVar("Req")
-Resp = TypeVar("Resp")
-
 
 def rejection(error: MatchmakingError) -> Rejection:
     """Return ``error`` as the rich gRPC status every service sends."""
     return Rejection(CODES[type(error)], error.reason.value, error.detail)
-
-
-class Statuses(Generic[E]):
-    """Handler wrappers that end a call whose handler raised a ``kind`` with its status.
-
-    Each service names its own kind of error and how it becomes a :class:`Rejection`.
-    """
-
-    def __init__(self, kind: type[E], rejection_of: Callable[[E], Rejection]) -> None:
-        self.kind = kind
-        self.rejection_of = rejection_of
-
-    def unary(
-        self, handler: Callable[[S, Req, Context], Awaitable[Resp]]
-    ) -> Callable[[S, Req, Context], Coroutine[Any, Any, Resp]]:
-        """Return ``handler`` with its errors sent as statuses."""
-
-        @functools.wraps(handler)
-        async def handle(service: S, request: Req, context: Context) -> Resp:
-            try:
-                return await handler(service, request, context)
-            except self.kind as error:
-                await context.abort_with_status(self.rejection_of(error).to_status())
-
-        return handle
-
-    def stream(
-        self, handler: Callable[[S, Req, Context], AsyncGenerator[Resp, None]]
-    ) -> Callable[[S, Req, Context], AsyncGenerator[Resp, None]]:
-        """Return the streaming ``handler`` with its errors sent as statuses."""
-
-        @functools.wraps(handler)
-        async def handle(service: S, request: Req, context: Context) -> AsyncGenerator[Resp, None]:
-            try:
-                # Closed here, not left to the garbage collector, so a handler's
-                # ``async with`` (a ticket, a challenge) is released as soon as the client
-                # goes away.
-                async with contextlib.aclosing(handler(service, request, context)) as responses:
-                    async for response in responses:
-                        yield response
-            except self.kind as error:
-                await context.abort_with_status(self.rejection_of(error).to_status())
-
-        return handle
 
 
 _MATCHMAKING = Statuses(MatchmakingError, rejection)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.registry import Game
-from services.matchmaking.identity import Player
+from services.common.identity import Player
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -13,12 +13,13 @@ import nats
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
 from services.common import tasks
 from services.common.database import Database, SqliteFile
+from services.common.results import declare
 from services.ratings.config import Config
 from services.ratings.consumer import consume
 from services.ratings.faults import Faults
 from services.ratings.servicer import RatingsServicer
 from services.ratings.store import Store
-from services.ratings.stream import declare
+from wire.subjects import RATINGS_CONSUMER
 
 log = logging.getLogger("ratings")
 
@@ -47,7 +48,7 @@ class RatingsService:
             )
             stack.push_async_callback(connection.close)
             js = connection.jetstream()
-            await declare(js, self.config.ack_wait_s)
+            await declare(js, self.config.ack_wait_s, RATINGS_CONSUMER)
             consumer = asyncio.create_task(
                 consume(
                     js,

@@ -15,11 +15,10 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 from games.seats import Seat
-from services.matchmaking import codec as matchmaking_codec
-from services.matchmaking import matches
-from services.matchmaking.broker import Broker
-from services.matchmaking.errors import Unavailable
-from services.matchmaking.identity import Player, PlayerId
+from services.common.identity import Player, PlayerId
+from services.common.opening import matches
+from services.common.opening.codec import match_assignment
+from services.common.opening.request import Arbitration, NoAnswer
 from services.tournaments import codec, metrics
 from services.tournaments.hub import Hub
 from services.tournaments.lineup import idle_players, recent_opponents
@@ -51,12 +50,12 @@ class Director:
         self,
         store: Store,
         hub: Hub,
-        broker: Broker,
+        arbitration: Arbitration,
         pairing_interval_s: float,
         overtime_s: float,
         clock_ms: Callable[[], int] = wall_ms,
     ) -> None:
-        self.store, self.hub, self.broker = store, hub, broker
+        self.store, self.hub, self.arbitration = store, hub, arbitration
         self.pairing_interval_s = pairing_interval_s
         self.overtime_ms = int(overtime_s * 1000)
         self.clock_ms = clock_ms
@@ -183,8 +182,8 @@ class Director:
         self._opening.add(spec.match_id)
         try:
             await self.store.add_game(t.id, TournamentGame(spec.match_id, seats, now_ms))
-            await self.broker.open_match(spec)
-        except Unavailable as error:
+            await self.arbitration.open_match(spec)
+        except NoAnswer as error:
             metrics.OPEN_FAILURES.inc()
             await self.store.forget_game(spec.match_id)
             log.warning(
@@ -196,9 +195,7 @@ class Director:
             self._opening.discard(spec.match_id)
         metrics.GAMES_OPENED.inc()
         for player in seats:
-            self.hub.assign(
-                t.id, player, matchmaking_codec.match_assignment(matches.assignment(spec, player))
-            )
+            self.hub.assign(t.id, player, match_assignment(matches.assignment(spec, player)))
         return True
 
 

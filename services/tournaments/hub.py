@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 from photofinish.matchmaking.v1 import matchmaking_pb2
 from photofinish.tournaments.v1 import tournaments_pb2 as pb
-from services.matchmaking.identity import PlayerId
+from services.common.identity import PlayerId
 from services.tournaments.model import TournamentId
 
 

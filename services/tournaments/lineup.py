@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from services.matchmaking.identity import PlayerId
+from services.common.identity import PlayerId
 from services.tournaments.model import Entrant, GameStatus, TournamentGame
 from services.tournaments.pairing import Idle
 from services.tournaments.standings import Standing

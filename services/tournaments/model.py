@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import NewType
 
 from games.registry import Game
-from services.matchmaking.identity import PlayerId
+from services.common.identity import PlayerId
 
 TournamentId = NewType("TournamentId", str)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from services.matchmaking.identity import PlayerId
+from services.common.identity import PlayerId
 
 AVOID_LAST = 2  # a player is not paired with their last two opponents while others are idle
 

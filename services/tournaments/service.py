@@ -14,8 +14,8 @@ import nats
 from photofinish.tournaments.v1 import tournaments_pb2, tournaments_pb2_grpc
 from services.common import tasks
 from services.common.database import Database
-from services.matchmaking.broker import NatsBroker
-from services.ratings.stream import declare
+from services.common.opening.request import NatsArbitration
+from services.common.results import declare
 from services.tournaments.config import Config
 from services.tournaments.consumer import TOURNAMENTS_CONSUMER, consume
 from services.tournaments.director import Director
@@ -55,11 +55,11 @@ class TournamentsService:
             stack.push_async_callback(connection.close)
             js = connection.jetstream()
             await declare(js, self.config.ack_wait_s, TOURNAMENTS_CONSUMER)
-            broker = NatsBroker(connection, self.config.open_timeout_s)
+            arbitration = NatsArbitration(connection, self.config.open_timeout_s, "tournaments")
             director = Director(
                 self.store,
                 self.hub,
-                broker,
+                arbitration,
                 self.config.pairing_interval_s,
                 self.config.overtime_s,
             )

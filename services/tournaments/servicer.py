@@ -6,10 +6,9 @@ from collections.abc import AsyncGenerator
 
 from photofinish.tournaments.v1 import tournaments_pb2 as pb
 from photofinish.tournaments.v1 import tournaments_pb2_grpc
-from services.matchmaking import codec as matchmaking_codec
-from services.matchmaking.errors import MatchmakingError
-from services.matchmaking.identity import Player, caller
-from services.matchmaking.status import Context, Statuses
+from services.common.identity import MissingIdentity, Player, caller
+from services.common.opening.codec import match_assignment
+from services.common.statuses import Context, Statuses
 from services.tournaments import codec
 from services.tournaments.director import Director, assignment_of, wall_ms
 from services.tournaments.errors import NotFound, Reason, Refused, TournamentError, Unauthenticated
@@ -23,7 +22,7 @@ unary = _STATUSES.unary
 stream = _STATUSES.stream
 
 
-def player(context: Context) -> Player:
+def player_of(context: Context) -> Player:
     """Return the player the gateway names in the call's metadata.
 
     Raises:
@@ -31,7 +30,7 @@ def player(context: Context) -> Player:
     """
     try:
         return caller(context.invocation_metadata())
-    except MatchmakingError as error:
+    except MissingIdentity as error:
         raise Unauthenticated(Reason.MISSING_IDENTITY, error.detail) from None
 
 
@@ -43,7 +42,7 @@ class TournamentsServicer(tournaments_pb2_grpc.TournamentsServicer):
     async def CreateTournament(
         self, request: pb.CreateTournamentRequest, context: Context
     ) -> pb.Tournament:
-        t = codec.new_tournament(request, player(context).name, wall_ms())
+        t = codec.new_tournament(request, player_of(context).name, wall_ms())
         await self.store.create(t, wall_ms())
         self.director.poke()
         return codec.tournament(t, 0)
@@ -62,7 +61,7 @@ class TournamentsServicer(tournaments_pb2_grpc.TournamentsServicer):
     async def JoinTournament(
         self, request: pb.JoinTournamentRequest, context: Context
     ) -> pb.Tournament:
-        who = player(context)
+        who = player_of(context)
         t = await self._tournament(request.tournament_id)
         if t.status in (Status.ENDING, Status.FINISHED):
             raise Refused(Reason.TOURNAMENT_OVER, f"tournament {t.id} is {t.status}")
@@ -74,7 +73,7 @@ class TournamentsServicer(tournaments_pb2_grpc.TournamentsServicer):
     async def WithdrawTournament(
         self, request: pb.WithdrawTournamentRequest, context: Context
     ) -> pb.Tournament:
-        who = player(context)
+        who = player_of(context)
         t = await self._tournament(request.tournament_id)
         if not await self.store.withdraw(t.id, who.id):
             raise Refused(Reason.NOT_ENTERED, f"{who} is not entered in {t.id}")
@@ -85,7 +84,7 @@ class TournamentsServicer(tournaments_pb2_grpc.TournamentsServicer):
     async def WatchTournament(
         self, request: pb.WatchTournamentRequest, context: Context
     ) -> AsyncGenerator[pb.TournamentUpdate, None]:
-        who = player(context)
+        who = player_of(context)
         tournament_id = (await self._tournament(request.tournament_id)).id
         with self.hub.watching(tournament_id, who.id) as watcher:
             # Read after subscribing, so a finish in between is not missed.
@@ -97,7 +96,7 @@ class TournamentsServicer(tournaments_pb2_grpc.TournamentsServicer):
             if game is not None:
                 names = {e.player_id: e.name for e in await self.store.entrants(t.id)}
                 assignment = assignment_of(game, t, names, who.id)
-                yield pb.TournamentUpdate(match=matchmaking_codec.match_assignment(assignment))
+                yield pb.TournamentUpdate(match=match_assignment(assignment))
             async for update in watcher.updates():
                 if game is not None and update.match.match_id == game.match_id:
                     continue  # paired while the current game was read: sent once already

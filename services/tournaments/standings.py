@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from services.matchmaking.identity import PlayerId
+from services.common.identity import PlayerId
 from services.tournaments.model import Entrant, GameStatus, TournamentGame
 from services.tournaments.scoring import Score
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from games.registry import BY_NUMBER
 from services.common.database import Database, Session
-from services.matchmaking.identity import PlayerId
+from services.common.identity import PlayerId
 from services.tournaments import migrations
 from services.tournaments.model import (
     Entrant,

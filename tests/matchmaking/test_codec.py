@@ -9,7 +9,11 @@ from games.bot import Level
 from games.registry import BID, SPIT
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
-from services.matchmaking import codec, matches
+from services.common.identity import Player, PlayerId
+from services.common.opening import matches
+from services.common.opening.codec import decode_player, encode_player, match_created
+from services.common.opening.matches import MatchId
+from services.matchmaking import codec
 from services.matchmaking.errors import (
     Malformed,
     MatchmakingError,
@@ -20,8 +24,6 @@ from services.matchmaking.errors import (
     Unauthenticated,
     Unavailable,
 )
-from services.matchmaking.identity import Player, PlayerId
-from services.matchmaking.matches import MatchId
 from services.matchmaking.status import CODES, rejection
 from services.matchmaking.tickets import Waiting
 from tests.matchmaking.tickets import player
@@ -31,7 +33,7 @@ ROBO = Player(PlayerId("bot-1"), "Robo", bot=True)
 
 def test_a_match_against_the_computer_is_asked_for_with_every_field() -> None:
     spec = matches.computer(player("Ann"), ROBO, SPIT, Level.MEDIUM, MatchId("m1"), 2**63 - 1)
-    created = codec.match_created(spec)
+    created = match_created(spec)
     assert created.match_id == "m1" and created.game == game_pb2.GAME_SPIT
     assert [p.player_id for p in created.players] == [p.id for p in spec.players]
     assert [p.bot for p in created.players] == [p.bot for p in spec.players]
@@ -42,13 +44,13 @@ def test_a_match_against_the_computer_is_asked_for_with_every_field() -> None:
 
 def test_a_match_between_people_names_no_bot_level() -> None:
     spec = matches.online(player("Ann"), player("Bob"), BID, True, MatchId("m2"), 3)
-    created = codec.match_created(spec)
+    created = match_created(spec)
     assert created.bot_level == game_pb2.LEVEL_UNSPECIFIED and created.rated
     assert created.mode == events_pb2.MODE_ONLINE and not created.options.pausable
 
 
 def test_players_round_trip() -> None:
-    assert codec.decode_player(codec.encode_player(ROBO)) == ROBO
+    assert decode_player(encode_player(ROBO)) == ROBO
 
 
 def test_updates_are_encoded_in_their_oneof() -> None:

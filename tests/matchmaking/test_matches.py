@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from games.bot import Level
 from games.registry import BID, SPIT
-from services.matchmaking import matches
-from services.matchmaking.identity import Player, PlayerId
-from services.matchmaking.matches import MatchId, Mode, assignment, is_swapped
+from services.common.identity import Player, PlayerId
+from services.common.opening import matches
+from services.common.opening.matches import MatchId, Mode, assignment, is_swapped
 from tests.matchmaking.tickets import player
 
 ANN, BOB = player("Ann"), player("Bob")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.matchmaking.identity import PlayerId
+from services.common.identity import PlayerId
 from services.matchmaking.pairing import Pair, Recent, can_pair, pair
 from services.matchmaking.tickets import Ticket
 from services.matchmaking.window import Window

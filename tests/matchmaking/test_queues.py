@@ -8,9 +8,9 @@ from collections.abc import Sequence
 import pytest
 
 from games.registry import BID, SPIT, Game
+from services.common.identity import PlayerId
+from services.common.opening.matches import Assignment
 from services.matchmaking.errors import Reason, Refused, Superseded, Unavailable
-from services.matchmaking.identity import PlayerId
-from services.matchmaking.matches import Assignment
 from services.matchmaking.pairing import Pair, Recent
 from services.matchmaking.queues import Queues, RatingOf
 from services.matchmaking.tickets import Ticket, Waiting

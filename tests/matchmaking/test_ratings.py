@@ -12,8 +12,8 @@ from games.registry import BID, SPIT
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
 from services.common.database import Database, SqliteFile
+from services.common.identity import PlayerId
 from services.common.serving import Listen, grpc_server
-from services.matchmaking.identity import PlayerId
 from services.matchmaking.ratings import NEWCOMER_RATING, RatingsLookup
 from services.ratings import model
 from services.ratings.servicer import RatingsServicer

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.matchmaking.identity import PlayerId
+from services.common.identity import PlayerId
 from services.matchmaking.rematches import RecentPairs
 
 ANN, BOB, CAT = PlayerId("ann"), PlayerId("bob"), PlayerId("cat")

@@ -6,10 +6,10 @@ import asyncio
 from dataclasses import dataclass, field
 
 from games.registry import BID, SPIT, Game
-from services.matchmaking import matches
+from services.common.identity import Player, PlayerId
+from services.common.opening import matches
+from services.common.opening.matches import MatchId, MatchSpec
 from services.matchmaking.errors import Unavailable
-from services.matchmaking.identity import Player, PlayerId
-from services.matchmaking.matches import MatchId, MatchSpec
 from services.matchmaking.tickets import QueueKey, Ticket
 
 SPIT_CASUAL = QueueKey(SPIT, rated=False)

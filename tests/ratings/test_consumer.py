@@ -12,11 +12,11 @@ from nats.js import JetStreamContext
 from prometheus_client import REGISTRY
 
 from games.registry import SPIT
+from services.common.results import declare
 from services.ratings.consumer import consume
 from services.ratings.faults import FaultPlan, Faults
 from services.ratings.model import PlayerId
 from services.ratings.store import Store
-from services.ratings.stream import declare
 from services.stack.natsd import NatsServer
 from tests.ratings.results import publish, void, win
 from tests.waiting import poll_until
@@ -29,7 +29,7 @@ WAIT_S = 20.0
 async def js(nats_server: NatsServer) -> AsyncIterator[JetStreamContext]:
     connection = await nats.connect(nats_server.url)
     js = connection.jetstream()
-    await declare(js, ack_wait_s=1.0)
+    await declare(js, ack_wait_s=1.0, durable=RATINGS_CONSUMER)
     yield js
     await connection.close()
 

@@ -6,8 +6,8 @@ import nats
 import pytest
 from nats.js import api
 
+from services.common.results import StreamConflict, declare, matches
 from services.common.subjects import results_stream_config
-from services.ratings.stream import StreamConflict, declare, matches
 from services.stack.natsd import NatsServer
 from wire.subjects import RATINGS_CONSUMER, RESULTS_STREAM
 
@@ -35,8 +35,8 @@ async def test_declaring_twice_is_harmless_and_updates_the_ack_wait(
 ) -> None:
     connection = await nats.connect(nats_server.url)
     js = connection.jetstream()
-    await declare(js, ack_wait_s=10.0)
-    await declare(js, ack_wait_s=2.0)
+    await declare(js, ack_wait_s=10.0, durable=RATINGS_CONSUMER)
+    await declare(js, ack_wait_s=2.0, durable=RATINGS_CONSUMER)
     info = await js.consumer_info(RESULTS_STREAM, RATINGS_CONSUMER)
     assert info.config.ack_wait == 2.0
     await connection.close()
@@ -50,7 +50,7 @@ async def test_a_stream_differing_only_in_settings_is_used_as_it_is(
     other = results_stream_config()
     other.duplicate_window = 600.0
     await js.add_stream(other)
-    await declare(js, ack_wait_s=1.0)
+    await declare(js, ack_wait_s=1.0, durable=RATINGS_CONSUMER)
     assert (await js.stream_info(RESULTS_STREAM)).config.duplicate_window == 600.0
     await connection.close()
 
@@ -62,5 +62,5 @@ async def test_a_stream_missing_the_results_subjects_is_refused_clearly(
     js = connection.jetstream()
     await js.add_stream(api.StreamConfig(name=RESULTS_STREAM, subjects=["pf.results.finished"]))
     with pytest.raises(StreamConflict, match=r"pf\.results\.voided"):
-        await declare(js, ack_wait_s=1.0)
+        await declare(js, ack_wait_s=1.0, durable=RATINGS_CONSUMER)
     await connection.close()

@@ -6,7 +6,7 @@ import asyncio
 from typing import cast
 
 from services.common import tasks
-from services.matchmaking.broker import Broker
+from services.common.opening.request import Arbitration
 from services.tournaments.director import Director
 from services.tournaments.hub import Hub
 from services.tournaments.store import Store
@@ -16,7 +16,7 @@ class Probe(Director):
     """A director whose rounds only count; the first is poked while it runs."""
 
     def __init__(self) -> None:
-        super().__init__(cast(Store, None), Hub(), cast(Broker, None), 60.0, 0.0)
+        super().__init__(cast(Store, None), Hub(), cast(Arbitration, None), 60.0, 0.0)
         self.rounds: list[bool] = []
 
     async def round(self, pairing: bool) -> None:

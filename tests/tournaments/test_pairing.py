@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.matchmaking.identity import PlayerId
+from services.common.identity import PlayerId
 from services.tournaments.pairing import Idle, pair
 
 

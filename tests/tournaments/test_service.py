@@ -22,10 +22,10 @@ from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.tournaments.v1 import tournaments_pb2 as pb
 from photofinish.tournaments.v1 import tournaments_pb2_grpc
+from services.common.identity import PlayerId
+from services.common.opening.request import NatsArbitration
+from services.common.results import declare
 from services.common.serving import Listen, grpc_server
-from services.matchmaking.broker import NatsBroker
-from services.matchmaking.identity import PlayerId
-from services.ratings.stream import declare
 from services.stack.natsd import NatsServer
 from services.tournaments.consumer import TOURNAMENTS_CONSUMER, consume
 from services.tournaments.director import Director, wall_ms
@@ -93,7 +93,12 @@ async def rig(store: Store, nats_server: NatsServer) -> AsyncIterator[Rig]:
     await listen_as_arbitration(connection, arbiter)
     shift_ms = [0]
     director = Director(
-        store, Hub(), NatsBroker(connection, 2.0), 1.0, 5.0, lambda: wall_ms() + shift_ms[0]
+        store,
+        Hub(),
+        NatsArbitration(connection, 2.0, "tournaments"),
+        1.0,
+        5.0,
+        lambda: wall_ms() + shift_ms[0],
     )
     servicer = TournamentsServicer(store, director.hub, director)
 

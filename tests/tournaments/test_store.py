@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.registry import BID
-from services.matchmaking.identity import PlayerId
+from services.common.identity import PlayerId
 from services.tournaments.model import (
     Entrant,
     GameStatus,

@@ -1,6 +1,6 @@
 """The match to open: who sits where, in which mode, with which seed — pure builders.
 
-Seat order: whenever two sides meet (queue, challenge, against the computer), who gets
+Seat order: whenever two sides meet (queue, challenge, tournament, the computer), who gets
 seat 0 is a coin flip derived from the match seed. The seed is drawn fresh and kept
 secret, so nobody can choose or predict their seat, and the seating replays from the seed.
 The flip hashes the seed rather than reading its low bit, so it shares nothing with the
@@ -18,8 +18,8 @@ from typing import NewType
 from games.bot import Level
 from games.registry import Game
 from games.seats import Seat
+from services.common.identity import Player, PlayerId
 from services.common.ids import fresh_id
-from services.matchmaking.identity import Player, PlayerId
 
 MatchId = NewType("MatchId", str)
 

@@ -8,20 +8,20 @@ from nats.js import JetStreamContext, api
 from nats.js.errors import BadRequestError
 
 from services.common.subjects import results_stream_config
-from wire.subjects import RATINGS_CONSUMER, RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
+from wire.subjects import RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
 
 # JetStream's error code for "stream name already in use with a different configuration".
 STREAM_NAME_IN_USE = 10058
 CONSUMED_SUBJECTS = (RESULTS_FINISHED, RESULTS_VOIDED)
 
-log = logging.getLogger("ratings")
+log = logging.getLogger(__name__)
 
 
 class StreamConflict(RuntimeError):
     """The results stream exists but does not capture the subjects results come on."""
 
 
-def consumer_config(ack_wait_s: float, durable: str = RATINGS_CONSUMER) -> api.ConsumerConfig:
+def consumer_config(ack_wait_s: float, durable: str) -> api.ConsumerConfig:
     """Return a durable pull consumer of the results: explicit acks, from the stream's start.
 
     From the start, not from now: a result may come while the consumer's service is down
@@ -36,7 +36,7 @@ def consumer_config(ack_wait_s: float, durable: str = RATINGS_CONSUMER) -> api.C
     )
 
 
-async def declare(js: JetStreamContext, ack_wait_s: float, durable: str = RATINGS_CONSUMER) -> None:
+async def declare(js: JetStreamContext, ack_wait_s: float, durable: str) -> None:
     """Create the results stream if missing and create or update the ``durable`` consumer.
 
     Raises:
@@ -51,7 +51,7 @@ async def declare_stream(js: JetStreamContext) -> None:
     """Create the stream as ``results_stream_config()`` says; accept a usable existing one.
 
     Every user declares the stream identically, so a differing one means deployments
-    disagree. Refusing to start would stop ratings over, say, a longer dedupe window;
+    disagree. Refusing to start would stop a consumer over, say, a longer dedupe window;
     it starts if the stream still captures the results subjects, and says what differs.
 
     Raises:
