@@ -32,7 +32,7 @@ from services.arbitration.decision import decision_from_proto
 from services.arbitration.match import Match, Submission
 from services.arbitration.matchlog.writer import LogWriter, MemoryStore, StreamStore
 from services.arbitration.timing import Timing
-from services.common.subjects import log_stream_config
+from services.common.streams import log_stream_config
 from services.rules import replies
 from services.rules.games import entry_for
 from services.stack.natsd import start_nats

@@ -1,7 +1,7 @@
 """Every NATS subject, queue group, stream and consumer name of the arena, in one place.
 
 docs/nats-subjects.md is the table of the same names; keep the two together. How the
-services declare the streams is theirs (services/common/subjects.py).
+services declare the streams is theirs (services/common/streams.py).
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from services.arbitration.timers import Timers
 from services.common import tasks
 from services.common.placement import Directory
 from services.common.serving import serve
-from services.common.subjects import log_stream_config, results_stream_config
+from services.common.streams import log_stream_config, results_stream_config
 from wire import logs, subjects
 
 
