@@ -33,9 +33,9 @@ class Decision:
     gate: Gate | None = None
 
 
-# How long a due action waits before the server takes it for the players (Spit rules §5:
-# the spit when nobody can play comes "after a short visible pause"). The rules service
-# may be given another (PF_SPIT_PAUSE_MS).
+# How long a due action waits before the server takes it for the players (the Spit rules
+# page, "Decisions left open by the seed": the spit when nobody can play comes "after a
+# short visible pause"). The rules service may be given another (PF_SPIT_PAUSE_MS).
 DEFAULT_LIFT_PAUSE_MS = 1000
 
 

@@ -1,7 +1,7 @@
 """Every game the arena offers, in one table: what each part of the system needs of a game.
 
-The rules service, the arbitration's replay tool, matchmaking, tournaments, ratings, the
-bots and the CLI look a game up here, by its wire number or its name, and never branch on
+The rules service, the replay tool, matchmaking, tournaments, ratings, the bots and the
+CLI look a game up here, by its wire number or its name, and never branch on
 one. Adding a game is a package under ``games/`` (engine, codec, bots) and a line below.
 """
 

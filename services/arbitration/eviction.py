@@ -15,7 +15,8 @@ async def evict_finished(matches: Matches, keep_s: float) -> None:
     while True:
         await asyncio.sleep(min(5.0, keep_s))
         cutoff = matches.now() - int(keep_s * 1e9)
-        for match_id, match in [(m.match_id, m) for m in matches.held()]:
+        for match in matches.held():
+            match_id = match.match_id
             if match.finished_ns is not None and match.finished_ns < cutoff:
                 matches.let_go(match_id)
                 matches.log_writer.forget(match_id)

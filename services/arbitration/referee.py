@@ -67,7 +67,7 @@ class Referee:
         self._schedule = schedule
         self._tolerances = tolerances
         self._broadcast = broadcast  # a fault of the whole process reaches every match
-        self._journal = log_writer or LogWriter.discarding()
+        self._log_writer = log_writer or LogWriter.discarding()
         # Snapshots for a takeover: saved before anyone sees the change they carry.
         self._save = save or _nowhere
         self._now = now  # the monotonic clock the arrival stamps come from
@@ -120,7 +120,7 @@ class Referee:
         else:
             await self._timer_step(self._nudge(match, item))
         # The result goes out once the item's entries and the end are stored in the log.
-        if match.outcome is not None and await self._journal.seal(match):
+        if match.outcome is not None and await self._log_writer.seal(match):
             await self._publisher.finished(match, match.seq)
 
     async def _timer_step(self, step: Coroutine[None, None, None]) -> None:
@@ -147,7 +147,7 @@ class Referee:
         match.last_client_seq[item.seat] = item.client_seq
         deadline_ns = match.timing.deadline_ns()
         answer = await self._judge(match, item)
-        self._journal.judged(match, item, answer, deadline_ns)
+        self._log_writer.judged(match, item, answer, deadline_ns)
         match.remember(item.seat, item.client_seq, answer)
         return answer
 
@@ -289,7 +289,7 @@ class Referee:
         )
         match.flag = flag_record(match, running, deadline, deadline + late_ns)
         await self._advance(match, step, deadline, None)
-        self._journal.flagged(match)
+        self._log_writer.flagged(match)
         log.info(
             "flagged",
             extra={
@@ -309,7 +309,7 @@ class Referee:
         seat = min(match.decision.seats, default=0)
         step = await self._rules.apply(match.game, match.state, seat, command)
         await self._advance(match, step, self._now(), None)
-        self._journal.nudged(match)
+        self._log_writer.nudged(match)
 
     async def judge_fault(self, match: Match, fault: Fault) -> None:
         """Void the match if ``fault`` hit its timing while rated; else remember it."""
@@ -330,7 +330,7 @@ class Referee:
         VOIDS.labels(fault.kind.value).inc()
         await self._save(match)
         await self._publisher.updates(match)
-        await self._journal.seal(match)
+        await self._log_writer.seal(match)
         await self._publisher.voided(match, fault.kind.value, figures)
         self._schedule(match)
         log.warning(

@@ -58,9 +58,9 @@ class Takeover:
             try:
                 orphans = await self._placement.orphans()
                 for match_id, owner in orphans.items():
-                    if self._matches.find(match_id) is None and await self._placement.claim(
-                        match_id, owner
-                    ):
+                    if self._matches.find(match_id) is not None:
+                        continue  # held here already
+                    if await self._placement.claim(match_id, owner):
                         await self._resume(match_id, FaultKind.ARBITRATION_FAILOVER)
             except Exception as error:  # NATS trouble: look again next time
                 log.warning("adoption round failed", extra={"fields": {"why": repr(error)}})
@@ -72,13 +72,12 @@ class Takeover:
         the idle ones too, so a stalled instance that wakes up holds nothing stale.
         """
         owners = self._placement.directory.owners()
-        for match_id in [match.match_id for match in self._matches.held()]:
-            owner = owners.get(match_id)
+        for match in self._matches.held():
+            owner = owners.get(match.match_id)
             if owner is not None and owner.instance != self._matches.instance:
-                log.error(
-                    "match moved", extra={"fields": {"match": match_id, "to": owner.instance}}
-                )
-                self._matches.let_go(match_id)
+                fields = {"match": match.match_id, "to": owner.instance}
+                log.error("match moved", extra={"fields": fields})
+                self._matches.let_go(match.match_id)
 
     async def _resume(self, match_id: str, kind: FaultKind) -> int:
         """Run a match from its snapshot here; return 1, or 0 when there is none to run."""
@@ -95,9 +94,8 @@ class Takeover:
         for seat in (0, 1, -1):
             view = await self._matches.rules.view(match.game, match.state, seat)
             match.perspectives[seat] = rules_pb2.Perspective(seat=seat, view=view.view)
-        await self._matches.save(
-            match
-        )  # before anything runs: a silent old owner is now fenced off
+        # Saved before anything runs: a silent old owner is now fenced off.
+        await self._matches.save(match)
         outage = Fault(kind, snapshot.saved_ns, self._matches.now())
         TIMING_FAULTS.labels(outage.kind.value).inc()
         match.queue.put_nowait(FaultNotice(outage))  # judged before any timer fires

@@ -11,7 +11,7 @@ from typing import Any
 
 from games.codec import decision_to_proto, outcome_to_proto, seat_to_proto
 from games.contract import Claim
-from games.decision import DEFAULT_LIFT_PAUSE_MS, Step
+from games.decision import DEFAULT_LIFT_PAUSE_MS, Step, Termination
 from games.registry import Game
 from games.seats import SEATS, Seat
 from photofinish.game.v1 import game_pb2
@@ -24,7 +24,6 @@ def step_reply(
     entry: Game,
     step: Step[Any, Any],
     claim: Claim | None = None,
-    resignation: bool = False,
     lift_pause_ms: int = DEFAULT_LIFT_PAUSE_MS,
 ) -> rules_pb2.StepReply:
     """Return the reply for ``step``: the new state, decision, outcome and perspectives.
@@ -48,7 +47,8 @@ def step_reply(
         claim_label="" if claim is None else claim.label,
         claim_slot=0 if claim is None else claim.slot,
         clocked=entry.clocked,
-        resignation=resignation,
+        # A step that ends the match by resignation is the acting seat's resignation.
+        resignation=outcome is not None and outcome.termination is Termination.RESIGN,
     )
 
 

@@ -70,9 +70,7 @@ class RulesServicer(rules_pb2_grpc.RulesServicer):
             entry = entry_for(request.game)
             state = decode_state(entry, request.state)
             applied = steps.apply(entry, state, request.seat, request.command)
-            return replies.step_reply(
-                entry, applied.step, applied.claim, applied.resignation, self._pause_ms
-            )
+            return replies.step_reply(entry, applied.step, applied.claim, self._pause_ms)
 
     def _forfeit(self, request: rules_pb2.ForfeitRequest) -> rules_pb2.StepReply:
         entry = entry_for(request.game)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.contract import Claim
-from games.decision import Step, Termination
+from games.decision import Step
 from games.errors import EngineError
 from games.registry import Game
 from games.seats import parse_seat
@@ -22,11 +22,10 @@ from services.rules.nudge import nudge
 
 @dataclass(frozen=True, slots=True)
 class Applied:
-    """An accepted command's step, the claim it landed (Spit plays), if it resigned."""
+    """An accepted command's step, and the claim it landed (Spit plays)."""
 
     step: Step[Any, Any]
     claim: Claim | None = None
-    resignation: bool = False
 
 
 def apply(entry: Game, state: Any, seat: int, command: game_pb2.Command) -> Applied:
@@ -53,7 +52,7 @@ def apply(entry: Game, state: Any, seat: int, command: game_pb2.Command) -> Appl
         step = entry.engine.apply(state, who, decoded)
     except EngineError as error:
         raise errors.from_engine(error, _claim_metadata(entry, claim, error)) from None
-    return Applied(step, claim, _resigned(entry, step))
+    return Applied(step, claim)
 
 
 def _claim_metadata(entry: Game, claim: Claim | None, error: EngineError) -> dict[str, str] | None:
@@ -64,9 +63,3 @@ def _claim_metadata(entry: Game, claim: Claim | None, error: EngineError) -> dic
     if error.reason in entry.lost_race:
         metadata["lost_race"] = "true"
     return metadata
-
-
-def _resigned(entry: Game, step: Step[Any, Any]) -> bool:
-    """Return whether ``step`` ended the match by the acting seat's resignation."""
-    outcome = entry.engine.outcome(step.state)
-    return outcome is not None and outcome.termination is Termination.RESIGN

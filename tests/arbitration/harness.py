@@ -51,7 +51,7 @@ class InProcessRules:
     ) -> rules_pb2.StepReply:
         entry = entry_for(game)
         applied = steps.apply(entry, decode_state(entry, state), seat, command)
-        return replies.step_reply(entry, applied.step, applied.claim, applied.resignation)
+        return replies.step_reply(entry, applied.step, applied.claim)
 
     async def forfeit(
         self,

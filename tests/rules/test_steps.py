@@ -14,7 +14,7 @@ from games.seats import Seat
 from games.spit import codec as spit_codec
 from photofinish.game.v1 import game_pb2
 from services.common.rejection import Rejection
-from services.rules import steps
+from services.rules import replies, steps
 from services.rules.games import decode_state, entry_for
 from tests.rules.walks import reach, spit_race
 
@@ -124,9 +124,9 @@ def test_a_claimed_play_refused_for_another_reason_lost_no_race() -> None:
 def test_a_resignation_is_named_as_one_and_a_play_is_not() -> None:
     state = spit.new_match(spit.Options(), 3)
     resigned = steps.apply(SPIT, state, 1, spit_codec.command_to_proto(spit.Resign()))
-    assert resigned.resignation
+    assert replies.step_reply(SPIT, resigned.step).resignation
     ready = steps.apply(SPIT, state, 1, spit_codec.command_to_proto(spit.Ready()))
-    assert not ready.resignation
+    assert not replies.step_reply(SPIT, ready.step).resignation
 
 
 def test_bid_commands_claim_nothing() -> None:
