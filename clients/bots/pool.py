@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import signal
 import sys
 import time
 from collections.abc import Coroutine
@@ -43,6 +42,7 @@ from games.registry import BY_NUMBER as GAMES
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
 from wire import subjects
+from wire.stopping import wait_for_stop_signal
 
 log = logging.getLogger("bots")
 
@@ -247,12 +247,9 @@ async def serve(config: Config) -> None:
         async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
             pool = Pool(config, session, nc)
             await pool.start()
-            stop = asyncio.Event()
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                asyncio.get_running_loop().add_signal_handler(sig, stop.set)
             print("READY bots", flush=True)
             try:
-                await stop.wait()
+                await wait_for_stop_signal()
             finally:
                 await pool.close()
     finally:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import signal
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
@@ -15,6 +13,7 @@ from grpc_reflection.v1alpha import reflection
 
 from services.common.heap import tune_collector
 from services.common.metrics import metrics_server
+from wire.stopping import wait_for_stop_signal
 
 # Registers servicers on the server and returns the full names of the services it added.
 Register = Callable[[grpc.aio.Server], Sequence[str]]
@@ -68,15 +67,6 @@ async def grpc_server(
         # NOT_SERVING first, so balancers drain us before in-flight calls are cut.
         await health_servicer.enter_graceful_shutdown()
         await server.stop(grace=listen.shutdown_grace_s)
-
-
-async def wait_for_stop_signal() -> None:
-    """Return when SIGINT or SIGTERM arrives."""
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
 
 
 async def serve(

@@ -14,7 +14,7 @@ from aiohttp import web
 
 from services.common.metrics import add_metrics_route, sample_event_loop_lag
 from services.common.placement import Directory
-from services.common.serving import announce_ready, wait_for_stop_signal
+from services.common.serving import announce_ready
 from services.gateway.arbiters import ArbitrationChannels, by_owner
 from services.gateway.auth import identity_hook
 from services.gateway.config import Config
@@ -24,6 +24,7 @@ from services.gateway.ops import add_ops_routes
 from services.gateway.page import placeholder
 from services.gateway.routing import public_routes
 from wire import logs
+from wire.stopping import wait_for_stop_signal
 
 
 async def main(config: Config) -> None:

@@ -7,8 +7,8 @@ import asyncio
 import os
 from pathlib import Path
 
-from services.common.serving import wait_for_stop_signal
 from services.stack.stack import Ports, StackConfig, run_stack
+from wire.stopping import wait_for_stop_signal
 
 # Project ports, away from the usual ones (a system NATS on 4222 keeps running).
 PROJECT_PORTS = Ports(
