@@ -20,7 +20,7 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
 
     def __init__(self, matches: Matches, log_reader: LogReader | None = None) -> None:
         self._matches = matches
-        self._logbook = log_reader
+        self._log_reader = log_reader
 
     async def Submit(
         self,
@@ -69,10 +69,10 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
         context: grpc.aio.ServicerContext[object, object],
     ) -> log_pb2.MatchLog:
         try:
-            if self._logbook is None:
+            if self._log_reader is None:
                 raise Rejection(grpc.StatusCode.UNIMPLEMENTED, "no_log", "no log store here")
             held = self._matches.find(request.match_id)
-            return await self._logbook.fetch(request.match_id, player_id_of(context), held)
+            return await self._log_reader.fetch(request.match_id, player_id_of(context), held)
         except Rejection as rejection:
             await rejection.abort(context)
             raise AssertionError("abort returns by raising") from None
