@@ -11,6 +11,20 @@ from __future__ import annotations
 MATCH_CREATE = "pf.match.create"
 ARBITRATION_QUEUE = "arbitration"
 
+# The hot path's request/reply hops, one message per batch of calls (see wire/batching.py).
+# The arbitration's rules calls (RulesCalls → RulesAnswers), answered by any rules instance:
+RULES_CALLS = "pf.rules.calls"
+RULES_QUEUE = "rules"
+# The gateway's Submits for one arbitration instance (Submits → SubmitAnswers); those for a
+# match whose owner the gateway does not know go to the queue subject, any instance answers.
+SUBMITS_ANY = "pf.arbitration.submit"
+
+
+def submits(instance: str) -> str:
+    """Return the subject of the Submits for the arbitration instance ``instance``."""
+    return f"pf.arbitration.{instance}.submit"
+
+
 # Request/reply: matchmaking asks the bot pool for a computer player (BotRequest → BotReply).
 BOTS_REQUEST = "pf.bots.request"
 BOTS_QUEUE = "bots"

@@ -65,14 +65,14 @@ class Arbitration:
         await js.add_stream(results_stream_config())
         await js.add_stream(log_stream_config())
         log_writer = LogWriter(StreamStore(js), config.instance)
-        channel = grpc.aio.insecure_channel(config.rules_addr)
         directory = await Directory.open(js)
         await directory.start()
         placement = Placement(config.instance, directory)
         store = await SnapshotStore.open(js)
+        rules = RulesClient(nc)
         matches = Matches(
             config.instance,
-            RulesClient(channel),
+            rules,
             Publisher(nc, js),
             Timers(config.gate_timeout_s),
             starting_clock(config.bank_ms, config.grace_ms),
@@ -104,8 +104,8 @@ class Arbitration:
             await matches.close()
             await directory.stop()
             await log_writer.close()
+            await rules.close()
             await nc.drain()
-            await channel.close()
 
     def register(self, server: grpc.aio.Server) -> Sequence[str]:
         assert self._servicer is not None, "register runs inside the lifespan"

@@ -15,7 +15,6 @@ from services.common.settings import listen, number
 class Config:
     listen: Listen
     nats_url: str
-    rules_addr: str
     instance: str
     gate_timeout_s: float  # a Start/Continue gate nobody presses lifts itself after this
     keep_finished_s: float  # how long a finished match still answers GetUpdate
@@ -37,7 +36,6 @@ class Config:
         return cls(
             listen=where,
             nats_url=env.get("NATS_URL", "nats://127.0.0.1:4222"),
-            rules_addr=env["PF_RULES_ADDR"],
             # Stable across restarts: a restarted instance takes its own matches back.
             instance=env.get("PF_INSTANCE", socket.gethostname()),
             gate_timeout_s=number(env, "PF_GATE_TIMEOUT_S", 30.0, float, 0.0),

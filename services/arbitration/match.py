@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
-from photofinish.rules.v1 import rules_pb2
 from services.arbitration.decision import Decision
 from services.arbitration.faults import Exposure, Fault
 from services.arbitration.timing import Timing
@@ -78,7 +77,9 @@ class Match:
     seq: int = 0
     status: arbitration_pb2.Status.ValueType = arbitration_pb2.STATUS_LIVE
     outcome: game_pb2.Outcome | None = None
-    perspectives: dict[int, rules_pb2.Perspective] = field(default_factory=dict)
+    # By seat (-1: spectators), the encoded view and events the rules sent for it (a Seen).
+    perspectives: dict[int, bytes] = field(default_factory=dict)
+    update_heads: dict[int, bytes] = field(default_factory=dict)  # see publisher.update_bytes
     # Per seat, the latest answers by client_seq, oldest first (client_seq only grows).
     answers: dict[int, dict[int, Answer]] = field(default_factory=dict)
     last_client_seq: dict[int, int] = field(default_factory=dict)

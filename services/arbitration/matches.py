@@ -112,7 +112,7 @@ class Matches:
             decision=decision,
             decision_proto=step.decision,
             timing=after_step(timing, decision, now_ns),
-            perspectives={p.seat: p for p in step.perspectives},
+            perspectives={p.seat: p.seen for p in step.perspectives},
         )
         match.exposure = exposure_after(match.exposure, match.is_exposed(), now_ns)
         self.log_writer.opened(match)

@@ -39,32 +39,40 @@ def clock_view(match: Match, now_ns: int) -> arbitration_pb2.ClockView:
     )
 
 
-def build_update(match: Match, seat: int, now_ns: int) -> arbitration_pb2.MatchUpdate:
-    """Return the update ``seat`` (-1: spectators) may see of the match now."""
-    perspective = match.perspectives.get(seat)
-    update = arbitration_pb2.MatchUpdate(
-        match_id=match.match_id,
+def update_bytes(match: Match, seat: int, now_ns: int) -> bytes:
+    """Return the encoded update ``seat`` (-1: spectators) may see of the match now.
+
+    The match's fixed fields (its id, the players, the mode) are encoded once per seat and
+    kept; the rules service's encoded view and events for the seat are appended unread
+    (see ``Seen`` in game.proto): only the clock, the decision and what changed are encoded
+    here.
+    """
+    head = match.update_heads.get(seat)
+    if head is None:
+        head = match.update_heads[seat] = arbitration_pb2.MatchUpdate(
+            match_id=match.match_id,
+            seat=seat,
+            game=match.game,
+            mode=match.created.mode,
+            rated=match.created.rated,
+            players=match.created.players,
+        ).SerializeToString()
+    changing = arbitration_pb2.MatchUpdate(
         seq=match.seq,
-        seat=seat,
-        game=match.game,
-        mode=match.created.mode,
-        rated=match.created.rated,
-        players=match.created.players,
         decision=decision_shown(match),
         clock=clock_view(match, now_ns),
         status=match.status,
         void_reason=match.void_reason,
+        outcome=match.outcome,
+        race=match.race,
+        flag=match.flag,
     )
-    if perspective is not None:
-        update.view.CopyFrom(perspective.view)
-        update.events.extend(perspective.events)
-    if match.outcome is not None:
-        update.outcome.CopyFrom(match.outcome)
-    if match.race is not None:
-        update.race.CopyFrom(match.race)
-    if match.flag is not None:
-        update.flag.CopyFrom(match.flag)
-    return update
+    return head + changing.SerializeToString() + match.perspectives.get(seat, b"")
+
+
+def build_update(match: Match, seat: int, now_ns: int) -> arbitration_pb2.MatchUpdate:
+    """Return the update ``seat`` (-1: spectators) may see of the match now, decoded."""
+    return arbitration_pb2.MatchUpdate.FromString(update_bytes(match, seat, now_ns))
 
 
 class Publisher:
@@ -78,10 +86,8 @@ class Publisher:
         """Publish the current update to each seat and to the spectators."""
         now_ns = time.monotonic_ns()
         for seat in PERSPECTIVES:
-            update = build_update(match, seat, now_ns)
-            await self._nc.publish(
-                subjects.match_view(match.match_id, seat), update.SerializeToString()
-            )
+            update = update_bytes(match, seat, now_ns)
+            await self._nc.publish(subjects.match_view(match.match_id, seat), update)
 
     async def finished(self, match: Match, commands: int) -> None:
         """Publish the result once; the match id deduplicates any resend."""

@@ -221,7 +221,7 @@ class Referee:
         match.version = step.version
         match.decision_proto = step.decision
         match.decision = decision_from_proto(step.decision)
-        match.perspectives = {p.seat: p for p in step.perspectives}
+        match.perspectives = {p.seat: p.seen for p in step.perspectives}
         match.timing = after_step(match.timing, match.decision, at_ns)
         match.race = None
         if step.claim and seat is not None:

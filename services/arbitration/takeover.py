@@ -11,7 +11,7 @@ import asyncio
 import logging
 
 from photofinish.arbitration.v1 import arbitration_pb2
-from photofinish.rules.v1 import rules_pb2
+from photofinish.game.v1 import game_pb2
 from services.arbitration.faults import Fault, FaultKind
 from services.arbitration.match import FaultNotice
 from services.arbitration.matches import Matches
@@ -93,7 +93,7 @@ class Takeover:
         match.revision = revision
         for seat in (0, 1, -1):
             view = await self._matches.rules.view(match.game, match.state, seat)
-            match.perspectives[seat] = rules_pb2.Perspective(seat=seat, view=view.view)
+            match.perspectives[seat] = game_pb2.Seen(view=view.view).SerializeToString()
         # Saved before anything runs: a silent old owner is now fenced off.
         await self._matches.save(match)
         outage = Fault(kind, snapshot.saved_ns, self._matches.now())

@@ -14,7 +14,10 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
+from photofinish.events.v1 import events_pb2
+
 DOMAIN = "photofinish"
+_CODES = {code.value[0]: code for code in grpc.StatusCode}
 
 
 class Rejection(Exception):
@@ -45,6 +48,15 @@ class Rejection(Exception):
         )
         return rpc_status.to_status(proto)
 
+    def to_refusal(self) -> events_pb2.Refusal:
+        """Return this rejection as it crosses an internal NATS hop."""
+        return events_pb2.Refusal(
+            code=self.code.value[0],
+            reason=self.reason,
+            message=self.message,
+            metadata=self.metadata,
+        )
+
     async def abort(self, context: grpc.aio.ServicerContext[object, object]) -> None:
         """End the current RPC with this rejection."""
         # The arbitration keeps a refusal to answer retries with: not the frames it crossed
@@ -67,3 +79,9 @@ def from_rpc_error(error: grpc.aio.AioRpcError) -> Rejection:
     if reason and message.startswith(prefix):
         message = message[len(prefix) :]
     return Rejection(error.code(), reason, message, metadata)
+
+
+def from_refusal(refusal: events_pb2.Refusal) -> Rejection:
+    """Return the rejection a refusal from an internal NATS hop stands for."""
+    code = _CODES.get(refusal.code, grpc.StatusCode.UNKNOWN)
+    return Rejection(code, refusal.reason, refusal.message, dict(refusal.metadata))

@@ -13,16 +13,21 @@ from services.common.serving import Listen
 @dataclass(frozen=True, slots=True)
 class Config:
     listen: Listen
+    nats_url: str  # the arbitration's batches of calls arrive over NATS
     lift_pause_ms: int  # the visible pause before the server takes a due action (Spit's spit)
 
     @classmethod
     def from_env(cls) -> Config:
-        """Return the settings from PF_HOST, PF_GRPC_PORT, PF_METRICS_PORT (0: any free)
-        and PF_SPIT_PAUSE_MS.
+        """Return the settings from PF_HOST, PF_GRPC_PORT, PF_METRICS_PORT (0: any free),
+        NATS_URL and PF_SPIT_PAUSE_MS.
 
         Raises:
             ConfigError: when a number is not one or out of range.
         """
         env = os.environ
         pause_ms = settings.number(env, "PF_SPIT_PAUSE_MS", DEFAULT_LIFT_PAUSE_MS, int, 0)
-        return cls(listen=settings.listen(env), lift_pause_ms=pause_ms)
+        return cls(
+            listen=settings.listen(env),
+            nats_url=env.get("NATS_URL", "nats://127.0.0.1:4222"),
+            lift_pause_ms=pause_ms,
+        )

@@ -55,13 +55,14 @@ def step_reply(
 def perspective(
     entry: Game, view: game_pb2.View, events: tuple[Any, ...], seat: Seat | None
 ) -> rules_pb2.Perspective:
-    """Return ``seat``'s (None: the spectators') ``view`` with the ``events`` it may see."""
+    """Return ``seat``'s (None: the spectators') ``view`` with the ``events`` it may see,
+    encoded once, here (see ``Seen`` in game.proto)."""
     engine, codec = entry.engine, entry.codec
-    return rules_pb2.Perspective(
-        seat=seat_to_proto(seat),
+    seen = game_pb2.Seen(
         view=view,
         events=[codec.event_to_proto(event) for event in engine.events_for(events, seat)],
     )
+    return rules_pb2.Perspective(seat=seat_to_proto(seat), seen=seen.SerializeToString())
 
 
 def view_reply(

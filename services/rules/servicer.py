@@ -1,24 +1,19 @@
-"""The Rules gRPC service: decode the request, call the game's pure functions, encode.
+"""The Rules gRPC service: each method is one of ``calls``, answered one at a time.
 
-The game comes from the registry (``games``), so nothing here names one. Every refusal is
-a :class:`Rejection` raised below (see ``errors`` for the codes) and sent as a rich status.
+Every refusal is a :class:`Rejection` raised by ``calls`` and sent as a rich status.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import grpc
 
-from games.codec import seat_from_proto, termination_from_proto
-from games.decision import DEFAULT_LIFT_PAUSE_MS, Step
-from games.seats import parse_seat
+from games.decision import DEFAULT_LIFT_PAUSE_MS
 from photofinish.rules.v1 import rules_pb2, rules_pb2_grpc
 from services.common.rejection import Rejection
-from services.rules import errors, replies, steps
-from services.rules.games import decode_state, entry_for
-from services.rules.metrics import applying
+from services.rules import calls
 
 R = TypeVar("R")
 Context = grpc.aio.ServicerContext[object, object]
@@ -39,62 +34,23 @@ class RulesServicer(rules_pb2_grpc.RulesServicer):
     async def NewMatch(
         self, request: rules_pb2.NewMatchRequest, context: Context
     ) -> rules_pb2.StepReply:
-        return await _answer(context, lambda: self._new_match(request))
+        return await _answer(context, lambda: calls.new_match(request, self._pause_ms))
 
     async def Apply(self, request: rules_pb2.ApplyRequest, context: Context) -> rules_pb2.StepReply:
-        return await _answer(context, lambda: self._apply(request))
+        return await _answer(context, lambda: calls.apply(request, self._pause_ms))
 
     async def Forfeit(
         self, request: rules_pb2.ForfeitRequest, context: Context
     ) -> rules_pb2.StepReply:
-        return await _answer(context, lambda: self._forfeit(request))
+        return await _answer(context, lambda: calls.forfeit(request, self._pause_ms))
 
     async def View(self, request: rules_pb2.ViewRequest, context: Context) -> rules_pb2.ViewReply:
-        return await _answer(context, lambda: self._view(request))
+        return await _answer(context, lambda: calls.view(request, self._pause_ms))
 
     async def LegalCommands(
         self, request: rules_pb2.LegalCommandsRequest, context: Context
     ) -> rules_pb2.LegalCommandsReply:
-        return await _answer(context, lambda: _legal(request))
-
-    def _new_match(self, request: rules_pb2.NewMatchRequest) -> rules_pb2.StepReply:
-        entry = entry_for(request.game)
-        with errors.engine_errors():
-            options = entry.codec.options_from_proto(request.options)
-            state = entry.engine.new_match(options, request.seed)
-        step: Step[Any, Any] = Step(state, (), entry.engine.decision(state))
-        return replies.step_reply(entry, step, lift_pause_ms=self._pause_ms)
-
-    def _apply(self, request: rules_pb2.ApplyRequest) -> rules_pb2.StepReply:
-        with applying(request.game):
-            entry = entry_for(request.game)
-            state = decode_state(entry, request.state)
-            applied = steps.apply(entry, state, request.seat, request.command)
-            return replies.step_reply(entry, applied.step, applied.claim, self._pause_ms)
-
-    def _forfeit(self, request: rules_pb2.ForfeitRequest) -> rules_pb2.StepReply:
-        entry = entry_for(request.game)
-        state = decode_state(entry, request.state)
-        with errors.engine_errors():
-            loser = parse_seat(request.loser)
-            termination = termination_from_proto(request.termination)
-            step = entry.engine.forfeit(state, loser, termination)
-        return replies.step_reply(entry, step, lift_pause_ms=self._pause_ms)
-
-    def _view(self, request: rules_pb2.ViewRequest) -> rules_pb2.ViewReply:
-        entry = entry_for(request.game)
-        state = decode_state(entry, request.state)
-        with errors.engine_errors():
-            seat = seat_from_proto(request.seat)
-        return replies.view_reply(entry, state, seat, self._pause_ms)
-
-
-def _legal(request: rules_pb2.LegalCommandsRequest) -> rules_pb2.LegalCommandsReply:
-    entry = entry_for(request.game)
-    state = decode_state(entry, request.state)
-    with errors.engine_errors():
-        seat = parse_seat(request.seat)
-    return replies.legal_reply(entry, entry.engine.legal_commands(state, seat))
+        return await _answer(context, lambda: calls.legal(request))
 
 
 async def _answer(context: Context, make: Callable[[], R]) -> R:

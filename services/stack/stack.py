@@ -109,7 +109,6 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
                 **base,
                 "PF_GRPC_PORT": str(getattr(config.ports, name)),
                 "PF_METRICS_PORT": str(config.ports.metrics(index)),
-                "PF_RULES_ADDR": stack.address("rules") if "rules" in stack.children else "",
                 # Matchmaking reads each queued player's rating (ratings starts before it).
                 "PF_RATINGS_ADDR": stack.address("ratings") if "ratings" in stack.children else "",
                 "PF_INSTANCE": name,  # arbitration's name in the placement records

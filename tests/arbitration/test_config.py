@@ -9,7 +9,6 @@ from services.common.settings import ConfigError
 
 
 def test_the_defaults_and_the_shared_listen_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PF_RULES_ADDR", "127.0.0.1:1")
     monkeypatch.setenv("PF_GRPC_PORT", "7102")
     monkeypatch.setenv("PF_BANK_MS", "1200")
     config = Config.from_env()
@@ -23,7 +22,6 @@ def test_the_defaults_and_the_shared_listen_settings(monkeypatch: pytest.MonkeyP
 def test_a_bad_number_is_refused_by_name(
     monkeypatch: pytest.MonkeyPatch, name: str, value: str
 ) -> None:
-    monkeypatch.setenv("PF_RULES_ADDR", "127.0.0.1:1")
     monkeypatch.setenv(name, value)
     with pytest.raises(ConfigError, match=name):
         Config.from_env()

@@ -112,7 +112,7 @@ def test_every_process_reads_the_settings_shared_with_kubernetes() -> None:
         env = environment(name)
         assert env["NATS_URL"] == "nats://nats:4222", name
         assert not set(shared) & set(compose()["services"][name].get("environment") or {}), name
-    assert environment("arbitration")["PF_RULES_ADDR"] == "rules:7101"
+    assert environment("gateway")["PF_ARBITRATION_ADDR"] == "arbitration:7102"
     assert environment("bots")["PF_GATEWAY_URL"] == "http://gateway:7100"
 
 

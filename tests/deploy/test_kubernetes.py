@@ -189,7 +189,7 @@ def test_every_process_reads_the_settings_compose_reads(overlay: Path) -> None:
     resources = render(overlay)
     config = named(resources, "ConfigMap", "photofinish-config")
     assert config["data"] == read_env_file(SHARED_ENV)
-    assert config["data"]["PF_RULES_ADDR"] == "rules:7101"
+    assert config["data"]["PF_ARBITRATION_ADDR"] == "arbitration:7102"
     for name in (*SERVICES, "gateway", "bots"):
         kind = _kind(name)
         (source,) = containers(named(resources, kind, name))[0]["envFrom"]

@@ -1,6 +1,7 @@
-"""The rules service as a real process, called over gRPC through the typed client.
+"""The rules service as a real process, called as the arbitration calls it: over NATS.
 
-One process serves the whole module (started on port 0, stopped with SIGTERM at the end).
+One process serves the whole module (started on port 0 with a nats-server of the module's
+own, stopped with SIGTERM at the end); LegalCommands is called over its gRPC port.
 The service is stateless: a refused command answers with an error and no state, and the
 caller's state bytes stay what they were.
 """
@@ -13,9 +14,11 @@ from pathlib import Path
 from typing import TypeAlias
 
 import grpc
+import nats
 import pytest
 import pytest_asyncio
 from aiohttp import ClientSession
+from nats.aio.client import Client as NATS
 
 from games import bid, spit
 from games.bid import codec as bid_codec
@@ -25,6 +28,7 @@ from games.spit import codec as spit_codec
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2, rules_pb2_grpc
 from services.arbitration.rules import Rejection, RulesClient
+from services.stack.natsd import start_nats
 from services.stack.processes import Child, start_child
 from tests.rules.walks import bid_hidden, choices, reach, shown, spit_hidden, spit_race
 
@@ -37,12 +41,27 @@ NO_OPTIONS = game_pb2.Options()
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def child(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Child]:
+async def nats_url(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[str]:
+    server = await start_nats(tmp_path_factory.mktemp("nats"))
+    yield server.url
+    await server.stop()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def child(tmp_path_factory: pytest.TempPathFactory, nats_url: str) -> AsyncIterator[Child]:
     log_dir: Path = tmp_path_factory.mktemp("rules")
     env = {"PF_HOST": "127.0.0.1", "PF_GRPC_PORT": "0", "PF_METRICS_PORT": "0"}
+    env["NATS_URL"] = nats_url
     process = await start_child("rules", "services.rules", env=env, log_dir=log_dir)
     yield process
     assert await process.stop() == 0
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def nc(child: Child, nats_url: str) -> AsyncIterator[NATS]:
+    connection = await nats.connect(nats_url)
+    yield connection
+    await connection.drain()
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -52,8 +71,8 @@ async def channel(child: Child) -> AsyncIterator[grpc.aio.Channel]:
 
 
 @pytest.fixture
-def rules(channel: grpc.aio.Channel) -> RulesClient:
-    return RulesClient(channel)
+def rules(nc: NATS) -> RulesClient:
+    return RulesClient(nc)
 
 
 async def _refusal(call: Awaitable[object]) -> Rejection:
@@ -78,7 +97,7 @@ async def test_a_nudge_at_the_start_gate_presses_for_both(rules: RulesClient, ga
     start = await rules.new_match(game, NO_OPTIONS, 42)
     reply = await rules.apply(game, start.state, 0, NUDGE)
     kind = "bid" if game == game_pb2.GAME_BID else "spit"
-    events = [getattr(e, kind) for e in reply.perspectives[0].events]
+    events = [getattr(e, kind) for e in game_pb2.Seen.FromString(reply.perspectives[0].seen).events]
     assert [e.pressed.seat for e in events if e.WhichOneof("kind") == "pressed"] == [0, 1]
     assert reply.decision.gate == game_pb2.GATE_NONE
     assert reply.version == 2
@@ -223,8 +242,8 @@ async def test_perspectives_never_show_a_recipient_what_it_may_not_see(
         state = entry.engine.decode_state(reply.state)
         for perspective in reply.perspectives:
             seat = None if perspective.seat == -1 else Seat(perspective.seat)
-            serialized = perspective.view.SerializeToString()
-            assert shown(serialized, hidden_from(state, seat)) == set()
+            view = game_pb2.Seen.FromString(perspective.seen).view.SerializeToString()
+            assert shown(view, hidden_from(state, seat)) == set()
         chosen = choices(entry.engine, state, rng)
         if chosen is None:
             break

@@ -293,3 +293,104 @@ class MatchUpdate(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___MatchUpdate: _TypeAlias = MatchUpdate  # noqa: Y015
+
+@_typing.final
+class ForwardedSubmit(_message.Message):
+    """The hot path over NATS (subject pf.arbitration.<instance>.submit, or the queue subject
+    pf.arbitration.submit for a match whose owner is not known): every Submit the gateway
+    has ready for one instance in an event-loop turn travels in one message, and the answers
+    come back in one reply, in the same order. The arbitration stamps each command's arrival
+    as the message reaches it, before anything is awaited.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REQUEST_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    RECEIVED_NS_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    """the caller, authenticated by the gateway"""
+    received_ns: _builtins.int
+    """the gateway's monotonic stamp of the request's receipt"""
+    @_builtins.property
+    def request(self) -> Global___SubmitRequest: ...
+    def __init__(
+        self,
+        *,
+        request: Global___SubmitRequest | None = ...,
+        player_id: _builtins.str = ...,
+        received_ns: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["request", b"request"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["player_id", b"player_id", "received_ns", b"received_ns", "request", b"request"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ForwardedSubmit: _TypeAlias = ForwardedSubmit  # noqa: Y015
+
+@_typing.final
+class Submits(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SUBMITS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def submits(self) -> _containers.RepeatedCompositeFieldContainer[Global___ForwardedSubmit]: ...
+    def __init__(
+        self,
+        *,
+        submits: _abc.Iterable[Global___ForwardedSubmit] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["submits", b"submits"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Submits: _TypeAlias = Submits  # noqa: Y015
+
+@_typing.final
+class SubmitAnswer(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPLY_FIELD_NUMBER: _builtins.int
+    REFUSAL_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def reply(self) -> Global___SubmitReply: ...
+    @_builtins.property
+    def refusal(self) -> _events_pb2.Refusal: ...
+    def __init__(
+        self,
+        *,
+        reply: Global___SubmitReply | None = ...,
+        refusal: _events_pb2.Refusal | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "refusal", b"refusal", "reply", b"reply"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "refusal", b"refusal", "reply", b"reply"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["reply", "refusal"]  # noqa: Y015
+    _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
+
+Global___SubmitAnswer: _TypeAlias = SubmitAnswer  # noqa: Y015
+
+@_typing.final
+class SubmitAnswers(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ANSWERS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def answers(self) -> _containers.RepeatedCompositeFieldContainer[Global___SubmitAnswer]: ...
+    def __init__(
+        self,
+        *,
+        answers: _abc.Iterable[Global___SubmitAnswer] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answers", b"answers"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SubmitAnswers: _TypeAlias = SubmitAnswers  # noqa: Y015

@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from photofinish.events.v1 import events_pb2 as _events_pb2
 from photofinish.game.v1 import game_pb2 as _game_pb2
 import builtins as _builtins
 import sys
@@ -109,23 +110,19 @@ class Perspective(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     SEAT_FIELD_NUMBER: _builtins.int
-    VIEW_FIELD_NUMBER: _builtins.int
-    EVENTS_FIELD_NUMBER: _builtins.int
+    SEEN_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
-    @_builtins.property
-    def view(self) -> _game_pb2.View: ...
-    @_builtins.property
-    def events(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]: ...
+    seen: _builtins.bytes
+    """an encoded photofinish.game.v1.Seen"""
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
-        view: _game_pb2.View | None = ...,
-        events: _abc.Iterable[_game_pb2.Event] | None = ...,
+        seen: _builtins.bytes = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "seat", b"seat", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat", "seen", b"seen"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -292,3 +289,113 @@ class LegalCommandsReply(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___LegalCommandsReply: _TypeAlias = LegalCommandsReply  # noqa: Y015
+
+@_typing.final
+class RulesCall(_message.Message):
+    """The hot path over NATS (subject pf.rules.calls, queue group "rules"): every call one
+    arbitration instance has ready in an event-loop turn travels in one message, and the
+    answers come back in one reply, in the same order. The gRPC methods above answer the
+    same calls one at a time.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NEW_MATCH_FIELD_NUMBER: _builtins.int
+    APPLY_FIELD_NUMBER: _builtins.int
+    FORFEIT_FIELD_NUMBER: _builtins.int
+    VIEW_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def new_match(self) -> Global___NewMatchRequest: ...
+    @_builtins.property
+    def apply(self) -> Global___ApplyRequest: ...
+    @_builtins.property
+    def forfeit(self) -> Global___ForfeitRequest: ...
+    @_builtins.property
+    def view(self) -> Global___ViewRequest: ...
+    def __init__(
+        self,
+        *,
+        new_match: Global___NewMatchRequest | None = ...,
+        apply: Global___ApplyRequest | None = ...,
+        forfeit: Global___ForfeitRequest | None = ...,
+        view: Global___ViewRequest | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["apply", b"apply", "forfeit", b"forfeit", "kind", b"kind", "new_match", b"new_match", "view", b"view"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["apply", b"apply", "forfeit", b"forfeit", "kind", b"kind", "new_match", b"new_match", "view", b"view"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["new_match", "apply", "forfeit", "view"]  # noqa: Y015
+    _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
+
+Global___RulesCall: _TypeAlias = RulesCall  # noqa: Y015
+
+@_typing.final
+class RulesCalls(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CALLS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def calls(self) -> _containers.RepeatedCompositeFieldContainer[Global___RulesCall]: ...
+    def __init__(
+        self,
+        *,
+        calls: _abc.Iterable[Global___RulesCall] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["calls", b"calls"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RulesCalls: _TypeAlias = RulesCalls  # noqa: Y015
+
+@_typing.final
+class RulesAnswer(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STEP_FIELD_NUMBER: _builtins.int
+    VIEW_FIELD_NUMBER: _builtins.int
+    REFUSAL_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def step(self) -> Global___StepReply: ...
+    @_builtins.property
+    def view(self) -> Global___ViewReply: ...
+    @_builtins.property
+    def refusal(self) -> _events_pb2.Refusal: ...
+    def __init__(
+        self,
+        *,
+        step: Global___StepReply | None = ...,
+        view: Global___ViewReply | None = ...,
+        refusal: _events_pb2.Refusal | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "refusal", b"refusal", "step", b"step", "view", b"view"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "refusal", b"refusal", "step", b"step", "view", b"view"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["step", "view", "refusal"]  # noqa: Y015
+    _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
+
+Global___RulesAnswer: _TypeAlias = RulesAnswer  # noqa: Y015
+
+@_typing.final
+class RulesAnswers(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ANSWERS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def answers(self) -> _containers.RepeatedCompositeFieldContainer[Global___RulesAnswer]: ...
+    def __init__(
+        self,
+        *,
+        answers: _abc.Iterable[Global___RulesAnswer] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answers", b"answers"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RulesAnswers: _TypeAlias = RulesAnswers  # noqa: Y015
