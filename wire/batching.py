@@ -10,8 +10,8 @@ NATS request, one parse, one wake-up on each side) carries many.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Generic, TypeVar
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from typing import Any, Generic, TypeVar
 
 Q = TypeVar("Q")
 A = TypeVar("A")
@@ -72,5 +72,37 @@ class Batcher(Generic[Q, A]):
 
     async def close(self) -> None:
         """Wait for the batches already sent."""
+        if self._flushing:
+            await asyncio.gather(*self._flushing, return_exceptions=True)
+
+
+class Coalescer(Generic[Q]):
+    """Gathers items by key into one ``flush(key, items)`` per key per event-loop turn.
+
+    For messages that expect no answer of their own (answers going back, say): the items
+    queued in one turn for the same key leave together, in the order they were queued.
+    """
+
+    def __init__(self, flush: Callable[[str, list[Q]], Coroutine[Any, Any, None]]) -> None:
+        self._flush = flush
+        self._waiting: dict[str, list[Q]] = {}
+        self._flushing: set[asyncio.Task[None]] = set()
+
+    def add(self, key: str, item: Q) -> None:
+        """Queue ``item`` to leave with the others queued for ``key`` this turn."""
+        if not self._waiting:
+            asyncio.get_running_loop().call_soon(self._send)
+        self._waiting.setdefault(key, []).append(item)
+
+    def _send(self) -> None:
+        waiting, self._waiting = self._waiting, {}
+        loop = asyncio.get_running_loop()
+        for key, items in waiting.items():
+            task = loop.create_task(self._flush(key, items))
+            self._flushing.add(task)
+            task.add_done_callback(self._flushing.discard)
+
+    async def close(self) -> None:
+        """Wait for what was already handed to ``flush``."""
         if self._flushing:
             await asyncio.gather(*self._flushing, return_exceptions=True)

@@ -25,6 +25,7 @@ from services.arbitration.publisher import Publisher
 from services.arbitration.rules import RulesClient
 from services.arbitration.servicer import ArbitrationServicer
 from services.arbitration.store import SnapshotStore
+from services.arbitration.submits import SubmitIntake
 from services.arbitration.takeover import Takeover
 from services.arbitration.timers import Timers
 from services.common import tasks
@@ -91,6 +92,8 @@ class Arbitration:
             asyncio.create_task(evict_finished(matches, config.keep_finished_s)),
             asyncio.create_task(watch_for_stalls(config.tolerances, self.on_fault)),
         ]
+        intake = SubmitIntake(nc, matches)
+        await intake.start(config.instance)
         await nc.subscribe(
             subjects.MATCH_CREATE,
             queue=subjects.ARBITRATION_QUEUE,
@@ -99,6 +102,7 @@ class Arbitration:
         try:
             yield
         finally:
+            await intake.stop()
             for loop in loops:
                 await tasks.stop(loop)
             await matches.close()

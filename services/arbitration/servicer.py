@@ -1,13 +1,15 @@
-"""The Arbitration gRPC service: Submit, GetUpdate and GetMatchLog, decoded and handed on."""
+"""The Arbitration gRPC service: Submit, GetUpdate and GetMatchLog, decoded and handed on.
+
+The gateway sends its Submits over NATS (``submits``); the gRPC Submit takes a command in
+the same way, one call at a time.
+"""
 
 from __future__ import annotations
-
-import asyncio
 
 import grpc
 
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc, log_pb2
-from services.arbitration.match import Match, Submission
+from services.arbitration.intake import seated, take_in
 from services.arbitration.matches import Matches
 from services.arbitration.matchlog.reader import LogReader
 from services.arbitration.publisher import build_update
@@ -29,21 +31,9 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
     ) -> arbitration_pb2.SubmitReply:
         arrival_ns = self._matches.now()  # the instant that counts: before anything awaits
         try:
-            match = self._seated(request.match_id, request.seat, context)
-            if request.client_seq <= 0:
-                raise Rejection(
-                    grpc.StatusCode.INVALID_ARGUMENT,
-                    "bad_client_seq",
-                    "client_seq must be 1 or more",
-                )
-            self._matches.forwarded(match, received_ns_of(context), arrival_ns)
-            answer: asyncio.Future[arbitration_pb2.SubmitReply] = (
-                asyncio.get_running_loop().create_future()
-            )
-            match.queue.put_nowait(
-                Submission(arrival_ns, request.seat, request.client_seq, request.command, answer)
-            )
-            return await answer
+            player = player_id_of(context)
+            received_ns = received_ns_of(context)
+            return await take_in(self._matches, request, player, received_ns, arrival_ns)
         except Rejection as rejection:
             await rejection.abort(context)
             raise AssertionError("abort returns by raising") from None
@@ -57,7 +47,7 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
             if request.seat == -1:
                 match = self._matches.get(request.match_id)
             else:
-                match = self._seated(request.match_id, request.seat, context)
+                match = seated(self._matches, request.match_id, request.seat, player_id_of(context))
             return build_update(match, request.seat, self._matches.now())
         except Rejection as rejection:
             await rejection.abort(context)
@@ -76,16 +66,3 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
         except Rejection as rejection:
             await rejection.abort(context)
             raise AssertionError("abort returns by raising") from None
-
-    def _seated(
-        self, match_id: str, seat: int, context: grpc.aio.ServicerContext[object, object]
-    ) -> Match:
-        match = self._matches.get(match_id)
-        player = player_id_of(context)
-        if seat not in match.player_seats(player):
-            raise Rejection(
-                grpc.StatusCode.PERMISSION_DENIED,
-                "not_your_seat",
-                f"seat {seat} of match {match_id} is not yours",
-            )
-        return match

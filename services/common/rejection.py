@@ -38,15 +38,18 @@ class Rejection(Exception):
 
     def to_status(self) -> grpc.Status:
         """Return the rich status (with ErrorInfo) for ``context.abort_with_status``."""
+        return rpc_status.to_status(self.rich_status())
+
+    def rich_status(self) -> status_pb2.Status:
+        """Return the google.rpc.Status: the code, the message and the ErrorInfo."""
         info = error_details_pb2.ErrorInfo(
             reason=self.reason, domain=DOMAIN, metadata=self.metadata
         )
         detail = any_pb2.Any()
         detail.Pack(info)
-        proto = status_pb2.Status(
+        return status_pb2.Status(
             code=self.code.value[0], message=f"{self.reason}: {self.message}", details=[detail]
         )
-        return rpc_status.to_status(proto)
 
     def to_refusal(self) -> events_pb2.Refusal:
         """Return this rejection as it crosses an internal NATS hop."""

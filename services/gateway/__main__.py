@@ -8,7 +8,6 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-import grpc
 import nats
 from aiohttp import web
 
@@ -19,10 +18,11 @@ from services.gateway.arbiters import ArbitrationChannels, by_owner
 from services.gateway.auth import identity_hook
 from services.gateway.config import Config
 from services.gateway.grpcweb import GrpcWebConfig, HeaderPolicy, setup
-from services.gateway.local import LocalArena, add_local_arena
+from services.gateway.local import LocalArena
 from services.gateway.ops import add_ops_routes
 from services.gateway.page import placeholder
 from services.gateway.routing import public_routes
+from services.gateway.submits import SubmitForwarder
 from wire import logs
 from wire.stopping import wait_for_stop_signal
 
@@ -32,14 +32,13 @@ async def main(config: Config) -> None:
     directory = await Directory.open(nc.jetstream())
     await directory.start()
     arbitration = ArbitrationChannels(config.arbitration_addr, directory)
-    local = grpc.aio.server()
-    add_local_arena(LocalArena(config.token_key, nc, arbitration), local)
-    local_port = local.add_insecure_port("127.0.0.1:0")
-    await local.start()
+    submits = SubmitForwarder(nc, directory)
+    await submits.start()
+    arena = LocalArena(config.token_key, nc, arbitration, submits)
     grpc_web = GrpcWebConfig(
         routes=public_routes(),
+        local=arena.methods(),
         backends={
-            "local": f"127.0.0.1:{local_port}",
             "arbitration": config.arbitration_addr,
             "matchmaking": config.matchmaking_addr,
             "ratings": config.ratings_addr,
@@ -74,7 +73,7 @@ async def main(config: Config) -> None:
     finally:
         lag.cancel()
         await runner.cleanup()
-        await local.stop(grace=1.0)
+        await submits.stop()
         await arbitration.close()
         await directory.stop()
         await nc.drain()

@@ -1,27 +1,34 @@
-"""The public methods the gateway answers itself: SignIn, and Watch from NATS.
+"""The public methods the gateway answers itself: SignIn, Submit (over NATS) and Watch.
 
-They run on a small in-process gRPC server, so the gRPC-web translator forwards to them
-exactly as it forwards to the other services.
+They run in the gateway's own process, called by the gRPC-web translator with the request
+it parsed and the metadata its hook added (the player it authenticated). A refusal is
+the same rich status a backend would send (google.rpc.Status with ErrorInfo).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator
-from typing import Any
 
 import grpc
+from google.protobuf.message import Message
 from nats.aio.client import Client as NATS
 
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
 from photofinish.client.v1 import arena_pb2
-from services.common.identity import PLAYER_ID, player_id_of
+from services.common.identity import PLAYER_ID, RECEIVED_NS
 from services.common.rejection import Rejection, from_rpc_error
 from services.gateway.arbiters import ArbitrationChannels
+from services.gateway.grpcweb import RequestRefused
+from services.gateway.grpcweb.local import LocalMethod
+from services.gateway.submits import SubmitForwarder
 from services.gateway.tokens import issue
 from wire import subjects
+from wire.grpcweb.metadata import Metadata
+from wire.grpcweb.status import Code, Status
 
 GET_UPDATE_TIMEOUT_S = 3.0
+STATUS_DETAILS = "grpc-status-details-bin"
 
 
 def is_newer(update: arbitration_pb2.MatchUpdate, last_seq: int) -> bool:
@@ -32,49 +39,83 @@ def is_newer(update: arbitration_pb2.MatchUpdate, last_seq: int) -> bool:
     return update.seq > last_seq or (update.seq == last_seq and update.HasField("race"))
 
 
-class LocalArena:
-    """SignIn issues guest tokens; Watch streams one seat's updates, its own only."""
+def refused(rejection: Rejection) -> RequestRefused:
+    """Return the gRPC-web ending for ``rejection``: its code, message and ErrorInfo."""
+    rich = rejection.rich_status()
+    status = Status(Code(rich.code), rich.message, ((STATUS_DETAILS, rich.SerializeToString()),))
+    return RequestRefused(status)
 
-    def __init__(self, token_key: bytes, nc: NATS, arbitration: ArbitrationChannels) -> None:
+
+def _value(metadata: Metadata, key: str) -> str:
+    for name, value in metadata:
+        if name == key and isinstance(value, str):
+            return value
+    return ""
+
+
+class LocalArena:
+    """SignIn issues guest tokens; Submit goes to the match's arbitration over NATS; Watch
+    streams one seat's updates, its own only, straight from NATS."""
+
+    def __init__(
+        self,
+        token_key: bytes,
+        nc: NATS,
+        arbitration: ArbitrationChannels,
+        submits: SubmitForwarder,
+    ) -> None:
         self._key = token_key
         self._nc = nc
         self._arbitration = arbitration
+        self._submits = submits
 
-    async def SignIn(
-        self, request: arena_pb2.SignInRequest, context: grpc.aio.ServicerContext[object, object]
-    ) -> arena_pb2.SignInReply:
+    def methods(self) -> dict[str, LocalMethod]:
+        """Return the methods by public path, for the gRPC-web translator's ``local``."""
+        arena = "/photofinish.client.v1.Arena"
+        return {
+            f"{arena}/SignIn": self.sign_in,
+            f"{arena}/Submit": self.submit,
+            f"{arena}/Watch": self.watch,
+        }
+
+    async def sign_in(self, request: Message, metadata: Metadata) -> bytes:
+        assert isinstance(request, arena_pb2.SignInRequest)
         try:
             token, identity = issue(self._key, request.display_name, int(time.time()))
         except ValueError as error:
-            await Rejection(grpc.StatusCode.INVALID_ARGUMENT, "bad_name", str(error)).abort(context)
-            raise
+            raise refused(
+                Rejection(grpc.StatusCode.INVALID_ARGUMENT, "bad_name", str(error))
+            ) from None
         return arena_pb2.SignInReply(
             token=token,
             player_id=identity.player_id,
             display_name=identity.name,
             expires_at_unix=identity.expires_at,
-        )
+        ).SerializeToString()
 
-    async def Watch(
-        self, request: arena_pb2.WatchRequest, context: grpc.aio.ServicerContext[object, object]
-    ) -> AsyncIterator[bytes]:
+    async def submit(self, request: Message, metadata: Metadata) -> bytes:
+        assert isinstance(request, arbitration_pb2.SubmitRequest)
+        received = _value(metadata, RECEIVED_NS)
+        try:
+            reply = await self._submits.submit(
+                request, _value(metadata, PLAYER_ID), int(received) if received else 0
+            )
+        except Rejection as rejection:
+            raise refused(rejection) from None
+        return reply.SerializeToString()
+
+    async def watch(self, request: Message, metadata: Metadata) -> AsyncIterator[bytes]:
         """Stream the seat's updates as published: each is read for its number and status
         only, and passed on in the bytes it came in (never encoded again)."""
+        assert isinstance(request, arena_pb2.WatchRequest)
+        player = _value(metadata, PLAYER_ID)
+        # Subscribe before asking for the latest update, so nothing falls in between.
+        subscription = await self._nc.subscribe(subjects.match_view(request.match_id, request.seat))
         try:
-            player = player_id_of(context)
-            # Subscribe before asking for the latest update, so nothing falls in between.
-            subscription = await self._nc.subscribe(
-                subjects.match_view(request.match_id, request.seat)
-            )
             try:
                 first = await self._latest(request, player)
-            except Rejection:
-                await subscription.unsubscribe()
-                raise
-        except Rejection as rejection:
-            await rejection.abort(context)
-            return
-        try:
+            except Rejection as rejection:
+                raise refused(rejection) from None
             yield first.SerializeToString()
             last_seq = first.seq
             if first.status != arbitration_pb2.STATUS_LIVE:
@@ -102,22 +143,3 @@ class LocalArena:
             )
         except grpc.aio.AioRpcError as error:
             raise from_rpc_error(error) from None
-
-
-def add_local_arena(arena: LocalArena, server: grpc.aio.Server) -> None:
-    """Serve the gateway's own two methods of the public Arena service on ``server``."""
-    handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
-        "SignIn": grpc.unary_unary_rpc_method_handler(
-            arena.SignIn,
-            request_deserializer=arena_pb2.SignInRequest.FromString,
-            response_serializer=arena_pb2.SignInReply.SerializeToString,
-        ),
-        "Watch": grpc.unary_stream_rpc_method_handler(
-            arena.Watch,
-            request_deserializer=arena_pb2.WatchRequest.FromString,
-            response_serializer=bytes,  # Watch yields MatchUpdate bytes as published
-        ),
-    }
-    server.add_generic_rpc_handlers(
-        (grpc.method_handlers_generic_handler("photofinish.client.v1.Arena", handlers),)
-    )

@@ -17,9 +17,11 @@ _TOURNAMENTS = "/photofinish.tournaments.v1.Tournaments"
 
 # public method → (kind, backend, backend method)
 _TABLE: dict[str, tuple[MethodKind, str, str]] = {
-    "SignIn": (MethodKind.UNARY, "local", f"{ARENA}/SignIn"),
-    "Watch": (MethodKind.SERVER_STREAMING, "local", f"{ARENA}/Watch"),
-    "Submit": (MethodKind.UNARY, "arbitration", f"{_ARBITRATION}/Submit"),
+    # Answered in the gateway's own process (services/gateway/local.py); Submit goes on to
+    # the match's arbitration instance over NATS.
+    "SignIn": (MethodKind.UNARY, "gateway", f"{ARENA}/SignIn"),
+    "Watch": (MethodKind.SERVER_STREAMING, "gateway", f"{ARENA}/Watch"),
+    "Submit": (MethodKind.UNARY, "gateway", f"{ARENA}/Submit"),
     "Queue": (MethodKind.SERVER_STREAMING, "matchmaking", f"{_MATCHMAKING}/Queue"),
     "CancelQueue": (MethodKind.UNARY, "matchmaking", f"{_MATCHMAKING}/CancelQueue"),
     "CreateChallenge": (

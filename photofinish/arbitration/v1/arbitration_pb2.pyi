@@ -298,9 +298,11 @@ Global___MatchUpdate: _TypeAlias = MatchUpdate  # noqa: Y015
 class ForwardedSubmit(_message.Message):
     """The hot path over NATS (subject pf.arbitration.<instance>.submit, or the queue subject
     pf.arbitration.submit for a match whose owner is not known): every Submit the gateway
-    has ready for one instance in an event-loop turn travels in one message, and the answers
-    come back in one reply, in the same order. The arbitration stamps each command's arrival
-    as the message reaches it, before anything is awaited.
+    has ready for one instance in an event-loop turn travels in one message, with a reply
+    subject of its own. The arbitration stamps each command's arrival as the message reaches
+    it, before anything is awaited, and answers each Submit as soon as it is judged: the
+    answers ready in one of its event-loop turns travel together, each naming its Submit by
+    its place in the batch.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -355,6 +357,9 @@ class SubmitAnswer(_message.Message):
 
     REPLY_FIELD_NUMBER: _builtins.int
     REFUSAL_FIELD_NUMBER: _builtins.int
+    INDEX_FIELD_NUMBER: _builtins.int
+    index: _builtins.int
+    """the answered Submit's place in its batch (0: the first)"""
     @_builtins.property
     def reply(self) -> Global___SubmitReply: ...
     @_builtins.property
@@ -364,10 +369,11 @@ class SubmitAnswer(_message.Message):
         *,
         reply: Global___SubmitReply | None = ...,
         refusal: _events_pb2.Refusal | None = ...,
+        index: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "refusal", b"refusal", "reply", b"reply"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "refusal", b"refusal", "reply", b"reply"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["index", b"index", "kind", b"kind", "refusal", b"refusal", "reply", b"reply"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["reply", "refusal"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015

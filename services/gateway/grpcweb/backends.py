@@ -10,6 +10,7 @@ import grpc.aio
 from aiohttp import web
 
 from services.gateway.grpcweb.config import GrpcWebConfig
+from services.gateway.grpcweb.local import LOCAL_STREAMS
 
 # Raw-bytes callables: no serializers, so request and response bytes pass through
 # untouched and the gateway never decodes a protobuf.
@@ -110,3 +111,4 @@ def backends_context(
 async def end_streams(app: web.Application) -> None:
     """An on_shutdown hook: ends live server streams so shutdown need not wait them out."""
     app[BACKENDS].cancel_streams()
+    app[LOCAL_STREAMS].end_all()

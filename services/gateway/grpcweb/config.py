@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from services.gateway.grpcweb.cors import CorsPolicy
+from services.gateway.grpcweb.local import LocalMethod
 from services.gateway.grpcweb.metadata import HeaderPolicy
 from services.gateway.grpcweb.routes import Resolver, Route, is_method_path
 
@@ -17,8 +18,9 @@ class GrpcWebConfig:
     """The translator's settings, checked once when built.
 
     `routes` maps "/package.Service/Method" to its Route; `backends` maps each route's
-    backend name to a gRPC target ("127.0.0.1:7001"). `disconnect_poll_s` is how often an
-    idle server stream checks that its browser is still there (see disconnect.py).
+    backend name to a gRPC target ("127.0.0.1:7001"), unless `local` answers the method.
+    `disconnect_poll_s` is how often an idle server stream checks that its browser is still
+    there (see disconnect.py).
     """
 
     routes: Mapping[str, Route]
@@ -30,6 +32,8 @@ class GrpcWebConfig:
     channel_options: tuple[tuple[str, int | str], ...] = ()
     # Backends with several instances: which one serves a request (by backend name).
     resolvers: Mapping[str, Resolver] = field(default_factory=dict)
+    # Methods the gateway answers itself (by public path): their routes name no backend.
+    local: Mapping[str, LocalMethod] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for path, route in self.routes.items():
@@ -37,7 +41,7 @@ class GrpcWebConfig:
                 raise ValueError(f"route {path!r} is not of the form /package.Service/Method")
             if route.target and not is_method_path(route.target):
                 raise ValueError(f"route {path} targets {route.target!r}, not a method path")
-            if route.backend not in self.backends:
+            if path not in self.local and route.backend not in self.backends:
                 raise ValueError(f"route {path} names unknown backend {route.backend!r}")
         if self.max_message_bytes <= 0:
             raise ValueError(f"max_message_bytes must be positive, not {self.max_message_bytes}")

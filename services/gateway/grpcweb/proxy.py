@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import cast
 
 from aiohttp import web
+from google.protobuf.message import Message
 
 from services.gateway.grpcweb.calls import Outgoing
 from services.gateway.grpcweb.config import GrpcWebConfig
 from services.gateway.grpcweb.cors import preflight_headers, response_headers
 from services.gateway.grpcweb.formats import WireFormat, wire_format
 from services.gateway.grpcweb.forward import forward_stream, forward_unary
+from services.gateway.grpcweb.local import (
+    LOCAL_STREAMS,
+    LocalMethod,
+    LocalStream,
+    LocalUnary,
+    answer_unary,
+)
 from services.gateway.grpcweb.message import MessageReader
 from services.gateway.grpcweb.metadata import forwarded, parse_timeout
 from services.gateway.grpcweb.refusal import RequestRefused, status_for
@@ -47,8 +57,12 @@ class GrpcWebProxy:
         if route is None:
             status = Status(Code.UNIMPLEMENTED, f"method {path} is not served by this gateway")
             return trailers_only(wire, status, cors)
+        local = self._config.local.get(path)
         try:
-            outgoing = await self._outgoing(request, wire, path, route)
+            incoming = await self._incoming(request, wire, route)
+            if local is not None:
+                return await self._answer_here(request, wire, route, local, incoming, cors)
+            outgoing = await self._outgoing(path, route, incoming)
         except MalformedRequest as err:
             return trailers_only(wire, status_for(err), cors)
         except RequestRefused as refusal:
@@ -74,9 +88,29 @@ class GrpcWebProxy:
             return web.Response(status=403, text=f"origin {origin} may not call this API")
         return web.Response(status=204, headers=headers)
 
-    async def _outgoing(
-        self, request: web.Request, wire: WireFormat, path: str, route: Route
-    ) -> Outgoing:
+    async def _answer_here(
+        self,
+        request: web.Request,
+        wire: WireFormat,
+        route: Route,
+        method: LocalMethod,
+        incoming: Incoming,
+        cors: Mapping[str, str],
+    ) -> web.StreamResponse:
+        if incoming.parsed is None:
+            raise RequestRefused(Status(Code.INTERNAL, "a local method needs a request type"))
+        method_name = request.match_info["method"]
+        if route.kind is MethodKind.UNARY:
+            unary = cast(LocalUnary, method)
+            return await answer_unary(wire, unary, incoming.parsed, incoming.own, cors, method_name)
+        stream = cast(LocalStream, method)
+        messages = stream(incoming.parsed, incoming.own)
+        poll_s = self._config.disconnect_poll_s
+        return await request.config_dict[LOCAL_STREAMS].answer(
+            request, wire, messages, cors, poll_s, method_name
+        )
+
+    async def _incoming(self, request: web.Request, wire: WireFormat, route: Route) -> Incoming:
         encoding = request.headers.get("grpc-encoding", "identity")
         if encoding != "identity":
             raise RequestRefused(
@@ -92,6 +126,27 @@ class GrpcWebProxy:
         parsed = route.check(message)
         own = await self._hook(request, route) if self._hook is not None else ()
         metadata = forwarded(request.headers, self._config.headers, own)
+        return Incoming(message, parsed, own, metadata, timeout_s)
+
+    async def _outgoing(self, path: str, route: Route, incoming: Incoming) -> Outgoing:
         resolver = self._config.resolvers.get(route.backend)
+        parsed = incoming.parsed
         target = await resolver(parsed) if resolver is not None and parsed is not None else None
-        return Outgoing(route.target or path, message, metadata, timeout_s, target or "")
+        return Outgoing(
+            route.target or path,
+            incoming.message,
+            incoming.metadata,
+            incoming.timeout_s,
+            target or "",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    """A request as read: its bytes, parsed (when the route knows its type), the metadata."""
+
+    message: bytes
+    parsed: Message | None
+    own: Metadata  # what the gateway's hook added (the player it authenticated)
+    metadata: Metadata  # what a backend call would carry: the client's allowed headers too
+    timeout_s: float | None

@@ -1,0 +1,131 @@
+"""Submit, forwarded to the match's arbitration instance over NATS, in batches.
+
+Every Submit the gateway has for one instance in an event-loop turn leaves as one
+``Submits`` message with a reply subject of its own (``<inbox>.<batch number>``); the
+instance answers each command as soon as it is judged (``SubmitAnswers``, naming each by
+its place in the batch). When no instance listens on the subject, NATS itself answers the
+reply subject at once with a "no responders" status: every Submit of that batch is then
+UNAVAILABLE, worth sending again (the match's new owner will be found).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+
+import grpc
+import nats.errors
+from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
+
+from photofinish.arbitration.v1 import arbitration_pb2
+from services.common.placement import Directory
+from services.common.rejection import Rejection, from_refusal
+from wire import subjects
+from wire.batching import Coalescer
+
+log = logging.getLogger(__name__)
+
+SUBMIT_TIMEOUT_S = 10.0  # a command waits behind its match's queue and one rules call
+NO_RESPONDERS = "503"
+
+
+def _unavailable(why: str) -> Rejection:
+    return Rejection(grpc.StatusCode.UNAVAILABLE, "arbitration_unavailable", why)
+
+
+class SubmitForwarder:
+    """Sends Submits to the instance that runs each match and hands back each answer."""
+
+    def __init__(self, nc: NATS, directory: Directory) -> None:
+        self._nc = nc
+        self._directory = directory
+        self._inbox = nc.new_inbox()
+        self._numbers = itertools.count()
+        # By batch number: each Submit's future, by its place in the batch.
+        self._waiting: dict[str, list[asyncio.Future[arbitration_pb2.SubmitReply]]] = {}
+        self._left: dict[str, int] = {}
+        self._outgoing: Coalescer[
+            tuple[arbitration_pb2.ForwardedSubmit, asyncio.Future[arbitration_pb2.SubmitReply]]
+        ] = Coalescer(self._send)
+        self._subscription: Subscription | None = None
+
+    async def start(self) -> None:
+        self._subscription = await self._nc.subscribe(f"{self._inbox}.*", cb=self._on_answers)
+
+    async def stop(self) -> None:
+        if self._subscription is not None:
+            await self._subscription.unsubscribe()
+        await self._outgoing.close()
+
+    async def submit(
+        self, request: arbitration_pb2.SubmitRequest, player_id: str, received_ns: int
+    ) -> arbitration_pb2.SubmitReply:
+        """Return the arbitration's reply to the command.
+
+        Raises:
+            Rejection: the arbitration's refusal, or UNAVAILABLE when it cannot be reached.
+        """
+        subject = await self._subject(request.match_id)
+        forwarded = arbitration_pb2.ForwardedSubmit(
+            request=request, player_id=player_id, received_ns=received_ns
+        )
+        answer: asyncio.Future[arbitration_pb2.SubmitReply] = (
+            asyncio.get_running_loop().create_future()
+        )
+        self._outgoing.add(subject, (forwarded, answer))
+        return await answer
+
+    async def _subject(self, match_id: str) -> str:
+        try:
+            instance = await self._directory.owner_of(match_id)
+        except nats.errors.Error as error:  # NATS trouble: any instance may know the match
+            log.warning("owner lookup failed", extra={"fields": {"why": repr(error)}})
+            instance = None
+        return subjects.SUBMITS_ANY if instance is None else subjects.submits(instance)
+
+    async def _send(
+        self,
+        subject: str,
+        batch: list[
+            tuple[arbitration_pb2.ForwardedSubmit, asyncio.Future[arbitration_pb2.SubmitReply]]
+        ],
+    ) -> None:
+        number = str(next(self._numbers))
+        self._waiting[number] = [answer for _, answer in batch]
+        self._left[number] = len(batch)
+        late = _unavailable(f"no answer within {SUBMIT_TIMEOUT_S:g} s")
+        asyncio.get_running_loop().call_later(SUBMIT_TIMEOUT_S, self._fail, number, late)
+        data = arbitration_pb2.Submits(submits=[f for f, _ in batch]).SerializeToString()
+        try:
+            await self._nc.publish(subject, data, reply=f"{self._inbox}.{number}")
+        except nats.errors.Error as error:
+            self._fail(number, _unavailable(f"NATS refused the message ({error!r})"))
+
+    async def _on_answers(self, message: Msg) -> None:
+        number = message.subject.rsplit(".", 1)[-1]
+        if message.headers and message.headers.get("Status") == NO_RESPONDERS:
+            self._fail(number, _unavailable("no arbitration instance runs this match now"))
+            return
+        waiting = self._waiting.get(number)
+        if waiting is None:
+            return  # answers to a batch given up on
+        for answer in arbitration_pb2.SubmitAnswers.FromString(message.data).answers:
+            if answer.index >= len(waiting) or waiting[answer.index].done():
+                continue
+            future = waiting[answer.index]
+            if answer.HasField("refusal"):
+                future.set_exception(from_refusal(answer.refusal))
+            else:
+                future.set_result(answer.reply)
+            self._left[number] -= 1
+        if self._left[number] <= 0:
+            del self._waiting[number], self._left[number]
+
+    def _fail(self, number: str, rejection: Rejection) -> None:
+        for future in self._waiting.pop(number, []):
+            if not future.done():
+                future.set_exception(rejection)
+        self._left.pop(number, None)

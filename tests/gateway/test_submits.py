@@ -1,0 +1,97 @@
+"""The gateway's Submit over NATS: answers matched to their commands, a missing owner told."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import grpc
+import nats
+import pytest
+from nats.aio.client import Client as NATS
+from nats.aio.msg import Msg
+
+from photofinish.arbitration.v1 import arbitration_pb2
+from services.common.placement import Directory, Owner, arbiters_bucket, owners_bucket
+from services.common.rejection import Rejection
+from services.gateway.submits import SubmitForwarder
+from services.stack.natsd import start_nats
+from wire import subjects
+
+
+@pytest.fixture
+async def nc(tmp_path: Path) -> AsyncIterator[NATS]:
+    server = await start_nats(tmp_path / "nats")
+    connection = await nats.connect(server.url)
+    yield connection
+    await connection.close()
+    await server.stop()
+
+
+@pytest.fixture
+async def forwarder(nc: NATS) -> AsyncIterator[SubmitForwarder]:
+    js = nc.jetstream()
+    directory = Directory(await owners_bucket(js), await arbiters_bucket(js))
+    await directory.start()
+    directory.note_owner("m1", Owner("arb-a", 1))
+    forwarding = SubmitForwarder(nc, directory)
+    await forwarding.start()
+    yield forwarding
+    await forwarding.stop()
+    await directory.stop()
+
+
+def submit(client_seq: int) -> arbitration_pb2.SubmitRequest:
+    return arbitration_pb2.SubmitRequest(match_id="m1", seat=0, client_seq=client_seq)
+
+
+async def test_each_command_gets_its_own_answer_whatever_the_order_they_come_in(
+    nc: NATS, forwarder: SubmitForwarder
+) -> None:
+    batches: list[arbitration_pb2.Submits] = []
+
+    async def arbitration(message: Msg) -> None:
+        """Answers the batch's last command first, and refuses the even client_seqs."""
+        batch = arbitration_pb2.Submits.FromString(message.data)
+        batches.append(batch)
+        for index in reversed(range(len(batch.submits))):
+            sent = batch.submits[index]
+            seq = sent.request.client_seq
+            if seq % 2 == 0:
+                refusal = Rejection(grpc.StatusCode.FAILED_PRECONDITION, "odd_only", f"{seq}")
+                answer = arbitration_pb2.SubmitAnswer(index=index, refusal=refusal.to_refusal())
+            else:
+                answer = arbitration_pb2.SubmitAnswer(
+                    index=index, reply=arbitration_pb2.SubmitReply(seq=seq * 10)
+                )
+            reply = arbitration_pb2.SubmitAnswers(answers=[answer])
+            await nc.publish(message.reply, reply.SerializeToString())
+
+    await nc.subscribe(subjects.submits("arb-a"), cb=arbitration)
+    first, second, third = await asyncio.gather(
+        forwarder.submit(submit(1), "p1", 123),
+        forwarder.submit(submit(2), "p1", 124),
+        forwarder.submit(submit(3), "p1", 125),
+        return_exceptions=True,
+    )
+    assert isinstance(first, arbitration_pb2.SubmitReply) and first.seq == 10
+    assert isinstance(second, Rejection)
+    assert (second.reason, second.message) == ("odd_only", "2")
+    assert isinstance(third, arbitration_pb2.SubmitReply) and third.seq == 30
+    # One message carried the three, in the order they were made, with who sent them.
+    assert [[s.request.client_seq for s in b.submits] for b in batches] == [[1, 2, 3]]
+    assert [s.player_id for s in batches[0].submits] == ["p1"] * 3
+    assert [s.received_ns for s in batches[0].submits] == [123, 124, 125]
+
+
+@pytest.mark.parametrize("match_id", ["m1", "unknown"])
+async def test_a_match_nobody_runs_is_unavailable_at_once(
+    forwarder: SubmitForwarder, match_id: str
+) -> None:
+    """Its owner gone (m1), or no owner known and no instance up: NATS says so at once."""
+    request = arbitration_pb2.SubmitRequest(match_id=match_id, seat=0, client_seq=1)
+    with pytest.raises(Rejection) as refused:
+        await forwarder.submit(request, "p1", 1)
+    assert refused.value.code == grpc.StatusCode.UNAVAILABLE
+    assert refused.value.reason == "arbitration_unavailable"
