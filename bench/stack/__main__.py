@@ -44,6 +44,11 @@ def main() -> None:
     parser.add_argument("--spit-scale", type=float, default=SPIT_THINK_SCALE)
     parser.add_argument("--bid-scale", type=float, default=BID_THINK_SCALE)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="pin the whole stack to CPU 0 and the load workers to CPU 1 (taskset's way)",
+    )
     args = parser.parse_args()
     if not (
         1 <= args.matches <= 2000

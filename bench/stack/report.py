@@ -86,7 +86,7 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage
     wall = usage.wall_s
     sent = max(1, total + sum(refused.values()))  # every command costs the stack something
     print(
-        f"\n{'process':18} {'cpu s':>7} {'% core':>7} {'ms/cmd':>7} {'rss MB':>7} "
+        f"\n{'process':18} {'cpu s':>7} {'% core':>7} {'ms/cmd':>7} {'ms/acc':>7} {'rss MB':>7} "
         f"{'loop lag p99 ms':>16}"
     )
     rows = [*usage.cpu.items()]
@@ -98,6 +98,7 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage
         rss = f"{usage.rss[name]:7.0f}" if name in usage.rss else ""
         print(
             f"{name:18} {cpu:7.2f} {100 * cpu / wall:7.0f} {1000 * cpu / sent:7.2f} "
+            f"{1000 * cpu / max(1, total):7.2f} "
             f"{rss:>7} {lag_text:>16}"
         )
     outside = max(0.0, usage.busy * CORES - (stack_cpu + load_cpu) / wall)
@@ -106,7 +107,8 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage
         f"outside this run: {100 * outside:.0f}% of a core"
     )
     print(
-        "(ms/cmd: CPU ms per command sent, accepted or refused; loop lag: the services' own "
+        "(ms/cmd: CPU ms per command sent, accepted or refused; ms/acc: per accepted command; "
+        "loop lag: the services' own "
         "pf_event_loop_lag_seconds histogram bucket, the workers' 50 ms probe)"
     )
     arbitration_figures(usage, sent)

@@ -16,7 +16,7 @@ import aiohttp
 
 from bench.stack.procstat import Snapshot, Usage, child_pids_named
 from bench.stack.report import report
-from bench.stack.settings import SETUP_TIMEOUT_S, STOP_TIMEOUT_S
+from bench.stack.settings import LOAD_CPU, SETUP_TIMEOUT_S, STACK_CPU, STOP_TIMEOUT_S
 from bench.stack.worker import WorkerSpec, assign, worker_main
 from services.stack.stack import StackConfig, run_stack
 
@@ -34,6 +34,11 @@ async def bench(args: argparse.Namespace) -> None:
     shares = assign(args.matches, args.game, args.workers)
     scales = (("spit", args.spit_scale), ("bid", args.bid_scale))
     context = multiprocessing.get_context("spawn")
+    load_cpus: frozenset[int] = frozenset()
+    if args.pin:
+        # Every child the stack starts (nats-server included) inherits this process's CPU.
+        os.sched_setaffinity(0, {STACK_CPU})
+        load_cpus = frozenset({LOAD_CPU})
     with tempfile.TemporaryDirectory(prefix="pf-bench-stack-") as tmp:
         async with (
             run_stack(StackConfig(Path(tmp), with_bots=False)) as stack,
@@ -59,6 +64,7 @@ async def bench(args: argparse.Namespace) -> None:
                         args.warmup,
                         scales,
                         args.seed,
+                        load_cpus,
                     )
                     worker = context.Process(
                         target=worker_main, args=(theirs, spec), name=f"bench-worker-{index}"

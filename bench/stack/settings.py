@@ -25,3 +25,7 @@ WORKER_LAG_MS = 5.0  # a load worker's event loop later than this (p99) distorts
 CORES = os.cpu_count() or 1
 T = TypeVar("T")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+# --pin: the stack on one CPU, the load generator on the other.
+STACK_CPU = 0
+LOAD_CPU = 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import multiprocessing.connection
+import os
 import random
 import time
 from collections import Counter
@@ -43,6 +44,7 @@ class WorkerSpec:
     warmup_s: float
     scales: tuple[tuple[str, float], ...]
     seed: int
+    cpus: frozenset[int] = frozenset()  # the CPUs the worker may run on (empty: any)
 
 
 @dataclass(slots=True)
@@ -55,6 +57,8 @@ class Seated:
 
 def worker_main(conn: multiprocessing.connection.Connection, spec: WorkerSpec) -> None:
     """Entry point of a worker process: set up, wait for "go", play, report, exit."""
+    if spec.cpus:
+        os.sched_setaffinity(0, spec.cpus)
     try:
         conn.send(asyncio.run(_worker(conn, spec)))
     except Exception as error:

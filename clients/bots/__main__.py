@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from clients.bots.config import Config
 from clients.bots.pool import serve
+from wire import loops
 from wire.logs import configure
 
 
 def main() -> None:
     config = Config.from_env()
     configure("bots", config.log_level)
-    asyncio.run(serve(config))
+    loops.run(serve(config))
 
 
 if __name__ == "__main__":

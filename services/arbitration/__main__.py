@@ -32,7 +32,7 @@ from services.common import tasks
 from services.common.placement import Directory
 from services.common.serving import serve
 from services.common.streams import log_stream_config, results_stream_config
-from wire import logs, subjects
+from wire import logs, loops, subjects
 
 
 class Arbitration:
@@ -134,4 +134,4 @@ async def main(config: Config) -> None:
 
 if __name__ == "__main__":
     logs.configure("arbitration")
-    asyncio.run(main(Config.from_env()))
+    loops.run(main(Config.from_env()))

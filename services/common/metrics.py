@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from collections.abc import AsyncIterator
 
 from aiohttp import web
@@ -51,6 +52,14 @@ def add_metrics_route(app: web.Application) -> None:
     app.router.add_get("/metrics", make_aiohttp_handler(REGISTRY))
 
 
+def bound_port(site: web.TCPSite) -> int:
+    """Return the port an aiohttp site listens on (asked for 0: the one it was given)."""
+    server = site._server  # asyncio's Server or uvloop's: both list their sockets
+    sockets: tuple[socket.socket, ...] = tuple(getattr(server, "sockets", ()))
+    port: int = sockets[0].getsockname()[1]
+    return port
+
+
 @contextlib.asynccontextmanager
 async def metrics_server(host: str, port: int) -> AsyncIterator[int]:
     """Serve ``/metrics`` on ``host:port`` while the context is open; yield the bound port."""
@@ -62,9 +71,7 @@ async def metrics_server(host: str, port: int) -> AsyncIterator[int]:
     await site.start()
     lag = asyncio.create_task(sample_event_loop_lag())
     try:
-        server = site._server
-        assert isinstance(server, asyncio.base_events.Server)
-        yield server.sockets[0].getsockname()[1]
+        yield bound_port(site)
     finally:
         lag.cancel()
         await runner.cleanup()

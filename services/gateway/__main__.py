@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import asyncio.base_events
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -11,7 +10,7 @@ from pathlib import Path
 import nats
 from aiohttp import web
 
-from services.common.metrics import add_metrics_route, sample_event_loop_lag
+from services.common.metrics import add_metrics_route, bound_port, sample_event_loop_lag
 from services.common.placement import Directory
 from services.common.serving import announce_ready
 from services.gateway.arbiters import ArbitrationChannels, by_owner
@@ -23,7 +22,7 @@ from services.gateway.ops import add_ops_routes
 from services.gateway.page import placeholder
 from services.gateway.routing import public_routes
 from services.gateway.submits import SubmitForwarder
-from wire import logs
+from wire import logs, loops
 from wire.stopping import wait_for_stop_signal
 
 
@@ -65,9 +64,7 @@ async def main(config: Config) -> None:
     site = web.TCPSite(runner, config.host, config.http_port)
     await site.start()
     lag = asyncio.create_task(sample_event_loop_lag())
-    server = site._server
-    assert isinstance(server, asyncio.base_events.Server)
-    announce_ready("gateway", http=server.sockets[0].getsockname()[1])
+    announce_ready("gateway", http=bound_port(site))
     try:
         await wait_for_stop_signal()
     finally:
@@ -96,4 +93,4 @@ async def healthz(request: web.Request) -> web.Response:
 
 if __name__ == "__main__":
     logs.configure("gateway")
-    asyncio.run(main(Config.from_env()))
+    loops.run(main(Config.from_env()))

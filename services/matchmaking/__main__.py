@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from services.common.serving import serve
 from services.matchmaking.config import Config
 from services.matchmaking.service import Service
+from wire import loops
 from wire.logs import configure
 
 
@@ -14,7 +13,7 @@ def main() -> None:
     config = Config.from_env()
     configure("matchmaking", config.log_level)
     service = Service(config)
-    asyncio.run(serve("matchmaking", config.listen, service.register, service.lifespan))
+    loops.run(serve("matchmaking", config.listen, service.register, service.lifespan))
 
 
 if __name__ == "__main__":

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from services.common.serving import serve
 from services.ratings.config import Config
 from services.ratings.service import RatingsService
+from wire import loops
 from wire.logs import configure
 
 
@@ -14,7 +13,7 @@ def main() -> None:
     config = Config.from_env()
     configure("ratings", config.log_level)
     service = RatingsService(config)
-    asyncio.run(serve("ratings", config.listen, service.register, service.lifespan))
+    loops.run(serve("ratings", config.listen, service.register, service.lifespan))
 
 
 if __name__ == "__main__":

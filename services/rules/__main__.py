@@ -6,7 +6,6 @@ one at a time over gRPC, with health checking and reflection like every service.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
@@ -16,7 +15,7 @@ from services.common.serving import serve
 from services.rules.config import Config
 from services.rules.hop import serve_calls
 from services.rules.servicer import register
-from wire import logs
+from wire import logs, loops
 
 
 async def main(config: Config) -> None:
@@ -36,4 +35,4 @@ async def main(config: Config) -> None:
 
 if __name__ == "__main__":
     logs.configure("rules")
-    asyncio.run(main(Config.from_env()))
+    loops.run(main(Config.from_env()))

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from services.common.serving import serve
 from services.tournaments.config import Config
 from services.tournaments.service import TournamentsService
+from wire import loops
 from wire.logs import configure
 
 
@@ -14,7 +13,7 @@ def main() -> None:
     config = Config.from_env()
     configure("tournaments", config.log_level)
     service = TournamentsService(config)
-    asyncio.run(serve("tournaments", config.listen, service.register, service.lifespan))
+    loops.run(serve("tournaments", config.listen, service.register, service.lifespan))
 
 
 if __name__ == "__main__":
