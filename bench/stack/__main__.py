@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from pathlib import Path
 
 from bench.stack.runner import bench
 from bench.stack.settings import BID_THINK_SCALE, SPIT_THINK_SCALE
@@ -44,6 +45,12 @@ def main() -> None:
     parser.add_argument("--spit-scale", type=float, default=SPIT_THINK_SCALE)
     parser.add_argument("--bid-scale", type=float, default=BID_THINK_SCALE)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="DIR",
+        help="sample rules, arbitration and gateway with py-spy in the window; raw files in DIR",
+    )
     parser.add_argument(
         "--pin",
         action="store_true",

@@ -15,6 +15,7 @@ from typing import Any
 import aiohttp
 
 from bench.stack.procstat import Snapshot, Usage, child_pids_named
+from bench.stack.profiling import record, summary
 from bench.stack.report import report
 from bench.stack.settings import LOAD_CPU, SETUP_TIMEOUT_S, STACK_CPU, STOP_TIMEOUT_S
 from bench.stack.worker import WorkerSpec, assign, worker_main
@@ -35,6 +36,7 @@ async def bench(args: argparse.Namespace) -> None:
     scales = (("spit", args.spit_scale), ("bid", args.bid_scale))
     context = multiprocessing.get_context("spawn")
     load_cpus: frozenset[int] = frozenset()
+    profiled: list[Path] = []
     if args.pin:
         # Every child the stack starts (nats-server included) inherits this process's CPU.
         os.sched_setaffinity(0, {STACK_CPU})
@@ -81,6 +83,8 @@ async def bench(args: argparse.Namespace) -> None:
                     conn.send("go")
                 await asyncio.sleep(args.warmup)
                 first = await Snapshot.take(http, pids, metrics)
+                if args.profile is not None:
+                    profiled = await record(pids, max(1.0, args.seconds - 2), args.profile)
                 await asyncio.sleep(args.seconds - (time.perf_counter() - first.at))
                 last = await Snapshot.take(http, pids, metrics)
                 arbiters = [name for name in metrics if name.startswith("arbitration")]
@@ -93,3 +97,7 @@ async def bench(args: argparse.Namespace) -> None:
                         started.kill()
                         started.join()
     report(args, results, usage)
+    if args.profile is not None:
+        print("\nprofiles (py-spy; the profiler's own CPU is in the table above):")
+        for samples in profiled:
+            print(summary(samples))

@@ -93,6 +93,9 @@ class Match:
     faults: tuple[Fault, ...] = ()  # faults that overlapped this match's exposure
     void_reason: str = ""
     revision: int = 0  # the stored snapshot's revision, for compare-and-set (0: none yet)
+    # Until when (monotonic ns) someone watches as a spectator: the spectators' view is
+    # built and published only until then (each spectator stream renews it).
+    spectators_until_ns: int = 0
 
     @property
     def match_id(self) -> str:
@@ -104,6 +107,10 @@ class Match:
 
     def is_over(self) -> bool:
         return self.status != arbitration_pb2.STATUS_LIVE
+
+    def is_watched(self, now_ns: int) -> bool:
+        """Return whether a spectator watches the match now."""
+        return now_ns < self.spectators_until_ns
 
     def is_exposed(self) -> bool:
         """Return whether timing matters now: a clock runs, or an unclocked game is in play."""

@@ -83,9 +83,11 @@ class Publisher:
         self._js = js
 
     async def updates(self, match: Match) -> None:
-        """Publish the current update to each seat and to the spectators."""
+        """Publish the current update to each seat, and to the spectators if any watch."""
         now_ns = time.monotonic_ns()
         for seat in PERSPECTIVES:
+            if seat not in match.perspectives:
+                continue  # the spectators' view, while nobody watches
             update = update_bytes(match, seat, now_ns)
             await self._nc.publish(subjects.match_view(match.match_id, seat), update)
 

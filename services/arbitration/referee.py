@@ -19,6 +19,7 @@ import grpc
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
+from services.arbitration import spectators
 from services.arbitration.decision import Seat, decision_from_proto
 from services.arbitration.faults import (
     Fault,
@@ -172,7 +173,10 @@ class Referee:
         if kind == "reveal":
             return await self._reveal(match, item)
         try:
-            step = await self._rules.apply(match.game, match.state, item.seat, item.command)
+            watched = match.is_watched(self._now())
+            step = await self._rules.apply(
+                match.game, match.state, item.seat, item.command, watched
+            )
         except Rejection as rejection:
             if match.timing.handover is not None:
                 return _reveal_first(match)
@@ -222,6 +226,8 @@ class Referee:
         match.decision_proto = step.decision
         match.decision = decision_from_proto(step.decision)
         match.perspectives = {p.seat: p.seen for p in step.perspectives}
+        if match.is_watched(self._now()):
+            await spectators.refresh(match, self._rules)  # a watch began during the step
         match.timing = after_step(match.timing, match.decision, at_ns)
         match.race = None
         if step.claim and seat is not None:
@@ -285,7 +291,11 @@ class Referee:
             await self._void(match, tainted)
             return
         step = await self._rules.forfeit(
-            match.game, match.state, running, game_pb2.TERMINATION_TIME
+            match.game,
+            match.state,
+            running,
+            game_pb2.TERMINATION_TIME,
+            match.is_watched(self._now()),
         )
         match.flag = flag_record(match, running, deadline, deadline + late_ns)
         await self._advance(match, step, deadline, None)
@@ -307,7 +317,8 @@ class Referee:
             return
         command = game_pb2.Command(nudge=game_pb2.Nudge())
         seat = min(match.decision.seats, default=0)
-        step = await self._rules.apply(match.game, match.state, seat, command)
+        watched = match.is_watched(self._now())
+        step = await self._rules.apply(match.game, match.state, seat, command, watched)
         await self._advance(match, step, self._now(), None)
         self._log_writer.nudged(match)
 

@@ -44,8 +44,11 @@ class RulesClient:
         state: bytes,
         seat: int,
         command: game_pb2.Command,
+        spectators: bool = False,
     ) -> rules_pb2.StepReply:
-        request = rules_pb2.ApplyRequest(game=game, state=state, seat=seat, command=command)
+        request = rules_pb2.ApplyRequest(
+            game=game, state=state, seat=seat, command=command, spectators=spectators
+        )
         return _step(await self._batcher.call(rules_pb2.RulesCall(apply=request)))
 
     async def forfeit(
@@ -54,9 +57,10 @@ class RulesClient:
         state: bytes,
         loser: int,
         termination: game_pb2.Termination.ValueType,
+        spectators: bool = False,
     ) -> rules_pb2.StepReply:
         request = rules_pb2.ForfeitRequest(
-            game=game, state=state, loser=loser, termination=termination
+            game=game, state=state, loser=loser, termination=termination, spectators=spectators
         )
         return _step(await self._batcher.call(rules_pb2.RulesCall(forfeit=request)))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import grpc
 
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc, log_pb2
+from services.arbitration import spectators
 from services.arbitration.intake import seated, take_in
 from services.arbitration.matches import Matches
 from services.arbitration.matchlog.reader import LogReader
@@ -44,8 +45,9 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
         context: grpc.aio.ServicerContext[object, object],
     ) -> arbitration_pb2.MatchUpdate:
         try:
-            if request.seat == -1:
+            if request.seat == spectators.SPECTATORS:
                 match = self._matches.get(request.match_id)
+                await spectators.watch(match, self._matches.rules, self._matches.now())
             else:
                 match = seated(self._matches, request.match_id, request.seat, player_id_of(context))
             return build_update(match, request.seat, self._matches.now())

@@ -11,6 +11,7 @@ import time
 from collections.abc import AsyncIterator
 
 import grpc
+import nats.errors
 from google.protobuf.message import Message
 from nats.aio.client import Client as NATS
 
@@ -28,6 +29,10 @@ from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import Code, Status
 
 GET_UPDATE_TIMEOUT_S = 3.0
+SPECTATORS = -1
+# Within the arbitration's lease on a spectator watch (services/arbitration/spectators.py:
+# 60 s), with room for two late renewals.
+RENEW_SPECTATORS_S = 20.0
 STATUS_DETAILS = "grpc-status-details-bin"
 
 
@@ -120,11 +125,27 @@ class LocalArena:
             last_seq = first.seq
             if first.status != arbitration_pb2.STATUS_LIVE:
                 return
-            async for message in subscription.messages:
-                update = arbitration_pb2.MatchUpdate.FromString(message.data)
-                if not is_newer(update, last_seq):
-                    continue
-                yield message.data
+            # A spectator stream renews its watch (the arbitration builds the spectators'
+            # view only while someone watches); each renewal brings the latest update too.
+            renew_s = RENEW_SPECTATORS_S if request.seat == SPECTATORS else None
+            while True:
+                try:
+                    message = await subscription.next_msg(timeout=renew_s)
+                except nats.errors.TimeoutError:
+                    try:
+                        latest = await self._latest(request, player)
+                    except Rejection as rejection:
+                        raise refused(rejection) from None
+                    if not is_newer(latest, last_seq):
+                        continue
+                    data = latest.SerializeToString()
+                    update = latest
+                else:
+                    data = message.data
+                    update = arbitration_pb2.MatchUpdate.FromString(data)
+                    if not is_newer(update, last_seq):
+                        continue
+                yield data
                 last_seq = update.seq
                 if update.status != arbitration_pb2.STATUS_LIVE:
                     return

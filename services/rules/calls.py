@@ -35,7 +35,9 @@ def apply(request: rules_pb2.ApplyRequest, lift_pause_ms: int) -> rules_pb2.Step
         entry = entry_for(request.game)
         state = decode_state(entry, request.state)
         applied = steps.apply(entry, state, request.seat, request.command)
-        return replies.step_reply(entry, applied.step, applied.claim, lift_pause_ms)
+        return replies.step_reply(
+            entry, applied.step, applied.claim, lift_pause_ms, request.spectators
+        )
 
 
 def forfeit(request: rules_pb2.ForfeitRequest, lift_pause_ms: int) -> rules_pb2.StepReply:
@@ -45,7 +47,9 @@ def forfeit(request: rules_pb2.ForfeitRequest, lift_pause_ms: int) -> rules_pb2.
         loser = parse_seat(request.loser)
         termination = termination_from_proto(request.termination)
         step = entry.engine.forfeit(state, loser, termination)
-    return replies.step_reply(entry, step, lift_pause_ms=lift_pause_ms)
+    return replies.step_reply(
+        entry, step, lift_pause_ms=lift_pause_ms, spectators=request.spectators
+    )
 
 
 def view(request: rules_pb2.ViewRequest, lift_pause_ms: int) -> rules_pb2.ViewReply:

@@ -25,22 +25,25 @@ def step_reply(
     step: Step[Any, Any],
     claim: Claim | None = None,
     lift_pause_ms: int = DEFAULT_LIFT_PAUSE_MS,
+    spectators: bool = True,
 ) -> rules_pb2.StepReply:
     """Return the reply for ``step``: the new state, decision, outcome and perspectives.
 
     ``lift_pause_ms`` is the pause the decision asks of the server before it takes a due
-    action (see ``Decision.lift`` in game.proto).
+    action (see ``Decision.lift`` in game.proto); the spectators' perspective is built
+    only when ``spectators`` (someone watches).
     """
     engine, state = entry.engine, step.state
     outcome = engine.outcome(state)
-    views = entry.codec.views_to_proto([engine.view(state, seat) for seat in RECIPIENTS])
+    recipients: tuple[Seat | None, ...] = RECIPIENTS if spectators else SEATS
+    views = entry.codec.views_to_proto([engine.view(state, seat) for seat in recipients])
     return rules_pb2.StepReply(
         state=engine.encode_state(state),
         decision=decision_to_proto(step.decision, lift_pause_ms),
         outcome=None if outcome is None else outcome_to_proto(outcome),
         perspectives=[
             perspective(entry, view, step.events, seat)
-            for seat, view in zip(RECIPIENTS, views, strict=True)
+            for seat, view in zip(recipients, views, strict=True)
         ],
         version=state.version,  # every engine's state counts its applied commands
         claim="" if claim is None else claim.key,

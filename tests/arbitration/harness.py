@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from games.codec import termination_from_proto
+from games.codec import seat_from_proto, termination_from_proto
 from games.decision import Step
 from games.registry import Game
 from games.seats import parse_seat
@@ -47,11 +47,16 @@ class InProcessRules:
         return replies.step_reply(entry, Step(state, (), entry.engine.decision(state)))
 
     async def apply(
-        self, game: game_pb2.Game.ValueType, state: bytes, seat: int, command: game_pb2.Command
+        self,
+        game: game_pb2.Game.ValueType,
+        state: bytes,
+        seat: int,
+        command: game_pb2.Command,
+        spectators: bool = False,
     ) -> rules_pb2.StepReply:
         entry = entry_for(game)
         applied = steps.apply(entry, decode_state(entry, state), seat, command)
-        return replies.step_reply(entry, applied.step, applied.claim)
+        return replies.step_reply(entry, applied.step, applied.claim, spectators=spectators)
 
     async def forfeit(
         self,
@@ -59,12 +64,19 @@ class InProcessRules:
         state: bytes,
         loser: int,
         termination: game_pb2.Termination.ValueType,
+        spectators: bool = False,
     ) -> rules_pb2.StepReply:
         entry = entry_for(game)
         step = entry.engine.forfeit(
             decode_state(entry, state), parse_seat(loser), termination_from_proto(termination)
         )
-        return replies.step_reply(entry, step)
+        return replies.step_reply(entry, step, spectators=spectators)
+
+    async def view(
+        self, game: game_pb2.Game.ValueType, state: bytes, seat: int
+    ) -> rules_pb2.ViewReply:
+        entry = entry_for(game)
+        return replies.view_reply(entry, decode_state(entry, state), seat_from_proto(seat))
 
 
 class Outbox:

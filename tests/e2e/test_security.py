@@ -14,7 +14,7 @@ from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.stack.stack import Stack, StackConfig, run_stack
-from tests.e2e.support import Seated, challenge, player
+from tests.e2e.support import Seated, challenge, next_update, player, until
 from wire.grpcweb.framing import decode_frames, parse_trailer_block
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -147,3 +147,20 @@ async def test_an_illegal_move_is_refused_with_the_rules_reason(
     assert refused.value.code == 9
     assert refused.value.reason == "at_gate"
     assert (await latest(alice)).seq == before.seq
+
+
+async def test_a_spectator_sees_the_match_move_without_any_hand(
+    arena: tuple[Stack, aiohttp.ClientSession], seated: tuple[Seated, Seated]
+) -> None:
+    """Nobody watched until now, so no spectator view was built: the watch brings one."""
+    stack, http = arena
+    alice, bob = seated
+    watcher = await player(http, stack, "Carol")
+    updates = watcher.watch(alice.match_id, -1)
+    first = await next_update(updates)
+    assert first.seat == -1 and first.view.bid.seat == -1
+    await alice.submit(READY)
+    await bob.submit(READY)
+    moved = await until(updates, lambda u: u.seq > first.seq and u.view.bid.version > 0)
+    assert not moved.view.bid.hand and list(moved.view.bid.hand_counts) == [7, 7]
+    await updates.aclose()

@@ -54,9 +54,14 @@ class ApplyRequest(_message.Message):
     STATE_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     COMMAND_FIELD_NUMBER: _builtins.int
+    SPECTATORS_FIELD_NUMBER: _builtins.int
     game: _game_pb2.Game.ValueType
     state: _builtins.bytes
     seat: _builtins.int
+    spectators: _builtins.bool
+    """Build the spectators' perspective too (someone watches the match); without it the
+    reply holds the two seats' perspectives only.
+    """
     @_builtins.property
     def command(self) -> _game_pb2.Command: ...
     def __init__(
@@ -66,10 +71,11 @@ class ApplyRequest(_message.Message):
         state: _builtins.bytes = ...,
         seat: _builtins.int = ...,
         command: _game_pb2.Command | None = ...,
+        spectators: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["command", b"command"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["command", b"command", "game", b"game", "seat", b"seat", "state", b"state"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["command", b"command", "game", b"game", "seat", b"seat", "spectators", b"spectators", "state", b"state"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -83,10 +89,13 @@ class ForfeitRequest(_message.Message):
     STATE_FIELD_NUMBER: _builtins.int
     LOSER_FIELD_NUMBER: _builtins.int
     TERMINATION_FIELD_NUMBER: _builtins.int
+    SPECTATORS_FIELD_NUMBER: _builtins.int
     game: _game_pb2.Game.ValueType
     state: _builtins.bytes
     loser: _builtins.int
     termination: _game_pb2.Termination.ValueType
+    spectators: _builtins.bool
+    """as in ApplyRequest"""
     def __init__(
         self,
         *,
@@ -94,10 +103,11 @@ class ForfeitRequest(_message.Message):
         state: _builtins.bytes = ...,
         loser: _builtins.int = ...,
         termination: _game_pb2.Termination.ValueType = ...,
+        spectators: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "loser", b"loser", "state", b"state", "termination", b"termination"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "loser", b"loser", "spectators", b"spectators", "state", b"state", "termination", b"termination"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -171,7 +181,7 @@ class StepReply(_message.Message):
 
     @_builtins.property
     def perspectives(self) -> _containers.RepeatedCompositeFieldContainer[Global___Perspective]:
-        """seat 0, seat 1, spectators"""
+        """seat 0, seat 1, spectators (when asked for)"""
 
     def __init__(
         self,

@@ -1,0 +1,38 @@
+"""Spectators: their view is built and published only while someone watches.
+
+A spectator stream starts with GetUpdate for seat -1 and repeats it every
+:data:`RENEW_S` while it stays open (the gateway does). Each call keeps the match watched
+for :data:`LEASE_S`; until then the rules service builds the spectators' perspective with
+every step and the arbitration publishes it. A match nobody watches costs no spectator
+view at all.
+"""
+
+from __future__ import annotations
+
+from photofinish.game.v1 import game_pb2
+from services.arbitration.match import Match
+from services.arbitration.rules import RulesClient
+
+SPECTATORS = -1
+LEASE_S = 60.0
+RENEW_S = LEASE_S / 3  # a renewal may be late twice before the lease runs out
+_TRIES = 3
+
+
+async def watch(match: Match, rules: RulesClient, now_ns: int) -> None:
+    """Keep ``match`` watched for :data:`LEASE_S` from ``now_ns``, its spectators' view
+    current (fetched from the rules service when the last step did not build it)."""
+    match.spectators_until_ns = max(match.spectators_until_ns, now_ns + int(LEASE_S * 1e9))
+    await refresh(match, rules)
+
+
+async def refresh(match: Match, rules: RulesClient) -> None:
+    """Fetch the spectators' view of the match's state if it has none."""
+    for _ in range(_TRIES):
+        if SPECTATORS in match.perspectives:
+            return
+        version = match.version
+        reply = await rules.view(match.game, match.state, SPECTATORS)
+        if match.version == version:  # no step landed meanwhile: the view is current
+            match.perspectives[SPECTATORS] = game_pb2.Seen(view=reply.view).SerializeToString()
+            return
