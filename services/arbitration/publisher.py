@@ -12,9 +12,10 @@ from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from services.arbitration.match import Match
 from services.arbitration.timing import remaining_ms
+from services.common.watching import SPECTATORS
 from wire import subjects
 
-PERSPECTIVES = (0, 1, -1)
+PERSPECTIVES = (0, 1, SPECTATORS)
 
 
 def decision_shown(match: Match) -> game_pb2.Decision:

@@ -356,24 +356,30 @@ def _answer_moved(match: Match, current: Item | None) -> None:
         items.append(match.queue.get_nowait())
     for item in items:
         if isinstance(item, Submission) and not item.answer.done():
-            item.answer.set_exception(
-                Rejection(
-                    grpc.StatusCode.UNAVAILABLE,
-                    "match_moved",
-                    "this arbitration instance no longer runs the match; send the command again",
-                )
-            )
+            item.answer.set_exception(moved())
 
 
 def _answer_failed(item: Item) -> None:
     if isinstance(item, Submission) and not item.answer.done():
-        item.answer.set_exception(
-            Rejection(
-                grpc.StatusCode.UNAVAILABLE,
-                "internal_error",
-                "the server failed while judging this command; the next update shows the match",
-            )
-        )
+        item.answer.set_exception(failed())
+
+
+def moved() -> Rejection:
+    """The answer to a command this instance will not judge: its match runs elsewhere."""
+    return Rejection(
+        grpc.StatusCode.UNAVAILABLE,
+        "match_moved",
+        "this arbitration instance no longer runs the match; send the command again",
+    )
+
+
+def failed() -> Rejection:
+    """The answer to a command whose judging failed outside the rules."""
+    return Rejection(
+        grpc.StatusCode.UNAVAILABLE,
+        "internal_error",
+        "the server failed while judging this command; the next update shows the match",
+    )
 
 
 async def _nowhere(match: Match) -> None:

@@ -16,6 +16,7 @@ from services.arbitration.matchlog.reader import LogReader
 from services.arbitration.publisher import build_update
 from services.common.identity import player_id_of, received_ns_of
 from services.common.rejection import Rejection
+from services.common.watching import SPECTATORS
 
 
 class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
@@ -45,7 +46,7 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
         context: grpc.aio.ServicerContext[object, object],
     ) -> arbitration_pb2.MatchUpdate:
         try:
-            if request.seat == spectators.SPECTATORS:
+            if request.seat == SPECTATORS:
                 match = self._matches.get(request.match_id)
                 await spectators.watch(match, self._matches.rules, self._matches.now())
             else:

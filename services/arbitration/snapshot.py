@@ -5,17 +5,13 @@ The views are not kept: the rules service recomputes them from the state on rest
 
 from __future__ import annotations
 
-import grpc
-
 from photofinish.arbitration.v1 import snapshot_pb2
 from services.arbitration.clock import Clock
 from services.arbitration.decision import decision_from_proto, seat_from_proto, seat_to_proto
 from services.arbitration.faults import Exposure, Fault, FaultKind
 from services.arbitration.match import Answer, Landing, Match
 from services.arbitration.timing import Timing
-from services.common.rejection import Rejection
-
-_CODES = {code.value[0]: code for code in grpc.StatusCode}
+from services.common.rejection import Rejection, status_code
 
 
 def to_snapshot(match: Match, owner: str, now_ns: int) -> snapshot_pb2.MatchSnapshot:
@@ -125,6 +121,6 @@ def from_snapshot(snapshot: snapshot_pb2.MatchSnapshot) -> Match:
             answer = kept.reply
         else:
             metadata = dict(kept.metadata)
-            answer = Rejection(_CODES[kept.code], kept.reason, kept.message, metadata)
+            answer = Rejection(status_code(kept.code), kept.reason, kept.message, metadata)
         match.remember(kept.seat, kept.client_seq, answer)
     return match

@@ -1,10 +1,9 @@
 """Spectators: their view is built and published only while someone watches.
 
-A spectator stream starts with GetUpdate for seat -1 and repeats it every
-:data:`RENEW_S` while it stays open (the gateway does). Each call keeps the match watched
-for :data:`LEASE_S`; until then the rules service builds the spectators' perspective with
-every step and the arbitration publishes it. A match nobody watches costs no spectator
-view at all.
+Each spectator GetUpdate keeps the match watched for ``LEASE_S`` (see
+``services/common/watching.py``); until then the rules service builds the spectators'
+perspective with every step and the arbitration publishes it. A match nobody watches
+costs no spectator view at all.
 """
 
 from __future__ import annotations
@@ -12,10 +11,8 @@ from __future__ import annotations
 from photofinish.game.v1 import game_pb2
 from services.arbitration.match import Match
 from services.arbitration.rules import RulesClient
+from services.common.watching import LEASE_S, SPECTATORS
 
-SPECTATORS = -1
-LEASE_S = 60.0
-RENEW_S = LEASE_S / 3  # a renewal may be late twice before the lease runs out
 _TRIES = 3
 
 

@@ -13,7 +13,6 @@ import asyncio
 import functools
 import logging
 
-import grpc
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
@@ -21,18 +20,12 @@ from nats.aio.subscription import Subscription
 from photofinish.arbitration.v1 import arbitration_pb2
 from services.arbitration.intake import take_in
 from services.arbitration.matches import Matches
+from services.arbitration.referee import failed, moved
 from services.common.rejection import Rejection
 from wire import subjects
 from wire.batching import Coalescer
 
 log = logging.getLogger("arbitration")
-
-MOVED = Rejection(
-    grpc.StatusCode.UNAVAILABLE, "match_moved", "the command was not judged here; send it again"
-)
-FAILED = Rejection(
-    grpc.StatusCode.INTERNAL, "internal_error", "the server failed while judging this command"
-)
 
 
 class SubmitIntake:
@@ -71,7 +64,7 @@ class SubmitIntake:
         self, reply: str, index: int, done: asyncio.Future[arbitration_pb2.SubmitReply]
     ) -> None:
         if done.cancelled():  # not done by the referee; the gateway's caller may call again
-            error: BaseException | None = MOVED
+            error: BaseException | None = moved()
         else:
             error = done.exception()
         if error is None:
@@ -80,7 +73,7 @@ class SubmitIntake:
             self._refused(reply, index, error)
         else:  # the referee answers with a Rejection or a reply; anything else is a bug
             log.error("submit answered with %r", error)
-            self._refused(reply, index, FAILED)
+            self._refused(reply, index, failed())
 
     def _refused(self, reply: str, index: int, rejection: Rejection) -> None:
         answer = arbitration_pb2.SubmitAnswer(index=index, refusal=rejection.to_refusal())

@@ -49,7 +49,7 @@ def caller(metadata: Iterable[tuple[str, str | bytes]] | None) -> Player:
     Raises:
         MissingIdentity: when the id or the name is missing or blank.
     """
-    values = _values(metadata)
+    values = text_values(metadata)
     player_id = values.get(PLAYER_ID, "").strip()
     name = unquote(values.get(PLAYER_NAME, "")).strip()
     if not player_id or not name:
@@ -58,13 +58,13 @@ def caller(metadata: Iterable[tuple[str, str | bytes]] | None) -> Player:
     return Player(PlayerId(player_id), name)
 
 
-def _values(metadata: Iterable[tuple[str, str | bytes]] | None) -> dict[str, str]:
+def text_values(metadata: Iterable[tuple[str, str | bytes]] | None) -> dict[str, str]:
     """Return the text metadata by key ("-bin" values, which are bytes, are left out)."""
     return {key: value for key, value in metadata or () if isinstance(value, str)}
 
 
 def _metadata(context: grpc.aio.ServicerContext[object, object]) -> dict[str, str]:
-    return _values(context.invocation_metadata())
+    return text_values(context.invocation_metadata())
 
 
 def player_id_of(context: grpc.aio.ServicerContext[object, object]) -> str:

@@ -84,7 +84,12 @@ def from_rpc_error(error: grpc.aio.AioRpcError) -> Rejection:
     return Rejection(error.code(), reason, message, metadata)
 
 
+def status_code(number: int) -> grpc.StatusCode:
+    """Return the gRPC status code with wire value ``number`` (UNKNOWN for none)."""
+    return _CODES.get(number, grpc.StatusCode.UNKNOWN)
+
+
 def from_refusal(refusal: events_pb2.Refusal) -> Rejection:
     """Return the rejection a refusal from an internal NATS hop stands for."""
-    code = _CODES.get(refusal.code, grpc.StatusCode.UNKNOWN)
+    code = status_code(refusal.code)
     return Rejection(code, refusal.reason, refusal.message, dict(refusal.metadata))

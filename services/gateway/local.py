@@ -14,14 +14,17 @@ import grpc
 import nats.errors
 from google.protobuf.message import Message
 from nats.aio.client import Client as NATS
+from nats.aio.subscription import Subscription
 
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
 from photofinish.client.v1 import arena_pb2
-from services.common.identity import PLAYER_ID, RECEIVED_NS
+from services.common.identity import PLAYER_ID, RECEIVED_NS, text_values
 from services.common.rejection import Rejection, from_rpc_error
+from services.common.watching import RENEW_S, SPECTATORS
 from services.gateway.arbiters import ArbitrationChannels
 from services.gateway.grpcweb import RequestRefused
-from services.gateway.grpcweb.local import LocalMethod
+from services.gateway.grpcweb.config import LocalMethod
+from services.gateway.routing import ARENA
 from services.gateway.submits import SubmitForwarder
 from services.gateway.tokens import issue
 from wire import subjects
@@ -29,10 +32,7 @@ from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import Code, Status
 
 GET_UPDATE_TIMEOUT_S = 3.0
-SPECTATORS = -1
-# Within the arbitration's lease on a spectator watch (services/arbitration/spectators.py:
-# 60 s), with room for two late renewals.
-RENEW_SPECTATORS_S = 20.0
+
 STATUS_DETAILS = "grpc-status-details-bin"
 
 
@@ -49,13 +49,6 @@ def refused(rejection: Rejection) -> RequestRefused:
     rich = rejection.rich_status()
     status = Status(Code(rich.code), rich.message, ((STATUS_DETAILS, rich.SerializeToString()),))
     return RequestRefused(status)
-
-
-def _value(metadata: Metadata, key: str) -> str:
-    for name, value in metadata:
-        if name == key and isinstance(value, str):
-            return value
-    return ""
 
 
 class LocalArena:
@@ -76,11 +69,10 @@ class LocalArena:
 
     def methods(self) -> dict[str, LocalMethod]:
         """Return the methods by public path, for the gRPC-web translator's ``local``."""
-        arena = "/photofinish.client.v1.Arena"
         return {
-            f"{arena}/SignIn": self.sign_in,
-            f"{arena}/Submit": self.submit,
-            f"{arena}/Watch": self.watch,
+            f"{ARENA}/SignIn": self.sign_in,
+            f"{ARENA}/Submit": self.submit,
+            f"{ARENA}/Watch": self.watch,
         }
 
     async def sign_in(self, request: Message, metadata: Metadata) -> bytes:
@@ -100,10 +92,11 @@ class LocalArena:
 
     async def submit(self, request: Message, metadata: Metadata) -> bytes:
         assert isinstance(request, arbitration_pb2.SubmitRequest)
-        received = _value(metadata, RECEIVED_NS)
+        values = text_values(metadata)
+        received = values.get(RECEIVED_NS, "")
         try:
             reply = await self._submits.submit(
-                request, _value(metadata, PLAYER_ID), int(received) if received else 0
+                request, values.get(PLAYER_ID, ""), int(received) if received.isdigit() else 0
             )
         except Rejection as rejection:
             raise refused(rejection) from None
@@ -113,38 +106,18 @@ class LocalArena:
         """Stream the seat's updates as published: each is read for its number and status
         only, and passed on in the bytes it came in (never encoded again)."""
         assert isinstance(request, arena_pb2.WatchRequest)
-        player = _value(metadata, PLAYER_ID)
+        player = text_values(metadata).get(PLAYER_ID, "")
         # Subscribe before asking for the latest update, so nothing falls in between.
         subscription = await self._nc.subscribe(subjects.match_view(request.match_id, request.seat))
         try:
-            try:
-                first = await self._latest(request, player)
-            except Rejection as rejection:
-                raise refused(rejection) from None
+            first = await self._latest(request, player)
             yield first.SerializeToString()
             last_seq = first.seq
             if first.status != arbitration_pb2.STATUS_LIVE:
                 return
-            # A spectator stream renews its watch (the arbitration builds the spectators'
-            # view only while someone watches); each renewal brings the latest update too.
-            renew_s = RENEW_SPECTATORS_S if request.seat == SPECTATORS else None
-            while True:
-                try:
-                    message = await subscription.next_msg(timeout=renew_s)
-                except nats.errors.TimeoutError:
-                    try:
-                        latest = await self._latest(request, player)
-                    except Rejection as rejection:
-                        raise refused(rejection) from None
-                    if not is_newer(latest, last_seq):
-                        continue
-                    data = latest.SerializeToString()
-                    update = latest
-                else:
-                    data = message.data
-                    update = arbitration_pb2.MatchUpdate.FromString(data)
-                    if not is_newer(update, last_seq):
-                        continue
+            async for data, update in self._published(subscription, request, player):
+                if not is_newer(update, last_seq):
+                    continue
                 yield data
                 last_seq = update.seq
                 if update.status != arbitration_pb2.STATUS_LIVE:
@@ -152,9 +125,33 @@ class LocalArena:
         finally:
             await subscription.unsubscribe()
 
+    async def _published(
+        self, subscription: Subscription, request: arena_pb2.WatchRequest, player: str
+    ) -> AsyncIterator[tuple[bytes, arbitration_pb2.MatchUpdate]]:
+        """Yield each update published on the subscription, as bytes and decoded.
+
+        A spectator stream also renews its watch every ``RENEW_S`` without news (the
+        arbitration builds the spectators' view only while someone watches); a renewal
+        brings the latest update, which goes on if it is news.
+        """
+        if request.seat != SPECTATORS:
+            async for message in subscription.messages:
+                yield message.data, arbitration_pb2.MatchUpdate.FromString(message.data)
+            return
+        while True:
+            try:
+                message = await subscription.next_msg(timeout=RENEW_S)
+            except nats.errors.TimeoutError:
+                latest = await self._latest(request, player)
+                yield latest.SerializeToString(), latest
+            else:
+                yield message.data, arbitration_pb2.MatchUpdate.FromString(message.data)
+
     async def _latest(
         self, request: arena_pb2.WatchRequest, player: str
     ) -> arbitration_pb2.MatchUpdate:
+        """Return the match's latest update for the seat (a spectator's also renews its
+        watch); a refusal ends the stream with its status."""
         channel = await self._arbitration.for_match(request.match_id)
         try:
             return await arbitration_pb2_grpc.ArbitrationStub(channel).GetUpdate(
@@ -163,4 +160,4 @@ class LocalArena:
                 timeout=GET_UPDATE_TIMEOUT_S,
             )
         except grpc.aio.AioRpcError as error:
-            raise from_rpc_error(error) from None
+            raise refused(from_rpc_error(error)) from None

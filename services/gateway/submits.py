@@ -16,9 +16,11 @@ import logging
 
 import grpc
 import nats.errors
+from nats.aio.client import NO_RESPONDERS_STATUS
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
+from nats.js.api import Header
 
 from photofinish.arbitration.v1 import arbitration_pb2
 from services.common.placement import Directory
@@ -29,7 +31,6 @@ from wire.batching import Coalescer
 log = logging.getLogger(__name__)
 
 SUBMIT_TIMEOUT_S = 10.0  # a command waits behind its match's queue and one rules call
-NO_RESPONDERS = "503"
 
 
 def _unavailable(why: str) -> Rejection:
@@ -46,7 +47,7 @@ class SubmitForwarder:
         self._numbers = itertools.count()
         # By batch number: each Submit's future, by its place in the batch.
         self._waiting: dict[str, list[asyncio.Future[arbitration_pb2.SubmitReply]]] = {}
-        self._left: dict[str, int] = {}
+        self._give_up: dict[str, asyncio.TimerHandle] = {}
         self._outgoing: Coalescer[
             tuple[arbitration_pb2.ForwardedSubmit, asyncio.Future[arbitration_pb2.SubmitReply]]
         ] = Coalescer(self._send)
@@ -95,9 +96,9 @@ class SubmitForwarder:
     ) -> None:
         number = str(next(self._numbers))
         self._waiting[number] = [answer for _, answer in batch]
-        self._left[number] = len(batch)
-        late = _unavailable(f"no answer within {SUBMIT_TIMEOUT_S:g} s")
-        asyncio.get_running_loop().call_later(SUBMIT_TIMEOUT_S, self._fail, number, late)
+        self._give_up[number] = asyncio.get_running_loop().call_later(
+            SUBMIT_TIMEOUT_S, self._time_out, number
+        )
         data = arbitration_pb2.Submits(submits=[f for f, _ in batch]).SerializeToString()
         try:
             await self._nc.publish(subject, data, reply=f"{self._inbox}.{number}")
@@ -106,7 +107,7 @@ class SubmitForwarder:
 
     async def _on_answers(self, message: Msg) -> None:
         number = message.subject.rsplit(".", 1)[-1]
-        if message.headers and message.headers.get("Status") == NO_RESPONDERS:
+        if message.headers and message.headers.get(Header.STATUS) == NO_RESPONDERS_STATUS:
             self._fail(number, _unavailable("no arbitration instance runs this match now"))
             return
         waiting = self._waiting.get(number)
@@ -120,12 +121,21 @@ class SubmitForwarder:
                 future.set_exception(from_refusal(answer.refusal))
             else:
                 future.set_result(answer.reply)
-            self._left[number] -= 1
-        if self._left[number] <= 0:
-            del self._waiting[number], self._left[number]
+        if all(future.done() for future in waiting):
+            self._forget(number)
+
+    def _time_out(self, number: str) -> None:
+        self._fail(number, _unavailable(f"no answer within {SUBMIT_TIMEOUT_S:g} s"))
 
     def _fail(self, number: str, rejection: Rejection) -> None:
-        for future in self._waiting.pop(number, []):
+        """End batch ``number``: every Submit still waiting gets ``rejection``."""
+        for future in self._waiting.get(number, []):
             if not future.done():
                 future.set_exception(rejection)
-        self._left.pop(number, None)
+        self._forget(number)
+
+    def _forget(self, number: str) -> None:
+        self._waiting.pop(number, None)
+        give_up = self._give_up.pop(number, None)
+        if give_up is not None:
+            give_up.cancel()  # an armed timer would wake this process for nothing

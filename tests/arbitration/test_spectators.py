@@ -5,6 +5,7 @@ from __future__ import annotations
 from photofinish.game.v1 import game_pb2
 from services.arbitration import spectators
 from services.arbitration.publisher import build_update
+from services.common.watching import LEASE_S
 from tests.arbitration.harness import Table
 
 START = game_pb2.Command(nudge=game_pb2.Nudge())
@@ -42,7 +43,7 @@ async def test_the_watch_lapses_when_nobody_renews_it() -> None:
     await table.open()
     await table.nudge()
     await spectators.watch(table.match, table.matches.rules, table.now())
-    table.now_ns += int(spectators.LEASE_S * 1e9)  # no renewal within the lease
+    table.now_ns += int(LEASE_S * 1e9)  # no renewal within the lease
     seat, command = a_bid_play(table)
     await table.submit(seat, command)
     assert set(table.match.perspectives) == {0, 1}

@@ -6,7 +6,6 @@ from aiohttp import web
 
 from services.gateway.grpcweb.backends import backends_context, end_streams
 from services.gateway.grpcweb.config import GrpcWebConfig
-from services.gateway.grpcweb.local import LOCAL_STREAMS, LocalStreams
 from services.gateway.grpcweb.proxy import GrpcWebProxy, MetadataHook
 from services.gateway.grpcweb.routes import METHOD_PATTERN, SERVICE_PATTERN
 
@@ -26,7 +25,6 @@ def setup(
     app.router.add_route("POST", ROUTE, proxy.handle)
     app.router.add_route("OPTIONS", ROUTE, proxy.preflight)
     app.cleanup_ctx.append(backends_context(config))
-    app[LOCAL_STREAMS] = LocalStreams()
     app.on_shutdown.append(end_streams)
     return proxy
 

@@ -5,18 +5,24 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextlib import contextmanager
+from typing import Protocol
 
 import grpc.aio
 from aiohttp import web
 
 from services.gateway.grpcweb.config import GrpcWebConfig
-from services.gateway.grpcweb.local import LOCAL_STREAMS
 
 # Raw-bytes callables: no serializers, so request and response bytes pass through
 # untouched and the gateway never decodes a protobuf.
 UnaryMethod = grpc.aio.UnaryUnaryMultiCallable[bytes, bytes]
 StreamMethod = grpc.aio.UnaryStreamMultiCallable[bytes, bytes]
 StreamingCall = grpc.aio.UnaryStreamCall[bytes, bytes]
+
+
+class Cancellable(Protocol):
+    """A live server stream, backend or local: shutdown cancels it."""
+
+    def cancel(self) -> object: ...
 
 
 class Backends:
@@ -32,7 +38,7 @@ class Backends:
         self._instances: dict[str, grpc.aio.Channel] = {}  # by target, opened on first use
         self._unary: dict[tuple[str, str], UnaryMethod] = {}
         self._streaming: dict[tuple[str, str], StreamMethod] = {}
-        self._streams: set[StreamingCall] = set()
+        self._streams: set[Cancellable] = set()
         self.closing = False
 
     def unary(self, backend: str, path: str, target: str = "") -> UnaryMethod:
@@ -57,7 +63,7 @@ class Backends:
         return self._instances[target]
 
     @contextmanager
-    def tracking(self, call: StreamingCall) -> Iterator[None]:
+    def tracking(self, call: Cancellable) -> Iterator[None]:
         """Keeps `call` in the set that `cancel_streams` ends, for the duration."""
         self._streams.add(call)
         try:
@@ -111,4 +117,3 @@ def backends_context(
 async def end_streams(app: web.Application) -> None:
     """An on_shutdown hook: ends live server streams so shutdown need not wait them out."""
     app[BACKENDS].cancel_streams()
-    app[LOCAL_STREAMS].end_all()

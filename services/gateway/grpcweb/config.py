@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 
+from google.protobuf.message import Message
+
 from services.gateway.grpcweb.cors import CorsPolicy
-from services.gateway.grpcweb.local import LocalMethod
 from services.gateway.grpcweb.metadata import HeaderPolicy
 from services.gateway.grpcweb.routes import Resolver, Route, is_method_path
+from wire.grpcweb.metadata import Metadata
+
+# A method the gateway answers itself (grpcweb/local.py), called with the request parsed by
+# its route and the metadata the gateway's hook added: a unary one returns its reply's
+# bytes, a server stream yields each message's bytes.
+LocalUnary = Callable[[Message, Metadata], Awaitable[bytes]]
+LocalStream = Callable[[Message, Metadata], AsyncIterator[bytes]]
+LocalMethod = LocalUnary | LocalStream
 
 DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024
 

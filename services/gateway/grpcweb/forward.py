@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Mapping
+from typing import Protocol
 
 from aiohttp import web
 
@@ -15,6 +16,7 @@ from services.gateway.grpcweb.formats import WireFormat
 from services.gateway.grpcweb.metrics import OPEN_STREAMS, UNARY_SECONDS
 from services.gateway.grpcweb.response import StreamWriter, trailers_only, unary
 from services.gateway.grpcweb.routes import Route
+from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import Code, Status
 
 SHUTTING_DOWN = Status(Code.UNAVAILABLE, "the gateway is shutting down; call again")
@@ -49,19 +51,46 @@ async def forward_stream(
     cors: Mapping[str, str],
     poll_s: float,
 ) -> web.StreamResponse:
-    """Returns the browser's response to a server stream, written message by message.
-
-    The backend call is cancelled whichever way this ends: stream over, browser gone
-    (seen by a failed write or by the idle poll), gateway shutting down, handler cancelled.
-    """
+    """Returns the browser's response to a server stream forwarded to its backend."""
     backends = request.config_dict[BACKENDS]
     stream = StreamCall(
         backends.server_streaming(route.backend, outgoing.path, outgoing.target), outgoing
     )
-    watcher = asyncio.create_task(call_when_gone(request, poll_s, stream.cancel))
     method = outgoing.path.rsplit("/", 1)[-1]
+    return await relay_stream(request, wire, stream, cors, poll_s, method)
+
+
+class ServerStream(Protocol):
+    """A server stream read message by message: a backend call's or a local method's."""
+
+    async def next(self) -> bytes | Status:
+        """Returns the next message, or the final status once the stream has ended."""
+        ...
+
+    async def headers(self) -> Metadata: ...
+
+    def cancel(self) -> None:
+        """Ends the stream; a ``next`` waiting now returns CANCELLED_HERE."""
+        ...
+
+
+async def relay_stream(
+    request: web.Request,
+    wire: WireFormat,
+    stream: ServerStream,
+    cors: Mapping[str, str],
+    poll_s: float,
+    method: str,
+) -> web.StreamResponse:
+    """Returns the browser's response to a server stream, written message by message.
+
+    The stream is cancelled whichever way this ends: stream over, browser gone (seen by a
+    failed write or by the idle poll), gateway shutting down, handler cancelled.
+    """
+    backends = request.config_dict[BACKENDS]
+    watcher = asyncio.create_task(call_when_gone(request, poll_s, stream.cancel))
     try:
-        with backends.tracking(stream.call), OPEN_STREAMS.labels(method).track_inprogress():
+        with backends.tracking(stream), OPEN_STREAMS.labels(method).track_inprogress():
             return await _relay(request, wire, stream, backends, cors)
     finally:
         watcher.cancel()
@@ -71,7 +100,7 @@ async def forward_stream(
 async def _relay(
     request: web.Request,
     wire: WireFormat,
-    stream: StreamCall,
+    stream: ServerStream,
     backends: Backends,
     cors: Mapping[str, str],
 ) -> web.StreamResponse:

@@ -8,28 +8,22 @@ message's bytes. Either ends the call with another status by raising
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 
 from aiohttp import web
 from google.protobuf.message import Message
 
-from services.gateway.grpcweb.disconnect import call_when_gone, is_gone
+from services.gateway.grpcweb.calls import CANCELLED_HERE
+from services.gateway.grpcweb.config import LocalUnary
 from services.gateway.grpcweb.formats import WireFormat
-from services.gateway.grpcweb.metrics import OPEN_STREAMS, UNARY_SECONDS
+from services.gateway.grpcweb.metrics import UNARY_SECONDS
 from services.gateway.grpcweb.refusal import RequestRefused
-from services.gateway.grpcweb.response import StreamWriter, trailers_only, unary
+from services.gateway.grpcweb.response import trailers_only, unary
 from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import Code, Status
 
-# (the request, parsed by its route; the metadata the gateway's hook added)
-LocalUnary = Callable[[Message, Metadata], Awaitable[bytes]]
-LocalStream = Callable[[Message, Metadata], AsyncIterator[bytes]]
-LocalMethod = LocalUnary | LocalStream
-
 OK = Status(Code.OK)
-SHUTTING_DOWN = Status(Code.UNAVAILABLE, "the gateway is shutting down; call again")
 
 
 async def answer_unary(
@@ -52,101 +46,49 @@ async def answer_unary(
     return unary(wire, (), reply, OK, cors)
 
 
-class LocalStreams:
-    """The local server streams running now, so that shutdown can end them all."""
+class LocalCall:
+    """A local server stream read as a backend call is (``forward.ServerStream``).
 
-    def __init__(self) -> None:
-        self._running: set[asyncio.Task[object]] = set()
-        self.closing = False
+    Cancelling it cancels the handler's task while it waits for the next message (that
+    is how a waiting generator is stopped); the stream then ends with CANCELLED_HERE, as
+    a cancelled backend call does. The generator is closed by :meth:`close`.
+    """
 
-    def end_all(self) -> None:
-        self.closing = True
-        for task in list(self._running):
-            task.cancel()
-
-    async def answer(
-        self,
-        request: web.Request,
-        wire: WireFormat,
-        messages: AsyncIterator[bytes],
-        cors: Mapping[str, str],
-        poll_s: float,
-        method: str,
-    ) -> web.StreamResponse:
-        """Returns the browser's response to a local server stream, written as it yields.
-
-        The stream's generator is closed whichever way this ends: stream over, browser
-        gone (seen by a failed write or by the idle poll), gateway shutting down.
-        """
+    def __init__(self, messages: AsyncIterator[bytes]) -> None:
+        self._messages = messages
         task = asyncio.current_task()
-        assert task is not None
-        gone = False
+        assert task is not None, "a local stream is read inside its handler's task"
+        self._task = task
+        self._reading = False
+        self._cancelled = False
 
-        def on_gone() -> None:
-            nonlocal gone
-            gone = True
-            task.cancel()
-
-        self._running.add(task)
-        writer = StreamWriter(request, wire, cors)
-        watcher = asyncio.create_task(call_when_gone(request, poll_s, on_gone))
+    async def next(self) -> bytes | Status:
+        if self._cancelled:
+            return CANCELLED_HERE
+        self._reading = True
         try:
-            with OPEN_STREAMS.labels(method).track_inprogress():
-                return await _relay(request, wire, writer, messages, cors)
-        except asyncio.CancelledError:
-            if not (gone or self.closing) or task.uncancel() > 0:
-                raise
-            return await _ended(request, wire, writer, cors, gone)
-        finally:
-            self._running.discard(task)
-            watcher.cancel()
-            await messages.aclose()  # type: ignore[attr-defined]
-
-
-async def _relay(
-    request: web.Request,
-    wire: WireFormat,
-    writer: StreamWriter,
-    messages: AsyncIterator[bytes],
-    cors: Mapping[str, str],
-) -> web.StreamResponse:
-    try:
-        first = await anext(messages)
-    except RequestRefused as refusal:
-        return trailers_only(wire, refusal.status, cors)
-    except StopAsyncIteration:
-        return trailers_only(wire, OK, cors)
-    try:
-        await writer.start(())
-        await writer.send(first)
-        status = OK
-        try:
-            async for message in messages:
-                await writer.send(message)
+            return await anext(self._messages)
         except RequestRefused as refusal:
-            status = refusal.status
-        if not is_gone(request):
-            await writer.end(status)
-    except ConnectionResetError:
-        pass  # The browser has gone: nobody to tell.
-    return writer.response
+            return refusal.status
+        except StopAsyncIteration:
+            return OK
+        except asyncio.CancelledError:
+            if self._cancelled and self._task.uncancel() == 0:
+                return CANCELLED_HERE
+            raise
+        finally:
+            self._reading = False
 
+    async def headers(self) -> Metadata:
+        return ()
 
-async def _ended(
-    request: web.Request,
-    wire: WireFormat,
-    writer: StreamWriter,
-    cors: Mapping[str, str],
-    gone: bool,
-) -> web.StreamResponse:
-    """The response of a stream stopped from outside: nothing more for a browser that is
-    gone, else a status worth retrying (the gateway is stopping)."""
-    if not writer.response.prepared:
-        return trailers_only(wire, SHUTTING_DOWN, cors)
-    if not gone and not is_gone(request):
-        with contextlib.suppress(ConnectionResetError):
-            await writer.end(SHUTTING_DOWN)
-    return writer.response
+    def cancel(self) -> None:
+        if self._cancelled:
+            return
+        self._cancelled = True
+        if self._reading:
+            self._task.cancel()
 
-
-LOCAL_STREAMS = web.AppKey("grpcweb_local_streams", LocalStreams)
+    async def close(self) -> None:
+        """Closes the generator (its ``finally`` runs: a subscription ends, say)."""
+        await self._messages.aclose()  # type: ignore[attr-defined]

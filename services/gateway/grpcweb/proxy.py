@@ -10,17 +10,11 @@ from aiohttp import web
 from google.protobuf.message import Message
 
 from services.gateway.grpcweb.calls import Outgoing
-from services.gateway.grpcweb.config import GrpcWebConfig
+from services.gateway.grpcweb.config import GrpcWebConfig, LocalMethod, LocalStream, LocalUnary
 from services.gateway.grpcweb.cors import preflight_headers, response_headers
 from services.gateway.grpcweb.formats import WireFormat, wire_format
-from services.gateway.grpcweb.forward import forward_stream, forward_unary
-from services.gateway.grpcweb.local import (
-    LOCAL_STREAMS,
-    LocalMethod,
-    LocalStream,
-    LocalUnary,
-    answer_unary,
-)
+from services.gateway.grpcweb.forward import forward_stream, forward_unary, relay_stream
+from services.gateway.grpcweb.local import LocalCall, answer_unary
 from services.gateway.grpcweb.message import MessageReader
 from services.gateway.grpcweb.metadata import forwarded, parse_timeout
 from services.gateway.grpcweb.refusal import RequestRefused, status_for
@@ -103,12 +97,12 @@ class GrpcWebProxy:
         if route.kind is MethodKind.UNARY:
             unary = cast(LocalUnary, method)
             return await answer_unary(wire, unary, incoming.parsed, incoming.own, cors, method_name)
-        stream = cast(LocalStream, method)
-        messages = stream(incoming.parsed, incoming.own)
+        stream = LocalCall(cast(LocalStream, method)(incoming.parsed, incoming.own))
         poll_s = self._config.disconnect_poll_s
-        return await request.config_dict[LOCAL_STREAMS].answer(
-            request, wire, messages, cors, poll_s, method_name
-        )
+        try:
+            return await relay_stream(request, wire, stream, cors, poll_s, method_name)
+        finally:
+            await stream.close()
 
     async def _incoming(self, request: web.Request, wire: WireFormat, route: Route) -> Incoming:
         encoding = request.headers.get("grpc-encoding", "identity")
