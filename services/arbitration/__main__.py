@@ -18,7 +18,7 @@ from services.arbitration.faults import Fault
 from services.arbitration.matches import Matches
 from services.arbitration.matchlog.reader import LogReader
 from services.arbitration.matchlog.writer import LogWriter, StreamStore
-from services.arbitration.monitor import NatsOutages, watch_for_stalls
+from services.arbitration.monitor import NatsOutages, stall_watcher
 from services.arbitration.opening import answer_open_request
 from services.arbitration.placement import Placement
 from services.arbitration.publisher import Publisher
@@ -90,8 +90,9 @@ class Arbitration:
             asyncio.create_task(self._announce(placement)),
             asyncio.create_task(takeover.adopt_orphans(config.adopt_every_s)),
             asyncio.create_task(evict_finished(matches, config.keep_finished_s)),
-            asyncio.create_task(watch_for_stalls(config.tolerances, self.on_fault)),
         ]
+        stalls = stall_watcher(config.tolerances, self.on_fault, matches.holds_any)
+        stalls.start()
         intake = SubmitIntake(nc, matches)
         await intake.start(config.instance)
         await nc.subscribe(
@@ -103,6 +104,7 @@ class Arbitration:
             yield
         finally:
             await intake.stop()
+            stalls.stop()
             for loop in loops:
                 await tasks.stop(loop)
             await matches.close()
@@ -129,6 +131,7 @@ async def main(config: Config) -> None:
         arbitration.register,
         arbitration.lifespan,
         arbitration.on_bound,
+        sample_lag=False,  # the stall watcher samples the loop's lag
     )
 
 

@@ -187,6 +187,10 @@ class Matches:
         """Return every match held now (a copy: the caller may let some go)."""
         return iter(list(self._live.values()))
 
+    def holds_any(self) -> bool:
+        """Return whether this instance holds any match (live, or finished and kept)."""
+        return bool(self._live)
+
     def live_count(self) -> int:
         return sum(1 for m in self._live.values() if not m.is_over())
 

@@ -2,27 +2,38 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
 from services.arbitration.faults import Fault, FaultKind, Tolerances, measured
+from services.common.metrics import LAG_SAMPLE_INTERVAL_S, observe_lag
+from services.common.ticker import Ticker
 
 STALL_SAMPLE_INTERVAL_S = 0.01  # fine enough to catch a 100 ms stall within 10 ms of it
 
 
-async def watch_for_stalls(tolerances: Tolerances, on_fault: Callable[[Fault], None]) -> None:
-    """Forever: sleep briefly and report a fault whenever the loop woke us too late.
+def stall_watcher(
+    tolerances: Tolerances, on_fault: Callable[[Fault], None], watching: Callable[[], bool]
+) -> Ticker:
+    """Return a ticker that reports a fault whenever the loop ran it too late (not started).
 
     A stopped or starved process (SIGSTOP, swapping, a long GC, CPU-bound work on the
-    loop) wakes late; everything stamped in that time was stamped late.
+    loop) wakes late; everything stamped in that time was stamped late. It ticks every
+    10 ms while ``watching()`` (the instance holds matches) and at the lag sampler's pace
+    otherwise: a stall while no match is held touches nobody's time. Every tick is also
+    the process's event-loop lag sample.
     """
-    while True:
-        asked_ns = time.monotonic_ns() + int(STALL_SAMPLE_INTERVAL_S * 1e9)
-        await asyncio.sleep(STALL_SAMPLE_INTERVAL_S)
-        fault = measured(FaultKind.EVENT_LOOP_LAG, asked_ns, time.monotonic_ns(), tolerances)
+
+    def interval_s() -> float:
+        return STALL_SAMPLE_INTERVAL_S if watching() else LAG_SAMPLE_INTERVAL_S
+
+    def on_tick(due_ns: int, ran_ns: int) -> None:
+        observe_lag(due_ns, ran_ns)
+        fault = measured(FaultKind.EVENT_LOOP_LAG, due_ns, ran_ns, tolerances)
         if fault is not None:
             on_fault(fault)
+
+    return Ticker(interval_s, on_tick)
 
 
 class NatsOutages:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import socket
 from collections.abc import AsyncIterator
@@ -10,6 +9,8 @@ from collections.abc import AsyncIterator
 from aiohttp import web
 from prometheus_client import REGISTRY, Histogram
 from prometheus_client.aiohttp import make_aiohttp_handler
+
+from services.common.ticker import Ticker
 
 # Sub-millisecond buckets: a lag of a few ms already matters to a race decided by arrival.
 LATENCY_BUCKETS_S = (
@@ -38,13 +39,14 @@ EVENT_LOOP_LAG = Histogram(
 LAG_SAMPLE_INTERVAL_S = 0.1
 
 
-async def sample_event_loop_lag(interval_s: float = LAG_SAMPLE_INTERVAL_S) -> None:
-    """Measure forever how much later than asked the loop wakes a sleeping task."""
-    loop = asyncio.get_running_loop()
-    while True:
-        asked = loop.time() + interval_s
-        await asyncio.sleep(interval_s)
-        EVENT_LOOP_LAG.observe(max(0.0, loop.time() - asked))
+def observe_lag(due_ns: int, ran_ns: int) -> None:
+    """Record how much later than due the event loop ran a timer callback."""
+    EVENT_LOOP_LAG.observe(max(0, ran_ns - due_ns) / 1e9)
+
+
+def lag_sampler(interval_s: float = LAG_SAMPLE_INTERVAL_S) -> Ticker:
+    """Return a ticker that records the event loop's lag every ``interval_s`` (not started)."""
+    return Ticker(lambda: interval_s, observe_lag)
 
 
 def add_metrics_route(app: web.Application) -> None:
@@ -61,17 +63,23 @@ def bound_port(site: web.TCPSite) -> int:
 
 
 @contextlib.asynccontextmanager
-async def metrics_server(host: str, port: int) -> AsyncIterator[int]:
-    """Serve ``/metrics`` on ``host:port`` while the context is open; yield the bound port."""
+async def metrics_server(host: str, port: int, sample_lag: bool = True) -> AsyncIterator[int]:
+    """Serve ``/metrics`` on ``host:port`` while the context is open; yield the bound port.
+
+    The event loop's lag is sampled meanwhile, unless the service samples it itself
+    (``sample_lag=False``: the arbitration's stall watcher records it as it goes).
+    """
     app = web.Application()
     add_metrics_route(app)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
-    lag = asyncio.create_task(sample_event_loop_lag())
+    lag = lag_sampler()
+    if sample_lag:
+        lag.start()
     try:
         yield bound_port(site)
     finally:
-        lag.cancel()
+        lag.stop()
         await runner.cleanup()

@@ -75,17 +75,18 @@ async def serve(
     register: Register,
     lifespan: Callable[[], contextlib.AbstractAsyncContextManager[object]] | None = None,
     on_ready: Callable[[int], None] | None = None,
+    sample_lag: bool = True,
 ) -> None:
     """Run a gRPC service until SIGINT/SIGTERM, with ``lifespan`` around it (NATS, DB).
 
     ``on_ready`` is told the gRPC port once it is bound (a service that announces its
-    address needs it when the port was 0).
+    address needs it when the port was 0); ``sample_lag`` as in ``metrics_server``.
     """
     async with contextlib.AsyncExitStack() as stack:
         if lifespan is not None:
             await stack.enter_async_context(lifespan())
         metrics_port = await stack.enter_async_context(
-            metrics_server(listen.host, listen.metrics_port)
+            metrics_server(listen.host, listen.metrics_port, sample_lag)
         )
         _, port, _ = await stack.enter_async_context(grpc_server(listen, register))
         if on_ready is not None:

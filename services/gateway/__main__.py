@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -10,7 +9,7 @@ from pathlib import Path
 import nats
 from aiohttp import web
 
-from services.common.metrics import add_metrics_route, bound_port, sample_event_loop_lag
+from services.common.metrics import add_metrics_route, bound_port, lag_sampler
 from services.common.placement import Directory
 from services.common.serving import announce_ready
 from services.gateway.arbiters import ArbitrationChannels, by_owner
@@ -63,12 +62,13 @@ async def main(config: Config) -> None:
     await runner.setup()
     site = web.TCPSite(runner, config.host, config.http_port)
     await site.start()
-    lag = asyncio.create_task(sample_event_loop_lag())
+    lag = lag_sampler()
+    lag.start()
     announce_ready("gateway", http=bound_port(site))
     try:
         await wait_for_stop_signal()
     finally:
-        lag.cancel()
+        lag.stop()
         await runner.cleanup()
         await submits.stop()
         await arbitration.close()

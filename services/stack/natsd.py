@@ -13,6 +13,11 @@ from pathlib import Path
 from services.stack.orphans import die_with_parent
 
 STARTUP_TIMEOUT_S = 10.0
+# One OS thread for Go's scheduler unless the environment says otherwise: on a small
+# machine shared with the services, handing messages between goroutines on one thread
+# costs nats-server a quarter less CPU per command than waking a second thread
+# (docs/performance.md); a dedicated NATS host keeps Go's default.
+GO_THREADS = "1"
 
 
 def binary() -> Path:
@@ -66,6 +71,7 @@ async def start_nats(data_dir: Path, port: int = -1, host: str = "127.0.0.1") ->
         str(data_dir / "nats-server.log"),
         stdout=log,
         stderr=log,
+        env={"GOMAXPROCS": GO_THREADS, **os.environ},
         start_new_session=True,
         preexec_fn=die_with_parent,
     )
