@@ -12,9 +12,18 @@ MATCH_CREATE = "pf.match.create"
 ARBITRATION_QUEUE = "arbitration"
 
 # The hot path's request/reply hops, one message per batch of calls (see wire/batching.py).
-# The arbitration's rules calls (RulesCalls → RulesAnswers), answered by any rules instance:
+# The arbitration's rules calls (HeldCalls → HeldAnswers): a new match, or one whose holder
+# is unknown or gone, on the queue subject (any rules instance answers); the rest go to
+# the instance that holds the match.
 RULES_CALLS = "pf.rules.calls"
 RULES_QUEUE = "rules"
+
+
+def rules_calls(instance: str) -> str:
+    """Return the subject of the calls for the matches the rules instance ``instance`` holds."""
+    return f"pf.rules.{instance}.calls"
+
+
 # The gateway's Submits for one arbitration instance (Submits → SubmitAnswers); those for a
 # match whose owner the gateway does not know go to the queue subject, any instance answers.
 SUBMITS_ANY = "pf.arbitration.submit"

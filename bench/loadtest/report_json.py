@@ -118,7 +118,7 @@ def build(
             "pace_per_player": _number(_pace(progress, len(seconds))),
         },
         "timer_lateness_ms": _quantiles(arbitration, histograms.TIMER_LATENESS),
-        "snapshot_save_ms": _quantiles(arbitration, histograms.SNAPSHOT_SAVE),
+        "log_store_ms": _quantiles(arbitration, histograms.LOG_STORE),
         "memory": memory,
         "client_errors": dict(progress.errors.most_common()),
         "faults": [asdict(f) | {"what": f.describe()} for f in faults],

@@ -19,7 +19,7 @@ from services.gateway.ops.samples import quantile as bucket_quantile
 
 # The arbitration's figures that issue targets name (docs/failover.md, docs/timing-faults.md).
 TIMER_LATENESS = "pf_deadline_timer_lateness_seconds"
-SNAPSHOT_SAVE = "pf_snapshot_save_seconds"
+LOG_STORE = "pf_log_store_seconds"
 LIVE_MATCHES = "pf_live_matches"
 EVENT_LOOP_LAG = "pf_event_loop_lag_seconds"
 

@@ -98,7 +98,7 @@ class Usage:
     rss: dict[str, float]  # MB at the end
     lag_p99_ms: dict[str, float]  # services: upper bound of the histogram bucket
     busy: float  # the machine, all processes: fraction of every core
-    # What the arbitration instances' figures gained (timer lateness, snapshot saves).
+    # What the arbitration instances' figures gained (timer lateness, log stores).
     arbitration: Samples
 
     @classmethod

@@ -22,9 +22,8 @@ from services.arbitration.monitor import NatsOutages, stall_watcher
 from services.arbitration.opening import answer_open_request
 from services.arbitration.placement import Placement
 from services.arbitration.publisher import Publisher
-from services.arbitration.rules import RulesClient
+from services.arbitration.rules import RulesClient, over_nats
 from services.arbitration.servicer import ArbitrationServicer
-from services.arbitration.store import SnapshotStore
 from services.arbitration.submits import SubmitIntake
 from services.arbitration.takeover import Takeover
 from services.arbitration.timers import Timers
@@ -69,8 +68,7 @@ class Arbitration:
         directory = await Directory.open(js)
         await directory.start()
         placement = Placement(config.instance, directory)
-        store = await SnapshotStore.open(js)
-        rules = RulesClient(nc)
+        rules = RulesClient(over_nats(nc))
         matches = Matches(
             config.instance,
             rules,
@@ -79,12 +77,11 @@ class Arbitration:
             starting_clock(config.bank_ms, config.grace_ms),
             config.tolerances,
             log_writer,
-            store,
             placement,
         )
         self._matches = matches
         self._servicer = ArbitrationServicer(matches, LogReader(js))
-        takeover = Takeover(matches, store, placement)
+        takeover = Takeover(matches, placement)
         await takeover.take_over()
         loops = [
             asyncio.create_task(self._announce(placement)),
@@ -109,7 +106,6 @@ class Arbitration:
                 await tasks.stop(loop)
             await matches.close()
             await directory.stop()
-            await log_writer.close()
             await rules.close()
             await nc.drain()
 

@@ -19,10 +19,7 @@ async def evict_finished(matches: Matches, keep_s: float) -> None:
             match_id = match.match_id
             if match.finished_ns is not None and match.finished_ns < cutoff:
                 matches.let_go(match_id)
-                matches.log_writer.forget(match_id)
                 try:
-                    if matches.store is not None:
-                        await matches.store.forget(match_id)
                     if matches.placement is not None:
                         await matches.placement.release(match_id)
                 except Exception as error:

@@ -11,7 +11,7 @@ import asyncio
 import grpc
 
 from photofinish.arbitration.v1 import arbitration_pb2
-from services.arbitration.match import Match, Submission
+from services.arbitration.match import Answer, Match, Reply, Submission
 from services.arbitration.matches import Matches
 from services.common.rejection import Rejection
 
@@ -22,8 +22,9 @@ def take_in(
     player_id: str,
     received_ns: int | None,
     arrival_ns: int,
-) -> asyncio.Future[arbitration_pb2.SubmitReply]:
-    """Queue the command for its match's worker; the future gets the answer.
+    reply: Reply,
+) -> None:
+    """Queue the command for its match's worker, which answers it through ``reply``.
 
     Raises:
         Rejection: NOT_FOUND for a match this instance does not hold, PERMISSION_DENIED
@@ -35,11 +36,23 @@ def take_in(
             grpc.StatusCode.INVALID_ARGUMENT, "bad_client_seq", "client_seq must be 1 or more"
         )
     matches.forwarded(match, received_ns, arrival_ns)
-    answer: asyncio.Future[arbitration_pb2.SubmitReply] = asyncio.get_running_loop().create_future()
     match.queue.put_nowait(
-        Submission(arrival_ns, request.seat, request.client_seq, request.command, answer)
+        Submission(arrival_ns, request.seat, request.client_seq, request.command, reply)
     )
-    return answer
+
+
+def into(future: asyncio.Future[arbitration_pb2.SubmitReply]) -> Reply:
+    """Return a reply that settles ``future`` with the answer (the first one only)."""
+
+    async def reply(answer: Answer) -> None:
+        if future.done():
+            return
+        if isinstance(answer, Rejection):
+            future.set_exception(answer)
+        else:
+            future.set_result(answer)
+
+    return reply
 
 
 def seated(matches: Matches, match_id: str, seat: int, player_id: str) -> Match:

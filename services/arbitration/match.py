@@ -1,8 +1,13 @@
-"""One live match as the arbitration holds it: the rules' state bytes, order and time."""
+"""One live match as the arbitration holds it: order and time, never its cards or tiles.
+
+The rules service holds the match's state; the record here changes only by the entries
+of the match's log (``record.apply``), so a takeover rebuilds it from the log alone.
+"""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
@@ -26,13 +31,18 @@ class Landing:
 
 @dataclass(frozen=True, slots=True)
 class Submission:
-    """A player's command, stamped on arrival, waiting its turn in the match's queue."""
+    """A player's command, stamped on arrival, waiting its turn in the match's queue.
+
+    ``reply`` takes its answer back to the sender (the gateway's batch over NATS, a gRPC
+    call); the referee awaits it once, after publishing what the command changed, so the
+    answer and the views leave together. A reply never raises, and a second one is ignored.
+    """
 
     arrival_ns: int
     seat: int
     client_seq: int
     command: game_pb2.Command
-    answer: asyncio.Future[arbitration_pb2.SubmitReply]
+    reply: Reply
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +67,9 @@ class Nudge:
     due_ns: int  # when the timer was due (monotonic), for its lateness
 
 
-Item = Submission | Flag | Nudge | FaultNotice
 Answer = arbitration_pb2.SubmitReply | Rejection
+Reply = Callable[[Answer], Awaitable[None]]
+Item = Submission | Flag | Nudge | FaultNotice
 # A retry resends one of a client's last few commands; older answers are not kept.
 ANSWERS_KEPT_PER_SEAT = 32
 
@@ -69,8 +80,7 @@ class Match:
 
     created: events_pb2.MatchCreated
     opened_ns: int
-    state: bytes
-    version: int
+    version: int  # the rules state's version (the rules service holds the state itself)
     decision: Decision
     decision_proto: game_pb2.Decision
     timing: Timing
@@ -92,7 +102,9 @@ class Match:
     exposure: Exposure = field(default_factory=Exposure)
     faults: tuple[Fault, ...] = ()  # faults that overlapped this match's exposure
     void_reason: str = ""
-    revision: int = 0  # the stored snapshot's revision, for compare-and-set (0: none yet)
+    void_kind: str = ""  # the kind of the fault that voided the match
+    state_sha256: bytes = b""  # of the rules state after the last step (for the log)
+    closed: bool = False  # the log holds the match's last entry (FINISHED or VOIDED)
     # Until when (monotonic ns) someone watches as a spectator: the spectators' view is
     # built and published only until then (each spectator stream renews it).
     spectators_until_ns: int = 0

@@ -1,9 +1,9 @@
 """The match registry: every live match this instance holds, each with its worker task.
 
-It opens matches, saves their snapshots, hands every process-wide fault to each of them
-and lets them go; taking matches over (``takeover``), forgetting finished ones
-(``eviction``) and the gRPC calls (``servicer``) live beside it. Time comes from one
-injected clock (``now``), the same one the referee stamps with.
+It opens matches, hands every process-wide fault to each of them and lets them go;
+taking matches over (``takeover``), forgetting finished ones (``eviction``) and the gRPC
+calls (``servicer``) live beside it. Time comes from one injected clock (``now``), the
+same one the referee stamps with.
 """
 
 from __future__ import annotations
@@ -15,26 +15,20 @@ from collections.abc import Callable, Iterator
 
 import grpc
 
+from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
+from services.arbitration import record
 from services.arbitration.clock import Clock
-from services.arbitration.decision import decision_from_proto
-from services.arbitration.faults import Fault, FaultKind, Tolerances, exposure_after, measured
+from services.arbitration.faults import Fault, FaultKind, Tolerances, measured
 from services.arbitration.match import FaultNotice, Match
+from services.arbitration.matchlog import entries
 from services.arbitration.matchlog.writer import LogWriter
-from services.arbitration.metrics import (
-    FORWARDING_DELAY,
-    LIVE_MATCHES,
-    SNAPSHOT_SECONDS,
-    TIMING_FAULTS,
-)
+from services.arbitration.metrics import FORWARDING_DELAY, LIVE_MATCHES, TIMING_FAULTS
 from services.arbitration.placement import Placement
 from services.arbitration.publisher import Publisher
 from services.arbitration.referee import Referee, spawn
 from services.arbitration.rules import RulesClient
-from services.arbitration.snapshot import to_snapshot
-from services.arbitration.store import SnapshotStore
 from services.arbitration.timers import Timers
-from services.arbitration.timing import Timing, after_step
 from services.common.rejection import Rejection
 
 log = logging.getLogger("arbitration")
@@ -52,12 +46,10 @@ class Matches:
         clock: Clock | None = None,
         tolerances: Tolerances | None = None,
         log_writer: LogWriter | None = None,
-        store: SnapshotStore | None = None,
         placement: Placement | None = None,
         now: Callable[[], int] = time.monotonic_ns,
     ) -> None:
         self.instance = instance
-        self.store = store
         self.placement = placement
         self.now = now  # the monotonic clock every stamp and age here is read from
         self._clock = clock or Clock()
@@ -72,7 +64,6 @@ class Matches:
             self.tolerances,
             self.on_fault,
             self.log_writer,
-            self.save,
             now,
         )
         self._timers = timers
@@ -95,46 +86,36 @@ class Matches:
         return self._live.get(match_id)
 
     async def open(self, created: events_pb2.MatchCreated) -> Match:
-        """Open a match from matchmaking's request: deal, publish, start its worker."""
+        """Open a match from matchmaking's request: deal, log, publish, start its worker."""
         if created.match_id in self._live:
             return self._live[created.match_id]  # a retried request: already open
-        step = await self.rules.new_match(created.game, created.options, created.seed)
-        now_ns = self.now()
-        decision = decision_from_proto(step.decision)
-        timing = Timing(
-            self._clock, clocked=step.clocked, hot_seat=created.mode == events_pb2.MODE_HOTSEAT
+        step = await self.rules.open(created.match_id, created)
+        header = entries.opened_entry(
+            created,
+            step,
+            self.now(),
+            self._clock.bank_ns[0] // 1_000_000,
+            self._clock.grace_ns // 1_000_000,
+            self.instance,
         )
-        match = Match(
-            created=created,
-            opened_ns=now_ns,
-            state=step.state,
-            version=step.version,
-            decision=decision,
-            decision_proto=step.decision,
-            timing=after_step(timing, decision, now_ns),
-            perspectives={p.seat: p.seen for p in step.perspectives},
-        )
-        match.exposure = exposure_after(match.exposure, match.is_exposed(), now_ns)
-        self.log_writer.opened(match)
         if self.placement is not None:  # recorded first: the gateway routes by it
             await self.placement.claim_new(created.match_id)
-        await self.save(match)
+        self.log_writer.begin(created.match_id)
+        match = record.opened(header)
+        await self.log_writer.append(match, header)  # stored before anyone hears of it
+        match.perspectives = {p.seat: p.seen for p in step.perspectives}
         self.hold(match)
         await self._publisher.updates(match)
         await self._publisher.opened(match)
         return match
 
-    async def save(self, match: Match) -> None:
-        """Keep the match's snapshot for a takeover (no store: nothing is kept).
-
-        Raises:
-            Superseded: when another instance has taken the match over.
-        """
-        if self.store is not None:
-            started = time.perf_counter()
-            snapshot = to_snapshot(match, self.instance, self.now())
-            match.revision = await self.store.save(snapshot, match.revision)
-            SNAPSHOT_SECONDS.observe(time.perf_counter() - started)
+    async def publish_result(self, match: Match) -> None:
+        """Publish the result of a match whose end is logged (again: the stream drops a
+        repeat, by match id)."""
+        if match.status == arbitration_pb2.STATUS_FINISHED and match.outcome is not None:
+            await self._publisher.finished(match, match.seq)
+        elif match.status == arbitration_pb2.STATUS_VOIDED:
+            await self._publisher.voided(match, match.void_kind, match.void_reason)
 
     def hold(self, match: Match) -> None:
         """Hold the match and start its worker; a worker that ends on its own lets it go."""
@@ -152,12 +133,15 @@ class Matches:
         self.let_go(match.match_id)
 
     def let_go(self, match_id: str) -> None:
-        """Stop holding a match: its worker (if still running) and its timer end."""
+        """Stop holding a match: its worker (if still running) and its timer end, and its
+        rules instance may drop its state."""
         match = self._live.pop(match_id)
         self._workers.pop(match_id).cancel()
         LIVE_MATCHES.dec()
         if match.timer is not None:
             match.timer.cancel()
+        self.log_writer.forget(match_id)
+        self.rules.forget(match_id)
 
     def on_fault(self, fault: Fault) -> None:
         """Count a fault of this process and let every live match judge it, in order."""

@@ -36,11 +36,6 @@ TIMER_LATENESS = Histogram(
     "How long after its due time a server timer (a flag, a gate lifting, a spit) was judged",
     buckets=FINE_BUCKETS_S,
 )
-SNAPSHOT_SECONDS = Histogram(
-    "pf_snapshot_save_seconds",
-    "Saving a live match's snapshot to the KV store, which a change waits for",
-    buckets=FINE_BUCKETS_S,
-)
 FORWARDING_DELAY = Histogram(
     "pf_forwarding_delay_seconds",
     "From the gateway's receipt of a command to the arbitration's arrival stamp",

@@ -5,6 +5,10 @@ Submissions are stamped when they arrive (before anything is awaited) and queued
 order, so the order of application is the order of arrival. Timer items (a passed
 deadline, a gate nobody lifted, a due spit) join the same queue, so a command that
 arrived before a deadline is always judged before the flag.
+
+Every decision becomes a log entry (``matchlog/entries.py``). The entry is stored first;
+only then does the match's record change by it (``record.apply``) and the players see
+it: the log is the durable record, and nothing shown can be taken back by a crash.
 """
 
 from __future__ import annotations
@@ -16,28 +20,25 @@ from collections.abc import Awaitable, Callable, Coroutine
 
 import grpc
 
-from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
-from services.arbitration import spectators
-from services.arbitration.decision import Seat, decision_from_proto
+from services.arbitration import record, spectators
 from services.arbitration.faults import (
     Fault,
     FaultKind,
     Tolerances,
-    exposure_after,
     flag_is_tainted,
     measured,
     should_void,
 )
-from services.arbitration.match import FaultNotice, Flag, Item, Landing, Match, Nudge, Submission
-from services.arbitration.matchlog.entries import flag_record
-from services.arbitration.matchlog.writer import LogWriter
+from services.arbitration.match import Answer, FaultNotice, Flag, Item, Match, Nudge, Submission
+from services.arbitration.matchlog import entries
+from services.arbitration.matchlog.writer import LogWriter, Superseded
 from services.arbitration.metrics import COMMANDS, TIMER_LATENESS, VOIDS
 from services.arbitration.publisher import Publisher
-from services.arbitration.rules import RulesClient
-from services.arbitration.store import Superseded
-from services.arbitration.timing import after_reveal, after_step
+from services.arbitration.restoring import restore
+from services.arbitration.rules import NOT_A_RESIGNATION, NotHeld, RulesClient
 from services.common.rejection import Rejection
 
 log = logging.getLogger("arbitration")
@@ -50,7 +51,7 @@ def refuse(
 
 
 class Referee:
-    """Applies a match's items in order through the rules service and publishes the result."""
+    """Judges a match's items in order through the rules service, logs and publishes them."""
 
     def __init__(
         self,
@@ -59,8 +60,7 @@ class Referee:
         schedule: Callable[[Match], None],
         tolerances: Tolerances,
         broadcast: Callable[[Fault], None],
-        log_writer: LogWriter | None = None,
-        save: Callable[[Match], Awaitable[None]] | None = None,
+        log_writer: LogWriter,
         now: Callable[[], int] = time.monotonic_ns,
     ) -> None:
         self._rules = rules
@@ -68,17 +68,16 @@ class Referee:
         self._schedule = schedule
         self._tolerances = tolerances
         self._broadcast = broadcast  # a fault of the whole process reaches every match
-        self._log_writer = log_writer or LogWriter.discarding()
-        # Snapshots for a takeover: saved before anyone sees the change they carry.
-        self._save = save or _nowhere
+        self._log_writer = log_writer
         self._now = now  # the monotonic clock the arrival stamps come from
 
     async def run(self, match: Match) -> None:
         """Work through the match's queue until the task is cancelled or the match moves.
 
-        A save refused as superseded means another instance took the match over while this
-        one was not heard from: nothing of the refused change was shown to anyone, and
-        whatever waits here is told to call again (the gateway then reaches the new owner).
+        An append refused as superseded means another instance took the match over while
+        this one was not heard from: nothing of the refused change was shown to anyone,
+        and whatever waits here is told to call again (the gateway then reaches the new
+        owner).
         """
         item: Item | None = None
         try:
@@ -90,26 +89,23 @@ class Referee:
                     raise
                 except Exception:
                     # A failure outside the rules (NATS, the log store) ends this item,
-                    # never the match: what was saved stands, and the next item goes on.
+                    # never the match: what was stored stands, and the next item goes on.
                     log.exception("item failed", extra={"fields": {"match": match.match_id}})
-                    _answer_failed(item)
+                    await _answer(item, failed())
                 item = None
         except Superseded:
             log.error("match moved", extra={"fields": {"match": match.match_id}})
-            _answer_moved(match, item)
+            await _answer_moved(match, item)
         except asyncio.CancelledError:
-            _answer_moved(match, item)  # nobody is left waiting on a stopped worker
+            await _answer_moved(match, item)  # nobody is left waiting on a stopped worker
             raise
 
     async def handle(self, match: Match, item: Item) -> None:
-        """Apply one item; a submission's future gets its answer (reply or rejection)."""
+        """Judge one item; a submission gets its answer (reply or rejection) last."""
+        answer: Answer | None = None
         if isinstance(item, Submission):
             answer = await self._submission(match, item)
             COMMANDS.labels("refused" if isinstance(answer, Rejection) else "accepted").inc()
-            if isinstance(answer, Rejection):
-                item.answer.set_exception(answer)
-            else:
-                item.answer.set_result(answer)
         elif isinstance(item, FaultNotice):
             await self.judge_fault(match, item.fault)
         elif isinstance(item, Flag):
@@ -120,9 +116,12 @@ class Referee:
             await self._timer_step(self._flag(match, item.deadline_ns))
         else:
             await self._timer_step(self._nudge(match, item))
-        # The result goes out once the item's entries and the end are stored in the log.
-        if match.outcome is not None and await self._log_writer.seal(match):
+        # The result goes out once the match's end is stored in the log.
+        if match.status == arbitration_pb2.STATUS_FINISHED and not match.closed:
+            await self._record(match, entries.finished_entry(match, match.finished_ns or 0))
             await self._publisher.finished(match, match.seq)
+        if answer is not None:
+            await _answer(item, answer)
 
     async def _timer_step(self, step: Coroutine[None, None, None]) -> None:
         # A timer has nobody to answer: a refusal (the rules service unreachable, a state
@@ -135,9 +134,35 @@ class Referee:
                 extra={"fields": {"reason": rejection.reason, "detail": rejection.message}},
             )
 
-    async def _submission(
-        self, match: Match, item: Submission
-    ) -> arbitration_pb2.SubmitReply | Rejection:
+    async def _record(
+        self, match: Match, entry: log_pb2.LogEntry, now_ns: int | None = None
+    ) -> None:
+        """Store ``entry``, then change the match by it (nothing is shown before)."""
+        await self._log_writer.append(match, entry)
+        record.apply(match, entry, now_ns)
+
+    async def _stepped(
+        self, match: Match, call: Callable[[], Awaitable[rules_pb2.StepReply]]
+    ) -> rules_pb2.StepReply:
+        """Return the rules' step; a rules instance that lost the match gets it back first."""
+        try:
+            return await call()
+        except NotHeld:
+            await restore(self._rules, self._log_writer, match)
+            return await call()
+
+    def _show(self, match: Match, step: rules_pb2.StepReply) -> None:
+        """Take the step's perspectives as the match's (only after its entry is stored)."""
+        match.perspectives = {p.seat: p.seen for p in step.perspectives}
+
+    async def _published(self, match: Match) -> None:
+        """Publish the match as it now stands and set its next timer."""
+        if match.is_watched(self._now()):
+            await spectators.refresh(match, self._rules)  # a watch began during the step
+        await self._publisher.updates(match)
+        self._schedule(match)
+
+    async def _submission(self, match: Match, item: Submission) -> Answer:
         cached = match.answer_to(item.seat, item.client_seq)
         if cached is not None:
             return cached  # a retry: answered, never applied twice
@@ -145,131 +170,102 @@ class Referee:
             return refuse(
                 "stale_client_seq", f"client_seq {item.client_seq} was already used or skipped"
             )
-        match.last_client_seq[item.seat] = item.client_seq
-        deadline_ns = match.timing.deadline_ns()
-        answer = await self._judge(match, item)
-        self._log_writer.judged(match, item, answer, deadline_ns)
-        match.remember(item.seat, item.client_seq, answer)
-        return answer
+        if match.finished_ns is not None and item.arrival_ns > match.finished_ns:
+            # It arrived after the end: answered, but not part of the match (not logged).
+            late = refuse("match_over", "the match is over")
+            match.last_client_seq[item.seat] = item.client_seq
+            match.remember(item.seat, item.client_seq, late)
+            return late
+        return await self._judge(match, item, match.timing.deadline_ns())
 
-    async def _judge(
-        self, match: Match, item: Submission
-    ) -> arbitration_pb2.SubmitReply | Rejection:
+    async def _judge(self, match: Match, item: Submission, deadline_ns: int | None) -> Answer:
+        """Return the answer to a submission, its entry stored and what it changed shown.
+
+        ``deadline_ns`` is the deadline in force when the command's turn came.
+        """
         if match.is_over():
-            return refuse("match_over", "the match is over")
+            return await self._refused(
+                match, item, refuse("match_over", "the match is over"), deadline_ns
+            )
         kind = item.command.WhichOneof("kind")
         if kind is None or kind == "nudge":
-            return refuse(
+            bad = refuse(
                 "bad_command",
                 "the command is empty or not a player's",
                 grpc.StatusCode.INVALID_ARGUMENT,
             )
+            return await self._refused(match, item, bad, deadline_ns)
         if not match.timing.is_in_time(item.arrival_ns):
             running = match.timing.clock.running
             await self._flag(match, item.arrival_ns)
-            if running == item.seat:
-                return refuse("too_late", "the command reached the server after your deadline")
-            return refuse("match_over", "the match is over")
+            late = (
+                refuse("too_late", "the command reached the server after your deadline")
+                if running == item.seat
+                else refuse("match_over", "the match is over")
+            )
+            return await self._refused(match, item, late, deadline_ns)
         if kind == "reveal":
-            return await self._reveal(match, item)
+            return await self._reveal(match, item, deadline_ns)
+        handover = match.timing.handover is not None
+        watched = match.is_watched(self._now())
         try:
-            watched = match.is_watched(self._now())
-            step = await self._rules.apply(
-                match.game, match.state, item.seat, item.command, watched
+            step = await self._stepped(
+                match,
+                lambda: self._rules.apply(
+                    match.match_id,
+                    match.version,
+                    item.seat,
+                    item.command,
+                    watched,
+                    resignation_only=handover,  # only a resignation goes before the reveal
+                ),
             )
         except Rejection as rejection:
-            if match.timing.handover is not None:
-                return _reveal_first(match)
-            await self._note_race(match, item, rejection)
-            return rejection
-        if match.timing.handover is not None and not step.resignation:
-            # Only a resignation goes before the reveal; the rules' step is not taken.
-            return _reveal_first(match)
-        await self._advance(match, step, item.arrival_ns, item.seat, item.client_seq)
-        return self._reply(match, item.arrival_ns)
-
-    async def _reveal(
-        self, match: Match, item: Submission
-    ) -> arbitration_pb2.SubmitReply | Rejection:
-        if match.timing.handover != item.seat:
-            return refuse("no_handover", "there is no hand-over waiting for this seat")
-        match.timing = after_reveal(match.timing, Seat(item.seat), item.arrival_ns)
-        match.exposure = exposure_after(match.exposure, match.is_exposed(), item.arrival_ns)
-        match.seq += 1
-        match.remember(item.seat, item.client_seq, self._reply(match, item.arrival_ns))
-        await self._save(match)
-        await self._publisher.updates(match)
-        self._schedule(match)
-        return self._reply(match, item.arrival_ns)
-
-    def _reply(self, match: Match, arrival_ns: int) -> arbitration_pb2.SubmitReply:
-        return arbitration_pb2.SubmitReply(
-            seq=match.seq, arrival_us=(arrival_ns - match.opened_ns) // 1000
+            if handover or rejection.reason == NOT_A_RESIGNATION:
+                return await self._refused(match, item, _reveal_first(match), deadline_ns)
+            return await self._lost(match, item, rejection, deadline_ns)
+        await self._record(
+            match, entries.accepted_entry(match, item, step, deadline_ns), self._now()
         )
+        self._show(match, step)
+        await self._published(match)
+        return _kept(match, item)
 
-    async def _advance(
+    async def _refused(
         self,
         match: Match,
-        step: rules_pb2.StepReply,
-        at_ns: int,
-        seat: int | None,
-        client_seq: int = 0,
-    ) -> None:
-        """Take a rules step as the match's new state, at the instant ``at_ns``.
+        item: Submission,
+        refusal: Rejection,
+        deadline_ns: int | None,
+        race: log_pb2.RaceRecord | None = None,
+    ) -> Rejection:
+        await self._record(match, entries.refused_entry(match, item, refusal, deadline_ns, race))
+        return refusal
 
-        A player's command (``client_seq`` > 0) has its answer recorded before the snapshot
-        is saved, so a retry after a takeover is answered, not applied again.
-        """
-        match.seq += 1
-        match.state = step.state
-        match.version = step.version
-        match.decision_proto = step.decision
-        match.decision = decision_from_proto(step.decision)
-        match.perspectives = {p.seat: p.seen for p in step.perspectives}
-        if match.is_watched(self._now()):
-            await spectators.refresh(match, self._rules)  # a watch began during the step
-        match.timing = after_step(match.timing, match.decision, at_ns)
-        match.race = None
-        if step.claim and seat is not None:
-            match.claims[step.claim] = Landing(seat, step.claim_label, at_ns, match.seq)
-        if step.HasField("outcome"):
-            match.outcome = step.outcome
-            match.status = arbitration_pb2.STATUS_FINISHED
-            match.finished_ns = self._now()
-        match.exposure = exposure_after(match.exposure, match.is_exposed(), at_ns)
-        if seat is not None and client_seq > 0:
-            match.remember(seat, client_seq, self._reply(match, at_ns))
-        await self._save(match)
-        await self._publisher.updates(match)
-        self._schedule(match)
+    async def _lost(
+        self, match: Match, item: Submission, rejection: Rejection, deadline_ns: int | None
+    ) -> Rejection:
+        """Refuse a command the rules refused; when it lost a race, tell both players who
+        landed and by how much (in the refusal's metadata and a race notice)."""
+        race = entries.race_record(match, item, rejection)
+        if race is not None:
+            rejection.metadata.update(
+                landed_card=race.landed_card,
+                landed_seat=str(race.landed_seat),
+                gap_us=str(race.gap_us),
+            )
+        await self._refused(match, item, rejection, deadline_ns, race)
+        if race is not None:
+            await self._publisher.updates(match)
+        return rejection
 
-    async def _note_race(self, match: Match, item: Submission, rejection: Rejection) -> None:
-        """When a command lost a race, tell both players who landed and by how much.
-
-        The rules say a refusal lost a race for a claim (``lost_race``); the race is
-        against the accepted command that last landed that claim, if another seat's.
-        """
-        claim = rejection.metadata.get("claim", "")
-        landed = match.claims.get(claim)
-        lost = rejection.metadata.get("lost_race") == "true"
-        if not lost or landed is None or landed.seat == item.seat:
-            return
-        gap_us = (item.arrival_ns - landed.arrival_ns) // 1000
-        slot = rejection.metadata.get("claim_slot", "")
-        match.race = arbitration_pb2.Race(
-            pile=int(slot) if slot.isdigit() else -1,
-            claim=claim,
-            landed_seq=landed.seq,
-            landed_seat=landed.seat,
-            landed_card=landed.label,
-            refused_seat=item.seat,
-            refused_card=rejection.metadata.get("label", ""),
-            gap_us=gap_us,
-        )
-        rejection.metadata.update(
-            landed_card=landed.label, landed_seat=str(landed.seat), gap_us=str(gap_us)
-        )
-        await self._publisher.updates(match)
+    async def _reveal(self, match: Match, item: Submission, deadline_ns: int | None) -> Answer:
+        if match.timing.handover != item.seat:
+            no_handover = refuse("no_handover", "there is no hand-over waiting for this seat")
+            return await self._refused(match, item, no_handover, deadline_ns)
+        await self._record(match, entries.reveal_entry(match, item, deadline_ns))
+        await self._published(match)
+        return _kept(match, item)
 
     async def _flag(self, match: Match, now_ns: int) -> None:
         """End the match on time if the running deadline has passed by ``now_ns``."""
@@ -290,16 +286,17 @@ class Referee:
             # A casual match is not voided for a fault, unless its outcome rests on it.
             await self._void(match, tainted)
             return
-        step = await self._rules.forfeit(
-            match.game,
-            match.state,
-            running,
-            game_pb2.TERMINATION_TIME,
-            match.is_watched(self._now()),
+        watched = match.is_watched(self._now())
+        step = await self._stepped(
+            match,
+            lambda: self._rules.forfeit(
+                match.match_id, match.version, running, game_pb2.TERMINATION_TIME, watched
+            ),
         )
-        match.flag = flag_record(match, running, deadline, deadline + late_ns)
-        await self._advance(match, step, deadline, None)
-        self._log_writer.flagged(match)
+        flag = entries.flag_record(match, running, deadline, deadline + late_ns)
+        await self._record(match, entries.flag_entry(match, step, flag, deadline), self._now())
+        self._show(match, step)
+        await self._published(match)
         log.info(
             "flagged",
             extra={
@@ -318,50 +315,58 @@ class Referee:
         command = game_pb2.Command(nudge=game_pb2.Nudge())
         seat = min(match.decision.seats, default=0)
         watched = match.is_watched(self._now())
-        step = await self._rules.apply(match.game, match.state, seat, command, watched)
-        await self._advance(match, step, self._now(), None)
-        self._log_writer.nudged(match)
+        step = await self._stepped(
+            match,
+            lambda: self._rules.apply(match.match_id, match.version, seat, command, watched),
+        )
+        now_ns = self._now()
+        await self._record(match, entries.nudge_entry(match, step, now_ns), now_ns)
+        self._show(match, step)
+        await self._published(match)
 
     async def judge_fault(self, match: Match, fault: Fault) -> None:
-        """Void the match if ``fault`` hit its timing while rated; else remember it."""
+        """Void the match if ``fault`` hit its timing while rated; else record it."""
         # The fault that made this match's own flag late also reaches it by broadcast.
         if match.is_over() or fault in match.faults or not match.exposure.overlaps(fault):
             return
-        match.faults = (*match.faults, fault)
+        await self._record(match, entries.fault_entry(match, fault, self._now()))
         if should_void(match.created.rated, match.exposure, fault):
             await self._void(match, fault)
 
     async def _void(self, match: Match, fault: Fault) -> None:
         """End the match with no result: time could not be trusted (design principle 6)."""
         figures = fault.figures(self._tolerances.limit_ms(fault.kind))
-        match.status = arbitration_pb2.STATUS_VOIDED
-        match.void_reason = figures  # names the fault kind first: "event_loop_lag of …"
-        match.finished_ns = self._now()
-        match.seq += 1
+        now_ns = self._now()
+        # The void reason names the fault kind first: "event_loop_lag of …".
+        await self._record(match, entries.voided_entry(match, fault, figures, now_ns), now_ns)
         VOIDS.labels(fault.kind.value).inc()
-        await self._save(match)
         await self._publisher.updates(match)
-        await self._log_writer.seal(match)
-        await self._publisher.voided(match, fault.kind.value, figures)
+        await self._publisher.voided(match, match.void_kind, figures)
         self._schedule(match)
         log.warning(
             "voided", extra={"fields": {"match": match.match_id, "reason": match.void_reason}}
         )
 
 
-def _answer_moved(match: Match, current: Item | None) -> None:
+def _kept(match: Match, item: Submission) -> Answer:
+    """Return the answer the stored entry gave the submission (``record`` kept it)."""
+    answer = match.answer_to(item.seat, item.client_seq)
+    assert answer is not None, "an applied entry keeps its command's answer"
+    return answer
+
+
+async def _answer(item: Item, answer: Answer) -> None:
+    if isinstance(item, Submission):
+        await item.reply(answer)
+
+
+async def _answer_moved(match: Match, current: Item | None) -> None:
     """Tell the command being judged and every queued one to go to the new owner."""
     items = [current] if current is not None else []
     while not match.queue.empty():
         items.append(match.queue.get_nowait())
     for item in items:
-        if isinstance(item, Submission) and not item.answer.done():
-            item.answer.set_exception(moved())
-
-
-def _answer_failed(item: Item) -> None:
-    if isinstance(item, Submission) and not item.answer.done():
-        item.answer.set_exception(failed())
+        await _answer(item, moved())
 
 
 def moved() -> Rejection:
@@ -380,10 +385,6 @@ def failed() -> Rejection:
         "internal_error",
         "the server failed while judging this command; the next update shows the match",
     )
-
-
-async def _nowhere(match: Match) -> None:
-    """Save nothing (a referee built without a snapshot store)."""
 
 
 def _reveal_first(match: Match) -> Rejection:

@@ -1,20 +1,26 @@
-"""The arbitration's port to the rules service: typed calls, batched over NATS.
+"""The arbitration's port to the rules service: held calls, batched over NATS, by holder.
 
-Every call made in one event-loop turn (one per match at most: a match's worker awaits its
-call) travels in one ``RulesCalls`` request on ``pf.rules.calls``; any rules instance
-answers the batch (see ``services/rules/hop.py``). A refusal comes back as
-:class:`Rejection`; no answer within ``CALL_TIMEOUT_S``, or no rules instance at all, is
-UNAVAILABLE ``rules_unavailable``.
+A rules instance holds the state of each match it serves. A match opens on any instance
+(the queue subject); the answers name the instance that holds it, and every later call
+about it goes to that instance's own subject. Every call made in one event-loop turn for
+one instance travels in one ``HeldCalls`` request (one per match at most: a match's
+worker awaits its call). When the holder does not hold the match at the version asked
+about (it restarted) or is gone, the call raises :class:`NotHeld` and the caller restores
+the match from its log (``restore``, on any instance). A refusal comes back as
+:class:`Rejection`; no answer within ``CALL_TIMEOUT_S`` is UNAVAILABLE ``rules_unavailable``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import functools
+from collections.abc import Awaitable, Callable, Sequence
 
 import grpc
 import nats.errors
 from nats.aio.client import Client as NATS
 
+from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
 from services.common.rejection import Rejection, from_refusal
@@ -22,77 +28,171 @@ from wire import subjects
 from wire.batching import Batcher
 
 CALL_TIMEOUT_S = 2.0
+NOT_HELD = "not_held"  # the rules service's reason (services/rules/table.py)
+NOT_A_RESIGNATION = "not_a_resignation"
+
+
+# Sends one batch to a subject and returns the reply's bytes (raising nats-py's
+# NoRespondersError or TimeoutError): NATS request/reply, or an in-process table in tests.
+Request = Callable[[str, bytes, float], Awaitable[bytes]]
+
+
+class NotHeld(Exception):
+    """The rules instance asked does not hold the match at that version, or is gone."""
+
+
+def over_nats(nc: NATS) -> Request:
+    """Return the request function that sends batches as NATS requests on ``nc``."""
+
+    async def request(subject: str, data: bytes, timeout_s: float) -> bytes:
+        return (await nc.request(subject, data, timeout=timeout_s)).data
+
+    return request
 
 
 class RulesClient:
-    """Calls the stateless rules service; refusals come back as :class:`Rejection`."""
+    """Held calls to the rules instances; refusals come back as :class:`Rejection`."""
 
-    def __init__(self, nc: NATS, timeout_s: float = CALL_TIMEOUT_S) -> None:
-        self._nc = nc
+    def __init__(self, request: Request, timeout_s: float = CALL_TIMEOUT_S) -> None:
+        self._request = request
         self._timeout_s = timeout_s
-        self._batcher: Batcher[rules_pb2.RulesCall, rules_pb2.RulesAnswer] = Batcher(self._send)
+        self._holders: dict[str, str] = {}  # match id → the rules instance holding it
+        self._batchers: dict[str, Batcher[rules_pb2.HeldCall, rules_pb2.RulesAnswer]] = {}
 
-    async def new_match(
-        self, game: game_pb2.Game.ValueType, options: game_pb2.Options, seed: int
-    ) -> rules_pb2.StepReply:
-        request = rules_pb2.NewMatchRequest(game=game, options=options, seed=seed)
-        return _step(await self._batcher.call(rules_pb2.RulesCall(new_match=request)))
+    async def open(self, match_id: str, created: events_pb2.MatchCreated) -> rules_pb2.StepReply:
+        """Deal a new match on any rules instance, which holds it from now on."""
+        request = rules_pb2.NewMatchRequest(
+            game=created.game, options=created.options, seed=created.seed
+        )
+        call = rules_pb2.HeldCall(match_id=match_id, open=request)
+        return _step(await self._call(call, anywhere=True))
 
     async def apply(
         self,
-        game: game_pb2.Game.ValueType,
-        state: bytes,
+        match_id: str,
+        version: int,
         seat: int,
         command: game_pb2.Command,
         spectators: bool = False,
+        resignation_only: bool = False,
     ) -> rules_pb2.StepReply:
-        request = rules_pb2.ApplyRequest(
-            game=game, state=state, seat=seat, command=command, spectators=spectators
+        """Apply ``seat``'s command to the held state at ``version``.
+
+        ``resignation_only``: apply it only if it resigns, else refuse it
+        ``not_a_resignation`` (a shared device waits for its hand-over).
+
+        Raises:
+            NotHeld: the holder must be given the match again (``restore``).
+            Rejection: the rules refused the command, or could not be reached.
+        """
+        apply = rules_pb2.HeldApply(
+            seat=seat, command=command, spectators=spectators, resignation_only=resignation_only
         )
-        return _step(await self._batcher.call(rules_pb2.RulesCall(apply=request)))
+        call = rules_pb2.HeldCall(match_id=match_id, version=version, apply=apply)
+        return _step(await self._call(call))
 
     async def forfeit(
         self,
-        game: game_pb2.Game.ValueType,
-        state: bytes,
+        match_id: str,
+        version: int,
         loser: int,
         termination: game_pb2.Termination.ValueType,
         spectators: bool = False,
     ) -> rules_pb2.StepReply:
-        request = rules_pb2.ForfeitRequest(
-            game=game, state=state, loser=loser, termination=termination, spectators=spectators
-        )
-        return _step(await self._batcher.call(rules_pb2.RulesCall(forfeit=request)))
+        """End the match against ``loser`` (a flag). Raises as :meth:`apply`."""
+        forfeit = rules_pb2.HeldForfeit(loser=loser, termination=termination, spectators=spectators)
+        call = rules_pb2.HeldCall(match_id=match_id, version=version, forfeit=forfeit)
+        return _step(await self._call(call))
 
-    async def view(
-        self, game: game_pb2.Game.ValueType, state: bytes, seat: int
-    ) -> rules_pb2.ViewReply:
-        request = rules_pb2.ViewRequest(game=game, state=state, seat=seat)
-        answer = await self._batcher.call(rules_pb2.RulesCall(view=request))
+    async def view(self, match_id: str, version: int, seat: int) -> rules_pb2.ViewReply:
+        """Return ``seat``'s view (-1: spectators) of the held state. Raises as :meth:`apply`."""
+        call = rules_pb2.HeldCall(
+            match_id=match_id, version=version, view=rules_pb2.HeldView(seat=seat)
+        )
+        answer = await self._call(call)
         if answer.HasField("refusal"):
-            raise from_refusal(answer.refusal)
+            raise _refused(answer.refusal)
         return answer.view
 
-    async def _send(self, batch: list[rules_pb2.RulesCall]) -> Sequence[rules_pb2.RulesAnswer]:
-        data = rules_pb2.RulesCalls(calls=batch).SerializeToString()
-        try:
-            reply = await self._nc.request(subjects.RULES_CALLS, data, timeout=self._timeout_s)
-        except (nats.errors.TimeoutError, nats.errors.NoRespondersError) as error:
-            raise Rejection(
-                grpc.StatusCode.UNAVAILABLE,
-                "rules_unavailable",
-                f"the rules service did not answer ({type(error).__name__})",
-            ) from None
-        return rules_pb2.RulesAnswers.FromString(reply.data).answers
+    async def restore(
+        self,
+        match_id: str,
+        created: events_pb2.MatchCreated,
+        steps: Sequence[rules_pb2.RestoreStep],
+        spectators: bool = False,
+    ) -> rules_pb2.StepReply:
+        """Rebuild the match on any rules instance from its seed and logged steps."""
+        match = rules_pb2.NewMatchRequest(
+            game=created.game, options=created.options, seed=created.seed
+        )
+        restore = rules_pb2.Restore(match=match, steps=steps, spectators=spectators)
+        return _step(await self._call(rules_pb2.HeldCall(match_id=match_id, restore=restore), True))
+
+    def forget(self, match_id: str) -> None:
+        """Tell the holder it may drop the match (its answer is not awaited)."""
+        holder = self._holders.pop(match_id, None)
+        if holder is not None:
+            call = rules_pb2.HeldCall(match_id=match_id, forget=rules_pb2.Forget())
+            self._batcher(subjects.rules_calls(holder)).call(call).add_done_callback(_ignored)
 
     async def close(self) -> None:
-        await self._batcher.close()
+        for batcher in self._batchers.values():
+            await batcher.close()
+
+    async def _call(
+        self, call: rules_pb2.HeldCall, anywhere: bool = False
+    ) -> rules_pb2.RulesAnswer:
+        holder = None if anywhere else self._holders.get(call.match_id)
+        if holder is None and not anywhere:
+            raise NotHeld(call.match_id)  # nobody here knows who holds it (a takeover)
+        subject = subjects.RULES_CALLS if holder is None else subjects.rules_calls(holder)
+        return await self._batcher(subject).call(call)
+
+    def _batcher(self, subject: str) -> Batcher[rules_pb2.HeldCall, rules_pb2.RulesAnswer]:
+        batcher = self._batchers.get(subject)
+        if batcher is None:
+            batcher = self._batchers[subject] = Batcher(functools.partial(self._send, subject))
+        return batcher
+
+    async def _send(
+        self, subject: str, batch: list[rules_pb2.HeldCall]
+    ) -> Sequence[rules_pb2.RulesAnswer]:
+        data = rules_pb2.HeldCalls(calls=batch).SerializeToString()
+        try:
+            reply = await self._request(subject, data, self._timeout_s)
+        except nats.errors.NoRespondersError:
+            if subject == subjects.RULES_CALLS:
+                raise _unavailable("no rules instance answers") from None
+            for call in batch:  # the holder is gone: its matches are held nowhere now
+                self._holders.pop(call.match_id, None)
+            raise NotHeld(subject) from None
+        except nats.errors.TimeoutError:
+            raise _unavailable(f"no answer within {self._timeout_s:g} s") from None
+        answers = rules_pb2.HeldAnswers.FromString(reply)
+        for call, answer in zip(batch, answers.answers, strict=False):
+            if call.WhichOneof("kind") in ("open", "restore") and answer.HasField("step"):
+                self._holders[call.match_id] = answers.holder
+        return answers.answers
+
+
+def _unavailable(why: str) -> Rejection:
+    return Rejection(grpc.StatusCode.UNAVAILABLE, "rules_unavailable", f"the rules service: {why}")
+
+
+def _refused(refusal: events_pb2.Refusal) -> Exception:
+    return NotHeld(refusal.message) if refusal.reason == NOT_HELD else from_refusal(refusal)
 
 
 def _step(answer: rules_pb2.RulesAnswer) -> rules_pb2.StepReply:
     if answer.HasField("refusal"):
-        raise from_refusal(answer.refusal)
+        raise _refused(answer.refusal)
     return answer.step
 
 
-__all__ = ["Rejection", "RulesClient"]
+def _ignored(answer: asyncio.Future[rules_pb2.RulesAnswer]) -> None:
+    """Take the outcome of a call nobody waits for (so asyncio does not report it)."""
+    if not answer.cancelled():
+        answer.exception()
+
+
+__all__ = ["NotHeld", "Rejection", "RulesClient"]

@@ -6,11 +6,13 @@ the same way, one call at a time.
 
 from __future__ import annotations
 
+import asyncio
+
 import grpc
 
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc, log_pb2
 from services.arbitration import spectators
-from services.arbitration.intake import seated, take_in
+from services.arbitration.intake import into, seated, take_in
 from services.arbitration.matches import Matches
 from services.arbitration.matchlog.reader import LogReader
 from services.arbitration.publisher import build_update
@@ -35,7 +37,11 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
         try:
             player = player_id_of(context)
             received_ns = received_ns_of(context)
-            return await take_in(self._matches, request, player, received_ns, arrival_ns)
+            answer: asyncio.Future[arbitration_pb2.SubmitReply] = (
+                asyncio.get_running_loop().create_future()
+            )
+            take_in(self._matches, request, player, received_ns, arrival_ns, into(answer))
+            return await answer
         except Rejection as rejection:
             await rejection.abort(context)
             raise AssertionError("abort returns by raising") from None

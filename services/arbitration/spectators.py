@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from photofinish.game.v1 import game_pb2
 from services.arbitration.match import Match
-from services.arbitration.rules import RulesClient
+from services.arbitration.rules import NotHeld, RulesClient
 from services.common.watching import LEASE_S, SPECTATORS
 
 _TRIES = 3
@@ -29,7 +29,10 @@ async def refresh(match: Match, rules: RulesClient) -> None:
         if SPECTATORS in match.perspectives:
             return
         version = match.version
-        reply = await rules.view(match.game, match.state, SPECTATORS)
+        try:
+            reply = await rules.view(match.match_id, version, SPECTATORS)
+        except NotHeld:
+            return  # the match's next step restores it; its spectators see that one
         if match.version == version:  # no step landed meanwhile: the view is current
             match.perspectives[SPECTATORS] = game_pb2.Seen(view=reply.view).SerializeToString()
             return

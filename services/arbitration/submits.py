@@ -3,27 +3,25 @@
 The batch's commands are stamped with the instant the message reached this callback and
 queued in the batch's order before anything is awaited (the subscription hands messages
 over one at a time, in the order they came). Each answer goes back to the batch's reply
-subject as soon as its command is judged; the answers ready in one event-loop turn leave
-in one message (``SubmitAnswers``), each naming its Submit by its place in the batch.
+subject as soon as its command is judged, naming its Submit by its place in the batch,
+in the same event-loop turn as the views the command changed: both leave in one write.
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import logging
 
+import nats.errors
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from photofinish.arbitration.v1 import arbitration_pb2
 from services.arbitration.intake import take_in
+from services.arbitration.match import Answer, Reply
 from services.arbitration.matches import Matches
-from services.arbitration.referee import failed, moved
 from services.common.rejection import Rejection
 from wire import subjects
-from wire.batching import Coalescer
 
 log = logging.getLogger("arbitration")
 
@@ -34,7 +32,6 @@ class SubmitIntake:
     def __init__(self, nc: NATS, matches: Matches) -> None:
         self._nc = nc
         self._matches = matches
-        self._answers: Coalescer[arbitration_pb2.SubmitAnswer] = Coalescer(self._send)
         self._subscriptions: list[Subscription] = []
 
     async def start(self, instance: str) -> None:
@@ -51,39 +48,40 @@ class SubmitIntake:
         batch = arbitration_pb2.Submits.FromString(message.data)
         for index, forwarded in enumerate(batch.submits):
             received_ns = forwarded.received_ns or None
+            reply = self._replier(message.reply, index)
             try:
-                answer = take_in(
-                    self._matches, forwarded.request, forwarded.player_id, received_ns, arrival_ns
+                take_in(
+                    self._matches,
+                    forwarded.request,
+                    forwarded.player_id,
+                    received_ns,
+                    arrival_ns,
+                    reply,
                 )
             except Rejection as rejection:
-                self._refused(message.reply, index, rejection)
-                continue
-            answer.add_done_callback(functools.partial(self._answered, message.reply, index))
+                await reply(rejection)
 
-    def _answered(
-        self, reply: str, index: int, done: asyncio.Future[arbitration_pb2.SubmitReply]
-    ) -> None:
-        if done.cancelled():  # not done by the referee; the gateway's caller may call again
-            error: BaseException | None = moved()
-        else:
-            error = done.exception()
-        if error is None:
-            self._answers.add(reply, arbitration_pb2.SubmitAnswer(index=index, reply=done.result()))
-        elif isinstance(error, Rejection):
-            self._refused(reply, index, error)
-        else:  # the referee answers with a Rejection or a reply; anything else is a bug
-            log.error("submit answered with %r", error)
-            self._refused(reply, index, failed())
+    def _replier(self, subject: str, index: int) -> Reply:
+        """Return the reply of the batch's ``index``-th Submit: one message, sent once."""
+        answered = False
 
-    def _refused(self, reply: str, index: int, rejection: Rejection) -> None:
-        answer = arbitration_pb2.SubmitAnswer(index=index, refusal=rejection.to_refusal())
-        self._answers.add(reply, answer)
+        async def reply(answer: Answer) -> None:
+            nonlocal answered
+            if answered:
+                return
+            answered = True
+            if isinstance(answer, Rejection):
+                sent = arbitration_pb2.SubmitAnswer(index=index, refusal=answer.to_refusal())
+            else:
+                sent = arbitration_pb2.SubmitAnswer(index=index, reply=answer)
+            data = arbitration_pb2.SubmitAnswers(answers=[sent]).SerializeToString()
+            try:
+                await self._nc.publish(subject, data)
+            except nats.errors.Error as error:  # the gateway times the Submit out
+                log.warning("answer not sent", extra={"fields": {"why": repr(error)}})
 
-    async def _send(self, reply: str, answers: list[arbitration_pb2.SubmitAnswer]) -> None:
-        data = arbitration_pb2.SubmitAnswers(answers=answers).SerializeToString()
-        await self._nc.publish(reply, data)
+        return reply
 
     async def stop(self) -> None:
         for subscription in self._subscriptions:
             await subscription.unsubscribe()
-        await self._answers.close()

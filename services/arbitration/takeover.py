@@ -1,8 +1,11 @@
 """Taking matches over: this instance's own after a restart, and a silent instance's orphans.
 
-Nobody measured time while a match's owner was down or silent: that outage is a fault
-for every match exposed when it stopped (a rated one is voided, a casual one plays on
-with the fault on record).
+A match is taken over from its log, the durable record: the stored entries rebuild the
+arbitration's record of it (``record.rebuilt``), a TAKEN_OVER entry fences the old owner
+off (its next append is refused), and the rules service is given the state back
+(``restoring``). Nobody measured time while the match's owner was down or silent: that
+outage is a fault for every match exposed when it stopped (a rated one is voided, a
+casual one plays on with the fault on record).
 """
 
 from __future__ import annotations
@@ -10,25 +13,23 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from photofinish.arbitration.v1 import arbitration_pb2
-from photofinish.game.v1 import game_pb2
+from services.arbitration import record
 from services.arbitration.faults import Fault, FaultKind
 from services.arbitration.match import FaultNotice
 from services.arbitration.matches import Matches
+from services.arbitration.matchlog import entries
 from services.arbitration.metrics import TIMING_FAULTS
 from services.arbitration.placement import Placement
-from services.arbitration.snapshot import from_snapshot
-from services.arbitration.store import SnapshotStore
+from services.arbitration.restoring import restore
 
 log = logging.getLogger("arbitration")
 
 
 class Takeover:
-    """Resumes matches from their snapshots into the registry, claiming each first."""
+    """Resumes matches from their logs into the registry, claiming each first."""
 
-    def __init__(self, matches: Matches, store: SnapshotStore, placement: Placement) -> None:
+    def __init__(self, matches: Matches, placement: Placement) -> None:
         self._matches = matches
-        self._store = store
         self._placement = placement
 
     async def take_over(self) -> int:
@@ -68,7 +69,7 @@ class Takeover:
     def _let_go_of_moved(self) -> None:
         """Drop the matches another instance adopted while this one was not heard from.
 
-        Their next save would be refused anyway (the snapshot is fenced); this lets go of
+        Their next append would be refused anyway (the log is fenced); this lets go of
         the idle ones too, so a stalled instance that wakes up holds nothing stale.
         """
         owners = self._placement.directory.owners()
@@ -80,23 +81,27 @@ class Takeover:
                 self._matches.let_go(match.match_id)
 
     async def _resume(self, match_id: str, kind: FaultKind) -> int:
-        """Run a match from its snapshot here; return 1, or 0 when there is none to run."""
-        loaded = await self._store.load(match_id)
-        if loaded is None or loaded[0].status != arbitration_pb2.STATUS_LIVE:
-            # Over, or never saved: nothing to run. The snapshot and record go, so the
-            # gateway stops routing to an owner that is not coming back.
-            await self._store.forget(match_id)
+        """Run a match from its log here; return 1, or 0 when there is none to run."""
+        log_writer = self._matches.log_writer
+        stored = await log_writer.read(match_id)
+        match = record.rebuilt(stored.entries)
+        if match is None or match.closed:
+            # Over, or never opened: nothing to run. A result may not have gone out before
+            # the owner stopped: it goes again (the results stream drops a repeat). The
+            # owner record goes, so the gateway stops routing to an owner not coming back.
+            if match is not None:
+                await self._matches.publish_result(match)
             await self._placement.release(match_id)
             return 0
-        snapshot, revision = loaded
-        match = from_snapshot(snapshot)
-        match.revision = revision
-        for seat in (0, 1, -1):
-            view = await self._matches.rules.view(match.game, match.state, seat)
-            match.perspectives[seat] = game_pb2.Seen(view=view.view).SerializeToString()
-        # Saved before anything runs: a silent old owner is now fenced off.
-        await self._matches.save(match)
-        outage = Fault(kind, snapshot.saved_ns, self._matches.now())
+        last_alive_ns = match.opened_ns + stored.entries[-1].stamp_ns
+        now_ns = self._matches.now()
+        log_writer.resume(match_id, stored)
+        # Logged before anything runs: an old owner that wakes up is fenced off.
+        await log_writer.append(
+            match, entries.taken_over_entry(match, self._matches.instance, now_ns)
+        )
+        await restore(self._matches.rules, log_writer, match, stored.entries)
+        outage = Fault(kind, last_alive_ns, now_ns)
         TIMING_FAULTS.labels(outage.kind.value).inc()
         match.queue.put_nowait(FaultNotice(outage))  # judged before any timer fires
         self._matches.hold(match)

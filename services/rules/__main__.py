@@ -1,7 +1,9 @@
 """Run the rules service: `python -m services.rules`.
 
-It answers the arbitration's batches over NATS (the hot path, ``hop``) and the same calls
-one at a time over gRPC, with health checking and reflection like every service.
+It holds the states of the matches it serves and answers the arbitration's batches of
+calls about them over NATS (the hot path, ``hop`` and ``table``); over gRPC it answers
+the same calls one at a time about a state the request carries, with health checking and
+reflection like every service.
 """
 
 from __future__ import annotations
@@ -13,19 +15,24 @@ import nats
 
 from services.common.serving import serve
 from services.rules.config import Config
-from services.rules.hop import serve_calls
+from services.rules.hop import Hop
 from services.rules.servicer import register
+from services.rules.table import Table
 from wire import logs, loops
 
 
 async def main(config: Config) -> None:
     @contextlib.asynccontextmanager
     async def lifespan() -> AsyncIterator[None]:
-        nc = await nats.connect(config.nats_url, name="rules", max_reconnect_attempts=-1)
-        await serve_calls(nc, config.lift_pause_ms)
+        nc = await nats.connect(
+            config.nats_url, name=f"rules-{config.instance}", max_reconnect_attempts=-1
+        )
+        hop = Hop(nc, Table(config.lift_pause_ms), config.instance)
+        await hop.start()
         try:
             yield
         finally:
+            hop.stop()
             await nc.drain()  # the batches already taken are answered first
 
     await serve(

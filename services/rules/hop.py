@@ -1,54 +1,54 @@
-"""The rules service on the hot path: batches of calls over NATS, answered in order.
+"""The rules service on the hot path: batches of held calls over NATS, answered in order.
 
-The arbitration sends every call it has ready in an event-loop turn as one ``RulesCalls``
-request on ``pf.rules.calls``; the instances answer as one queue group, so any of them
-serves any batch (the service keeps no state). Each call is answered by the same pure
-function its gRPC method uses; a refused call's answer is its ``Refusal``.
+The arbitration sends every call it has ready for one rules instance in an event-loop
+turn as one ``HeldCalls`` request: on this instance's own subject for the matches it
+holds, on the queue subject (any instance) for a new match or one to restore. Each call
+is answered by the instance's :class:`~services.rules.table.Table`; the answers name this
+instance, so the next calls about the matches it stepped come here.
 """
 
 from __future__ import annotations
 
-import grpc
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
-from nats.aio.subscription import Subscription
 
 from photofinish.rules.v1 import rules_pb2
-from services.common.rejection import Rejection
-from services.rules import calls
+from services.common.ticker import Ticker
+from services.rules.table import Table
 from wire import subjects
 
-
-def answer(call: rules_pb2.RulesCall, lift_pause_ms: int) -> rules_pb2.RulesAnswer:
-    """Return the answer to one call of a batch (its refusal, when the rules refuse it)."""
-    try:
-        kind = call.WhichOneof("kind")
-        if kind == "apply":
-            return rules_pb2.RulesAnswer(step=calls.apply(call.apply, lift_pause_ms))
-        if kind == "new_match":
-            return rules_pb2.RulesAnswer(step=calls.new_match(call.new_match, lift_pause_ms))
-        if kind == "forfeit":
-            return rules_pb2.RulesAnswer(step=calls.forfeit(call.forfeit, lift_pause_ms))
-        if kind == "view":
-            return rules_pb2.RulesAnswer(view=calls.view(call.view, lift_pause_ms))
-        raise Rejection(
-            grpc.StatusCode.INVALID_ARGUMENT, "bad_call", "the call names no rules method"
-        )
-    except Rejection as rejection:
-        return rules_pb2.RulesAnswer(refusal=rejection.to_refusal())
+SWEEP_EVERY_S = 60.0
 
 
-def answer_batch(data: bytes, lift_pause_ms: int) -> bytes:
-    """Return the encoded answers to an encoded batch of calls, in the same order."""
-    batch = rules_pb2.RulesCalls.FromString(data)
-    answers = rules_pb2.RulesAnswers(answers=[answer(c, lift_pause_ms) for c in batch.calls])
-    return answers.SerializeToString()
+def answer_batch(table: Table, instance: str, data: bytes) -> bytes:
+    """Return the encoded answers to an encoded batch of held calls, in the same order."""
+    batch = rules_pb2.HeldCalls.FromString(data)
+    answers = [table.answer(call) for call in batch.calls]
+    return rules_pb2.HeldAnswers(holder=instance, answers=answers).SerializeToString()
 
 
-async def serve_calls(nc: NATS, lift_pause_ms: int) -> Subscription:
-    """Answer the arbitration's batches on ``pf.rules.calls`` until unsubscribed."""
+class Hop:
+    """Answers the arbitration's batches for ``table`` until stopped."""
 
-    async def on_batch(message: Msg) -> None:
-        await message.respond(answer_batch(message.data, lift_pause_ms))
+    def __init__(self, nc: NATS, table: Table, instance: str) -> None:
+        self._nc = nc
+        self._table = table
+        self._instance = instance
+        self._sweeper = Ticker(lambda: SWEEP_EVERY_S, self._sweep)
 
-    return await nc.subscribe(subjects.RULES_CALLS, queue=subjects.RULES_QUEUE, cb=on_batch)
+    async def start(self) -> None:
+        on_batch = self._on_batch
+        await self._nc.subscribe(subjects.rules_calls(self._instance), cb=on_batch)
+        await self._nc.subscribe(subjects.RULES_CALLS, queue=subjects.RULES_QUEUE, cb=on_batch)
+        self._sweeper.start()
+
+    def stop(self) -> None:
+        """Stop sweeping; the subscriptions end with the connection's drain (the batches
+        already taken are answered first)."""
+        self._sweeper.stop()
+
+    def _sweep(self, due_ns: int, ran_ns: int) -> None:
+        self._table.drop_idle()
+
+    async def _on_batch(self, message: Msg) -> None:
+        await message.respond(answer_batch(self._table, self._instance, message.data))

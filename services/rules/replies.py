@@ -26,19 +26,21 @@ def step_reply(
     claim: Claim | None = None,
     lift_pause_ms: int = DEFAULT_LIFT_PAUSE_MS,
     spectators: bool = True,
+    with_state: bool = True,
 ) -> rules_pb2.StepReply:
     """Return the reply for ``step``: the new state, decision, outcome and perspectives.
 
     ``lift_pause_ms`` is the pause the decision asks of the server before it takes a due
     action (see ``Decision.lift`` in game.proto); the spectators' perspective is built
-    only when ``spectators`` (someone watches).
+    only when ``spectators`` (someone watches); the state is encoded only ``with_state``
+    (the held path keeps it here).
     """
     engine, state = entry.engine, step.state
     outcome = engine.outcome(state)
     recipients: tuple[Seat | None, ...] = RECIPIENTS if spectators else SEATS
     views = entry.codec.views_to_proto([engine.view(state, seat) for seat in recipients])
     return rules_pb2.StepReply(
-        state=engine.encode_state(state),
+        state=engine.encode_state(state) if with_state else b"",
         decision=decision_to_proto(step.decision, lift_pause_ms),
         outcome=None if outcome is None else outcome_to_proto(outcome),
         perspectives=[

@@ -1,4 +1,5 @@
-"""The arbitration's referee without a network: rules in-process, NATS and timers left out.
+"""The arbitration's referee without a network: a rules table in-process, NATS and timers
+left out.
 
 Matches are opened through ``Matches.open`` and driven item by item through the referee,
 with arrival stamps the test chooses, so logs come out exactly as the service makes them.
@@ -6,28 +7,28 @@ with arrival stamps the test chooses, so logs come out exactly as the service ma
 
 from __future__ import annotations
 
-import asyncio
+import hashlib
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from games.codec import seat_from_proto, termination_from_proto
-from games.decision import Step
+from games.decision import DEFAULT_LIFT_PAUSE_MS
 from games.registry import Game
 from games.seats import parse_seat
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
-from photofinish.rules.v1 import rules_pb2
 from services.arbitration.clock import starting_clock
 from services.arbitration.faults import Fault, Tolerances
 from services.arbitration.match import Answer, Flag, Match, Nudge, Submission
 from services.arbitration.matches import Matches
 from services.arbitration.matchlog.writer import LogWriter, MemoryStore
 from services.arbitration.publisher import build_update
+from services.arbitration.rules import Request, RulesClient
 from services.arbitration.timers import Timers
-from services.rules import replies, steps
-from services.rules.games import decode_state, entry_for
+from services.rules.games import entry_for
+from services.rules.hop import answer_batch
+from services.rules.table import Table as RulesTable
 
 # The table's arbitration reads the table's own clock, which moves only when the test moves
 # it: a flag is handled at its deadline exactly, so nothing sleeps; lateness is no fault
@@ -36,47 +37,13 @@ NEVER_LATE = Tolerances(event_loop_lag_ms=1e15, timer_late_ms=1e15, forwarding_d
 OPENED_NS = 10**12  # the instant the table's match opens
 
 
-class InProcessRules:
-    """The rules service's three calls the arbitration makes, answered in-process."""
+def in_process(table: RulesTable, instance: str = "in-process") -> Request:
+    """Return a rules request function answered by ``table`` in this process."""
 
-    async def new_match(
-        self, game: game_pb2.Game.ValueType, options: game_pb2.Options, seed: int
-    ) -> rules_pb2.StepReply:
-        entry = entry_for(game)
-        state = entry.engine.new_match(entry.codec.options_from_proto(options), seed)
-        return replies.step_reply(entry, Step(state, (), entry.engine.decision(state)))
+    async def request(subject: str, data: bytes, timeout_s: float) -> bytes:
+        return answer_batch(table, instance, data)
 
-    async def apply(
-        self,
-        game: game_pb2.Game.ValueType,
-        state: bytes,
-        seat: int,
-        command: game_pb2.Command,
-        spectators: bool = False,
-    ) -> rules_pb2.StepReply:
-        entry = entry_for(game)
-        applied = steps.apply(entry, decode_state(entry, state), seat, command)
-        return replies.step_reply(entry, applied.step, applied.claim, spectators=spectators)
-
-    async def forfeit(
-        self,
-        game: game_pb2.Game.ValueType,
-        state: bytes,
-        loser: int,
-        termination: game_pb2.Termination.ValueType,
-        spectators: bool = False,
-    ) -> rules_pb2.StepReply:
-        entry = entry_for(game)
-        step = entry.engine.forfeit(
-            decode_state(entry, state), parse_seat(loser), termination_from_proto(termination)
-        )
-        return replies.step_reply(entry, step, spectators=spectators)
-
-    async def view(
-        self, game: game_pb2.Game.ValueType, state: bytes, seat: int
-    ) -> rules_pb2.ViewReply:
-        entry = entry_for(game)
-        return replies.view_reply(entry, decode_state(entry, state), seat_from_proto(seat))
+    return request
 
 
 class Outbox:
@@ -126,9 +93,10 @@ class Table:
         self.now_ns = OPENED_NS
         self.outbox = Outbox(self.store, self.now)
         self.log_writer = LogWriter(self.store, "test")
+        self.rules = RulesTable(DEFAULT_LIFT_PAUSE_MS)
         self.matches = Matches(
             "test",
-            InProcessRules(),  # type: ignore[arg-type]
+            RulesClient(in_process(self.rules)),
             self.outbox,  # type: ignore[arg-type]
             NoTimers(),
             starting_clock(bank_ms, 20),
@@ -146,6 +114,7 @@ class Table:
         )
         self.entry: Game = entry_for(game)
         self.client_seq = [0, 0]
+        self.answers: list[Answer] = []  # every answer a submission got, in order
         self._match: Match | None = None
 
     def now(self) -> int:
@@ -162,7 +131,12 @@ class Table:
         return self._match
 
     def state(self) -> Any:
-        return decode_state(self.entry, self.match.state)
+        """Return the match's state as the rules table holds it."""
+        return self.rules.state_of(self.match.match_id)
+
+    def state_sha256(self) -> bytes:
+        """Return the hash of the match's encoded state, as the log records it."""
+        return hashlib.sha256(self.entry.engine.encode_state(self.state())).digest()
 
     def legal(self, seat: int) -> list[game_pb2.Command]:
         """Return ``seat``'s legal commands now, resignations left out."""
@@ -180,10 +154,10 @@ class Table:
         if client_seq is None:
             self.client_seq[seat] += 1
             client_seq = self.client_seq[seat]
-        answer: asyncio.Future[arbitration_pb2.SubmitReply] = (
-            asyncio.get_running_loop().create_future()
-        )
-        return Submission(self.stamp(), seat, client_seq, command, answer)
+        return Submission(self.stamp(), seat, client_seq, command, self._kept)
+
+    async def _kept(self, answer: Answer) -> None:
+        self.answers.append(answer)
 
     async def submit(
         self, seat: int, command: game_pb2.Command, client_seq: int | None = None
@@ -191,11 +165,7 @@ class Table:
         """Judge one command now; return the reply or the refusal."""
         item = self.submission(seat, command, client_seq)
         await self.matches._referee.handle(self.match, item)
-        exception = item.answer.exception()
-        if exception is not None:
-            assert isinstance(exception, Exception)
-            return exception  # type: ignore[return-value]
-        return item.answer.result()
+        return self.answers[-1]
 
     async def nudge(self) -> None:
         nudge = Nudge(self.match.version, self.now_ns)  # due now
@@ -211,12 +181,10 @@ class Table:
         await self.matches._referee.judge_fault(self.match, fault)
 
     async def log(self) -> list[log_pb2.LogEntry]:
-        await self.log_writer.flush(self.match.match_id)
         return self.store.entries(self.match.match_id)
 
     async def close(self) -> None:
         await self.matches.close()
-        await self.log_writer.close()
 
 
 def races(table: Table) -> Iterator[tuple[game_pb2.Command, game_pb2.Command]]:

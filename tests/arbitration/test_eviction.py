@@ -1,10 +1,9 @@
-"""Finished matches are let go after a while, even when the stores fail to forget them."""
+"""Finished matches are let go after a while, even when their owner records fail to go."""
 
 from __future__ import annotations
 
 import asyncio
 
-from photofinish.arbitration.v1 import snapshot_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.arbitration.eviction import evict_finished
 from services.common import tasks
@@ -14,16 +13,16 @@ from tests.waiting import poll_until
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
 
 
-class ForgetFails:
-    """A snapshot store whose deletes fail, as during a NATS outage."""
+class ReleaseFails:
+    """Owner records whose deletes fail, as during a NATS outage."""
 
     def __init__(self) -> None:
         self.forgotten: list[str] = []  # every match id a delete was tried for, in order
 
-    async def save(self, snapshot: snapshot_pb2.MatchSnapshot, revision: int) -> int:
-        return revision + 1
+    async def claim_new(self, match_id: str) -> None:
+        return None
 
-    async def forget(self, match_id: str) -> None:
+    async def release(self, match_id: str) -> None:
         self.forgotten.append(match_id)
         raise OSError("no route to the bucket")
 
@@ -40,8 +39,8 @@ async def finish(table: Table) -> str:
 
 async def test_a_failed_forget_does_not_stop_the_eviction() -> None:
     table = Table(game_pb2.GAME_BID, 9)
-    store = ForgetFails()
-    table.matches.store = store  # type: ignore[assignment]
+    store = ReleaseFails()
+    table.matches.placement = store  # type: ignore[assignment]
     first = await finish(table)
     table.now_ns += 10**9  # the registry's clock: the finished match is past keep_s
     evictor = asyncio.create_task(evict_finished(table.matches, keep_s=0.01))

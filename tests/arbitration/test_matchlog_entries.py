@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
@@ -14,10 +12,6 @@ from tests.arbitration.harness import Table, races
 
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
 REVEAL = game_pb2.Command(reveal=game_pb2.Reveal())
-
-
-def sha(state: bytes) -> bytes:
-    return hashlib.sha256(state).digest()
 
 
 async def started(game: game_pb2.Game.ValueType, seed: int = 1, rated: bool = False) -> Table:
@@ -46,7 +40,7 @@ async def test_the_header_is_the_match_as_created_and_dealt() -> None:
     assert (header.clocked, header.bank_ms, header.grace_ms) == (True, 60, 20)
     assert header.seat == -1 and header.instance == "test"
     assert header.version == table.match.version
-    assert header.state_sha256 == sha(table.match.state)
+    assert header.state_sha256 == table.state_sha256()
 
 
 async def test_an_accepted_command_has_its_arrival_seq_and_the_deadline_in_force() -> None:
@@ -63,7 +57,7 @@ async def test_an_accepted_command_has_its_arrival_seq_and_the_deadline_in_force
     assert entry.deadline_us == since_open_us(table.match, deadline_ns)
     assert (entry.seat, entry.client_seq, entry.command) == (seat, 2, command)
     assert entry.version == table.match.version
-    assert entry.state_sha256 == sha(table.match.state)
+    assert entry.state_sha256 == table.state_sha256()
 
 
 async def test_a_refused_command_has_its_reason_and_changes_nothing() -> None:
@@ -173,7 +167,7 @@ async def test_a_voided_match_closes_its_log_before_the_void_goes_out() -> None:
     log = await table.log()
     assert log[-1].kind == log_pb2.ENTRY_KIND_VOIDED
     assert log[-1].void_reason == table.match.void_reason != ""
-    assert log[-1].state_sha256 == sha(table.match.state)
+    assert log[-1].state_sha256 == table.state_sha256()
     assert table.outbox.results == [("voided", len(log))]
 
 
@@ -185,7 +179,7 @@ async def test_a_nudge_is_the_servers_own_entry() -> None:
     assert nudge.kind == log_pb2.ENTRY_KIND_NUDGE and nudge.seat == -1
     assert nudge.command.WhichOneof("kind") == "nudge"
     assert nudge.seq == table.match.seq and nudge.version == table.match.version
-    assert nudge.state_sha256 == sha(table.match.state)
+    assert nudge.state_sha256 == table.state_sha256()
 
 
 async def test_a_hot_seat_reveal_is_logged_with_its_arrival() -> None:

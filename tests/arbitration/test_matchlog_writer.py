@@ -1,4 +1,4 @@
-"""The log's writer: in order, each entry once, stored before a result goes out."""
+"""The log's writer: in order, each entry once, stored before anything of it is shown, fenced."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import asyncio
 
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
+from services.arbitration.matchlog import entries
 from services.arbitration.matchlog.writer import LogWriter, MemoryStore
+from services.common.rejection import Rejection
 from tests.arbitration.harness import Table
 
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
@@ -20,12 +22,12 @@ class FlakyStore(MemoryStore):
         self.failures = failures
         self.attempts = 0
 
-    async def put(self, match_id: str, index: int, data: bytes) -> None:
+    async def put(self, match_id: str, index: int, data: bytes, after_seq: int) -> int:
         self.attempts += 1
         if self.failures > 0:
             self.failures -= 1
             raise OSError("no route to the stream")
-        await super().put(match_id, index, data)
+        return await super().put(match_id, index, data, after_seq)
 
 
 class SlowStore(MemoryStore):
@@ -35,9 +37,9 @@ class SlowStore(MemoryStore):
         super().__init__()
         self.gate = asyncio.Event()
 
-    async def put(self, match_id: str, index: int, data: bytes) -> None:
+    async def put(self, match_id: str, index: int, data: bytes, after_seq: int) -> int:
         await self.gate.wait()
-        await super().put(match_id, index, data)
+        return await super().put(match_id, index, data, after_seq)
 
 
 async def opened_table(store: MemoryStore) -> Table:
@@ -62,22 +64,30 @@ async def test_entries_are_stored_in_order_and_once_across_failed_appends() -> N
     await table.close()
 
 
-async def test_a_command_is_answered_before_its_entry_is_stored() -> None:
+async def test_nothing_of_a_command_is_shown_or_answered_before_its_entry_is_stored() -> None:
     store = SlowStore()
-    table = await opened_table(store)
-    reply = await asyncio.wait_for(table.submit(0, READY), 5)
-    assert reply.seq == 1  # type: ignore[union-attr]
-    assert store.logs == {}
     store.gate.set()
-    assert len(await table.log()) == 2
+    table = await opened_table(store)
+    store.gate.clear()
+    shown = len(table.outbox.sent)
+    submit = asyncio.create_task(table.submit(0, READY))
+    await asyncio.sleep(0.05)
+    assert not submit.done() and table.answers == []
+    assert len(table.outbox.sent) == shown and table.match.seq == 0
+    store.gate.set()
+    reply = await asyncio.wait_for(submit, 5)
+    assert reply.seq == 1  # type: ignore[union-attr]
+    assert len(table.outbox.sent) == shown + 1 and len(await table.log()) == 2
     await table.close()
 
 
 async def test_the_result_waits_for_the_log_to_be_stored() -> None:
     store = SlowStore()
+    store.gate.set()
     table = await opened_table(store)
     await table.submit(0, READY)
     await table.submit(1, READY)
+    store.gate.clear()
     flag = asyncio.create_task(table.flag())
     await asyncio.sleep(0.05)
     assert not flag.done() and table.outbox.results == []
@@ -87,24 +97,15 @@ async def test_the_result_waits_for_the_log_to_be_stored() -> None:
     await table.close()
 
 
-async def test_a_match_is_sealed_once() -> None:
+async def test_a_match_is_closed_once() -> None:
     table = await opened_table(MemoryStore())
     await table.submit(0, READY)
     await table.submit(1, READY)
     await table.flag()
-    assert not await table.log_writer.seal(table.match)
+    await table.submit(0, READY)  # after the end: answered match_over, nothing logged
     closing = [e for e in await table.log() if e.kind == log_pb2.ENTRY_KIND_FINISHED]
-    assert len(closing) == 1
-    await table.close()
-
-
-async def test_closing_stores_what_is_waiting() -> None:
-    store = SlowStore()
-    table = await opened_table(store)
-    await table.submit(0, READY)
-    store.gate.set()
-    await table.log_writer.close()
-    assert len(store.logs[table.match.match_id]) == 2
+    assert len(closing) == 1 and table.match.closed
+    assert len(table.outbox.results) == 1
     await table.close()
 
 
@@ -112,9 +113,31 @@ async def test_a_match_taken_over_continues_its_log_after_the_last_stored_entry(
     store = MemoryStore()
     table = await opened_table(store)
     await table.submit(0, READY)
-    await table.log()
+    match_id = table.match.match_id
     successor = LogWriter(store, "successor")  # another instance, which did not open it
-    successor.nudged(table.match)
-    await successor.flush(table.match.match_id)
-    assert [e.index for e in store.entries(table.match.match_id)] == [0, 1, 2]
+    successor.resume(match_id, await successor.read(match_id))
+    await successor.append(table.match, entries.taken_over_entry(table.match, "successor", 7))
+    assert [e.index for e in store.entries(match_id)] == [0, 1, 2]
+    await table.close()
+
+
+async def test_an_owner_that_was_taken_over_is_fenced_off_and_shows_nothing() -> None:
+    store = MemoryStore()
+    table = await opened_table(store)
+    await table.submit(0, READY)
+    match_id = table.match.match_id
+    successor = LogWriter(store, "successor")
+    successor.resume(match_id, await successor.read(match_id))
+    await successor.append(table.match, entries.taken_over_entry(table.match, "successor", 7))
+    shown = len(table.outbox.sent)
+    table.match.queue.put_nowait(table.submission(1, READY))  # its worker takes it
+    for _ in range(100):
+        if len(table.answers) == 2:
+            break
+        await asyncio.sleep(0.01)
+    answer = table.answers[-1]
+    assert isinstance(answer, Rejection) and answer.reason == "match_moved"
+    assert table.matches.find(match_id) is None  # the worker ended: the match is let go
+    assert len(table.outbox.sent) == shown
+    assert [e.kind for e in store.entries(match_id)][-1] == log_pb2.ENTRY_KIND_TAKEN_OVER
     await table.close()

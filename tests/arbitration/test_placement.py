@@ -1,4 +1,4 @@
-"""Placement records and fenced snapshots, against a real nats-server's JetStream KV."""
+"""Placement records and the fenced log, against a real nats-server's JetStream."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import pytest
 from nats.js import JetStreamContext
 from nats.js.errors import NoKeysError
 
-from photofinish.arbitration.v1 import arbitration_pb2, snapshot_pb2
-from photofinish.events.v1 import events_pb2
+from photofinish.arbitration.v1 import log_pb2
+from services.arbitration.matchlog.writer import StreamStore, Superseded
 from services.arbitration.placement import Placement
-from services.arbitration.store import SnapshotStore, Superseded
 from services.common.placement import Directory, arbiters_bucket, owners_bucket
+from services.common.streams import log_stream_config
 from services.stack.natsd import start_nats
 from tests.waiting import poll_until
 
@@ -100,25 +100,31 @@ async def test_a_released_match_is_nobodys(js: JetStreamContext) -> None:
     assert await (await directory(js)).owner_of("m1") is None
 
 
-def snapshot(seq: int) -> snapshot_pb2.MatchSnapshot:
-    return snapshot_pb2.MatchSnapshot(
-        created=events_pb2.MatchCreated(match_id="m1"),
-        seq=seq,
-        status=arbitration_pb2.STATUS_LIVE,
-    )
+def entry(index: int, instance: str = "arb-a") -> bytes:
+    return log_pb2.LogEntry(match_id="m1", index=index, instance=instance).SerializeToString()
 
 
-async def test_a_snapshot_over_a_revision_someone_else_replaced_is_refused(
-    js: JetStreamContext,
-) -> None:
-    store = await SnapshotStore.open(js)
-    old_owner = await store.save(snapshot(1), 0)
-    loaded = await store.load("m1")
-    assert loaded is not None and loaded[0].seq == 1 and loaded[1] == old_owner
-    new_owner = await store.save(snapshot(2), loaded[1])  # the adopter's first save
+async def test_an_append_after_someone_elses_is_refused(js: JetStreamContext) -> None:
+    await js.add_stream(log_stream_config())
+    store = StreamStore(js)
+    first = await store.put("m1", 0, entry(0), 0)  # the opener's header
     with pytest.raises(Superseded):
-        await store.save(snapshot(3), old_owner)  # the old owner, back from a stall
-    again = await store.load("m1")
-    assert again is not None and again[0].seq == 2 and again[1] == new_owner
+        await store.put("m1", 0, entry(0, "arb-b"), 0)  # another "first" entry of the match
+    old_owner = await store.put("m1", 1, entry(1), first)
+    taken = await store.read("m1")
+    assert [e.index for e in taken.entries] == [0, 1] and taken.last_seq == old_owner
+    adopter = await store.put("m1", 2, entry(2, "arb-b"), taken.last_seq)  # the takeover's
     with pytest.raises(Superseded):
-        await store.save(snapshot(1), 0)  # a second "first" save of one match
+        await store.put("m1", 2, entry(2), old_owner)  # the old owner, back from a stall
+    again = await store.read("m1")
+    assert [e.index for e in again.entries] == [0, 1, 2] and again.last_seq == adopter
+
+
+async def test_a_retried_append_is_stored_once(js: JetStreamContext) -> None:
+    await js.add_stream(log_stream_config())
+    store = StreamStore(js)
+    first = await store.put("m1", 0, entry(0), 0)
+    second = await store.put("m1", 1, entry(1), first)
+    # Its acknowledgement was lost: the same entry again, after the same one, is the same.
+    assert await store.put("m1", 1, entry(1), first) == second
+    assert [e.index for e in (await store.read("m1")).entries] == [0, 1]

@@ -10,7 +10,7 @@ from bench.stack import histograms
 from bench.stack.procstat import bucket_percentile
 from services.gateway.ops.samples import Samples, buckets, parse_samples
 
-NAME = histograms.SNAPSHOT_SAVE
+NAME = histograms.LOG_STORE
 
 
 def reading(counts: tuple[float, float, float]) -> Samples:

@@ -80,13 +80,25 @@ def reach(engine: Engine, start: Any, wanted: Callable[[Any], bool], seed: int =
     Raises:
         LookupError: when a few hundred walks never get there.
     """
+    moves = route(engine, start, wanted, seed)
+    return moves[-1].step.state if moves else start
+
+
+def route(engine: Engine, start: Any, wanted: Callable[[Any], bool], seed: int = 0) -> list[Move]:
+    """Return the moves of the first seeded random walk from ``start`` to a ``wanted`` state.
+
+    Raises:
+        LookupError: when a few hundred walks never get there.
+    """
+    if wanted(start):
+        return []
     for attempt in range(300):
         rng = random.Random(seed * 1000 + attempt)
-        if wanted(start):
-            return start
+        moves = []
         for move in walk(engine, start, rng, 600):
+            moves.append(move)
             if wanted(move.step.state):
-                return move.step.state
+                return moves
     raise LookupError("no walk reached the wanted state")
 
 

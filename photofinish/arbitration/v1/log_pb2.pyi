@@ -52,6 +52,10 @@ class _EntryKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_EntryKind.V
     """the end: the outcome and the final state's hash"""
     ENTRY_KIND_VOIDED: _EntryKind.ValueType  # 8
     """the end without a result: time could not be trusted"""
+    ENTRY_KIND_FAULT: _EntryKind.ValueType  # 9
+    """a timing fault that overlapped the match while its time mattered"""
+    ENTRY_KIND_TAKEN_OVER: _EntryKind.ValueType  # 10
+    """another instance (or the restarted owner) runs the match now"""
 
 class EntryKind(_EntryKind, metaclass=_EntryKindEnumTypeWrapper): ...
 
@@ -72,6 +76,10 @@ ENTRY_KIND_FINISHED: EntryKind.ValueType  # 7
 """the end: the outcome and the final state's hash"""
 ENTRY_KIND_VOIDED: EntryKind.ValueType  # 8
 """the end without a result: time could not be trusted"""
+ENTRY_KIND_FAULT: EntryKind.ValueType  # 9
+"""a timing fault that overlapped the match while its time mattered"""
+ENTRY_KIND_TAKEN_OVER: EntryKind.ValueType  # 10
+"""another instance (or the restarted owner) runs the match now"""
 Global___EntryKind: _TypeAlias = EntryKind  # noqa: Y015
 
 @_typing.final
@@ -156,7 +164,72 @@ class FlagRecord(_message.Message):
 Global___FlagRecord: _TypeAlias = FlagRecord  # noqa: Y015
 
 @_typing.final
+class LandingRecord(_message.Message):
+    """What an accepted command put on a resource two players may race for (Spit: a pile)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CLAIM_FIELD_NUMBER: _builtins.int
+    SLOT_FIELD_NUMBER: _builtins.int
+    LABEL_FIELD_NUMBER: _builtins.int
+    claim: _builtins.str
+    """the rules' name of the resource, "pile:<n>" """
+    slot: _builtins.int
+    """its number among the game's raced-for resources"""
+    label: _builtins.str
+    """what landed, "8♠" """
+    def __init__(
+        self,
+        *,
+        claim: _builtins.str = ...,
+        slot: _builtins.int = ...,
+        label: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["claim", b"claim", "label", b"label", "slot", b"slot"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LandingRecord: _TypeAlias = LandingRecord  # noqa: Y015
+
+@_typing.final
+class FaultRecord(_message.Message):
+    """A timing fault as the arbitration measured it; ns since the match opened (a fault may
+    begin before the match did).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KIND_FIELD_NUMBER: _builtins.int
+    START_NS_FIELD_NUMBER: _builtins.int
+    END_NS_FIELD_NUMBER: _builtins.int
+    kind: _builtins.str
+    """event_loop_lag, timer_late, forwarding_delay, nats_disconnected, …"""
+    start_ns: _builtins.int
+    end_ns: _builtins.int
+    def __init__(
+        self,
+        *,
+        kind: _builtins.str = ...,
+        start_ns: _builtins.int = ...,
+        end_ns: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["end_ns", b"end_ns", "kind", b"kind", "start_ns", b"start_ns"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FaultRecord: _TypeAlias = FaultRecord  # noqa: Y015
+
+@_typing.final
 class LogEntry(_message.Message):
+    """The log is the durable record of a match: an entry is stored before anything it
+    changed is shown to anyone, and the entries alone rebuild the arbitration's record of a
+    live match (a takeover reads them back: docs/failover.md).
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     MATCH_ID_FIELD_NUMBER: _builtins.int
@@ -180,6 +253,12 @@ class LogEntry(_message.Message):
     INSTANCE_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
     VOID_REASON_FIELD_NUMBER: _builtins.int
+    STAMP_NS_FIELD_NUMBER: _builtins.int
+    DECISION_FIELD_NUMBER: _builtins.int
+    LANDING_FIELD_NUMBER: _builtins.int
+    REFUSAL_FIELD_NUMBER: _builtins.int
+    FAULT_FIELD_NUMBER: _builtins.int
+    OPENED_NS_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     index: _builtins.int
     """the entry's place in the match's log: 0, 1, 2, … without gaps"""
@@ -210,6 +289,10 @@ class LogEntry(_message.Message):
     """OPENED: the arbitration instance"""
     void_reason: _builtins.str
     """VOIDED"""
+    stamp_ns: _builtins.int
+    """The stamp behind arrival_us, to the nanosecond: the one the clocks were run with."""
+    opened_ns: _builtins.int
+    """OPENED: the arbitration's monotonic stamp of the opening (the clocks continue from it)."""
     @_builtins.property
     def command(self) -> _game_pb2.Command:
         """ACCEPTED, REFUSED, REVEAL; NUDGE: the nudge"""
@@ -228,7 +311,23 @@ class LogEntry(_message.Message):
 
     @_builtins.property
     def outcome(self) -> _game_pb2.Outcome:
-        """FINISHED"""
+        """FINISHED, and the step that ended the match"""
+
+    @_builtins.property
+    def decision(self) -> _game_pb2.Decision:
+        """OPENED, ACCEPTED, FLAG, NUDGE: the decision after the entry, as the rules gave it."""
+
+    @_builtins.property
+    def landing(self) -> Global___LandingRecord:
+        """ACCEPTED: what the command landed, if it raced"""
+
+    @_builtins.property
+    def refusal(self) -> _events_pb2.Refusal:
+        """REFUSED: the whole answer the player got"""
+
+    @_builtins.property
+    def fault(self) -> Global___FaultRecord:
+        """FAULT"""
 
     def __init__(
         self,
@@ -254,10 +353,16 @@ class LogEntry(_message.Message):
         instance: _builtins.str = ...,
         outcome: _game_pb2.Outcome | None = ...,
         void_reason: _builtins.str = ...,
+        stamp_ns: _builtins.int = ...,
+        decision: _game_pb2.Decision | None = ...,
+        landing: Global___LandingRecord | None = ...,
+        refusal: _events_pb2.Refusal | None = ...,
+        fault: Global___FaultRecord | None = ...,
+        opened_ns: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us", "command", b"command", "created", b"created", "deadline_us", b"deadline_us", "flag", b"flag", "outcome", b"outcome", "race", b"race"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us", "command", b"command", "created", b"created", "deadline_us", b"deadline_us", "decision", b"decision", "fault", b"fault", "flag", b"flag", "landing", b"landing", "outcome", b"outcome", "race", b"race", "refusal", b"refusal"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us", "arrival_us", b"arrival_us", "bank_ms", b"bank_ms", "client_seq", b"client_seq", "clocked", b"clocked", "command", b"command", "created", b"created", "deadline_us", b"deadline_us", "flag", b"flag", "grace_ms", b"grace_ms", "index", b"index", "instance", b"instance", "kind", b"kind", "match_id", b"match_id", "outcome", b"outcome", "race", b"race", "reason", b"reason", "seat", b"seat", "seq", b"seq", "state_sha256", b"state_sha256", "version", b"version", "void_reason", b"void_reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us", "arrival_us", b"arrival_us", "bank_ms", b"bank_ms", "client_seq", b"client_seq", "clocked", b"clocked", "command", b"command", "created", b"created", "deadline_us", b"deadline_us", "decision", b"decision", "fault", b"fault", "flag", b"flag", "grace_ms", b"grace_ms", "index", b"index", "instance", b"instance", "kind", b"kind", "landing", b"landing", "match_id", b"match_id", "opened_ns", b"opened_ns", "outcome", b"outcome", "race", b"race", "reason", b"reason", "refusal", b"refusal", "seat", b"seat", "seq", b"seq", "stamp_ns", b"stamp_ns", "state_sha256", b"state_sha256", "version", b"version", "void_reason", b"void_reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__deadline_us: _TypeAlias = _typing.Literal["deadline_us"]  # noqa: Y015
     _WhichOneofArgType__deadline_us: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us"]  # noqa: Y015

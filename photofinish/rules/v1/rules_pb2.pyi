@@ -152,6 +152,7 @@ class StepReply(_message.Message):
     CLOCKED_FIELD_NUMBER: _builtins.int
     CLAIM_SLOT_FIELD_NUMBER: _builtins.int
     RESIGNATION_FIELD_NUMBER: _builtins.int
+    STATE_SHA256_FIELD_NUMBER: _builtins.int
     state: _builtins.bytes
     version: _builtins.int
     claim: _builtins.str
@@ -172,6 +173,10 @@ class StepReply(_message.Message):
     resignation: _builtins.bool
     """The applied command was the acting seat's resignation (allowed even while a
     shared device waits to be handed over).
+    """
+    state_sha256: _builtins.bytes
+    """sha256 of the encoded state after the step (for the log): on the held path, where the
+    state itself stays in the rules instance and `state` is empty.
     """
     @_builtins.property
     def decision(self) -> _game_pb2.Decision: ...
@@ -196,10 +201,11 @@ class StepReply(_message.Message):
         clocked: _builtins.bool = ...,
         claim_slot: _builtins.int = ...,
         resignation: _builtins.bool = ...,
+        state_sha256: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "outcome", b"outcome"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["claim", b"claim", "claim_label", b"claim_label", "claim_slot", b"claim_slot", "clocked", b"clocked", "decision", b"decision", "outcome", b"outcome", "perspectives", b"perspectives", "resignation", b"resignation", "state", b"state", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["claim", b"claim", "claim_label", b"claim_label", "claim_slot", b"claim_slot", "clocked", b"clocked", "decision", b"decision", "outcome", b"outcome", "perspectives", b"perspectives", "resignation", b"resignation", "state", b"state", "state_sha256", b"state_sha256", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -301,56 +307,231 @@ class LegalCommandsReply(_message.Message):
 Global___LegalCommandsReply: _TypeAlias = LegalCommandsReply  # noqa: Y015
 
 @_typing.final
-class RulesCall(_message.Message):
-    """The hot path over NATS (subject pf.rules.calls, queue group "rules"): every call one
-    arbitration instance has ready in an event-loop turn travels in one message, and the
-    answers come back in one reply, in the same order. The gRPC methods above answer the
-    same calls one at a time.
+class HeldCall(_message.Message):
+    """The hot path over NATS. A rules instance holds the state of each match it serves, so a
+    call carries the command and the version the caller last heard of, never the state.
+    Every call an arbitration instance has ready for one rules instance in an event-loop
+    turn travels in one HeldCalls message (subject pf.rules.<instance>.calls; a new match,
+    or a match whose holder is unknown or gone, on pf.rules.calls, queue group "rules"), and
+    the answers come back in one HeldAnswers, in the same order, naming the instance that
+    holds the matches now. A match an instance does not hold at that version is refused
+    `not_held`: the caller restores it there from the match's log (Restore).
     """
 
     DESCRIPTOR: _descriptor.Descriptor
 
-    NEW_MATCH_FIELD_NUMBER: _builtins.int
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    OPEN_FIELD_NUMBER: _builtins.int
     APPLY_FIELD_NUMBER: _builtins.int
     FORFEIT_FIELD_NUMBER: _builtins.int
     VIEW_FIELD_NUMBER: _builtins.int
+    RESTORE_FIELD_NUMBER: _builtins.int
+    FORGET_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    version: _builtins.int
+    """the state version the caller holds; unused by open and restore"""
     @_builtins.property
-    def new_match(self) -> Global___NewMatchRequest: ...
+    def open(self) -> Global___NewMatchRequest: ...
     @_builtins.property
-    def apply(self) -> Global___ApplyRequest: ...
+    def apply(self) -> Global___HeldApply: ...
     @_builtins.property
-    def forfeit(self) -> Global___ForfeitRequest: ...
+    def forfeit(self) -> Global___HeldForfeit: ...
     @_builtins.property
-    def view(self) -> Global___ViewRequest: ...
+    def view(self) -> Global___HeldView: ...
+    @_builtins.property
+    def restore(self) -> Global___Restore: ...
+    @_builtins.property
+    def forget(self) -> Global___Forget: ...
     def __init__(
         self,
         *,
-        new_match: Global___NewMatchRequest | None = ...,
-        apply: Global___ApplyRequest | None = ...,
-        forfeit: Global___ForfeitRequest | None = ...,
-        view: Global___ViewRequest | None = ...,
+        match_id: _builtins.str = ...,
+        version: _builtins.int = ...,
+        open: Global___NewMatchRequest | None = ...,
+        apply: Global___HeldApply | None = ...,
+        forfeit: Global___HeldForfeit | None = ...,
+        view: Global___HeldView | None = ...,
+        restore: Global___Restore | None = ...,
+        forget: Global___Forget | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["apply", b"apply", "forfeit", b"forfeit", "kind", b"kind", "new_match", b"new_match", "view", b"view"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["apply", b"apply", "forfeit", b"forfeit", "forget", b"forget", "kind", b"kind", "open", b"open", "restore", b"restore", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["apply", b"apply", "forfeit", b"forfeit", "kind", b"kind", "new_match", b"new_match", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["apply", b"apply", "forfeit", b"forfeit", "forget", b"forget", "kind", b"kind", "match_id", b"match_id", "open", b"open", "restore", b"restore", "version", b"version", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["new_match", "apply", "forfeit", "view"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["open", "apply", "forfeit", "view", "restore", "forget"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
-Global___RulesCall: _TypeAlias = RulesCall  # noqa: Y015
+Global___HeldCall: _TypeAlias = HeldCall  # noqa: Y015
 
 @_typing.final
-class RulesCalls(_message.Message):
+class HeldApply(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    COMMAND_FIELD_NUMBER: _builtins.int
+    SPECTATORS_FIELD_NUMBER: _builtins.int
+    RESIGNATION_ONLY_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    spectators: _builtins.bool
+    """as in ApplyRequest"""
+    resignation_only: _builtins.bool
+    """Apply the command only if it resigns the match; otherwise refuse it
+    `not_a_resignation` and keep the state (a shared device waits to change hands).
+    """
+    @_builtins.property
+    def command(self) -> _game_pb2.Command: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        command: _game_pb2.Command | None = ...,
+        spectators: _builtins.bool = ...,
+        resignation_only: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["command", b"command"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["command", b"command", "resignation_only", b"resignation_only", "seat", b"seat", "spectators", b"spectators"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___HeldApply: _TypeAlias = HeldApply  # noqa: Y015
+
+@_typing.final
+class HeldForfeit(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LOSER_FIELD_NUMBER: _builtins.int
+    TERMINATION_FIELD_NUMBER: _builtins.int
+    SPECTATORS_FIELD_NUMBER: _builtins.int
+    loser: _builtins.int
+    termination: _game_pb2.Termination.ValueType
+    spectators: _builtins.bool
+    def __init__(
+        self,
+        *,
+        loser: _builtins.int = ...,
+        termination: _game_pb2.Termination.ValueType = ...,
+        spectators: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["loser", b"loser", "spectators", b"spectators", "termination", b"termination"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___HeldForfeit: _TypeAlias = HeldForfeit  # noqa: Y015
+
+@_typing.final
+class HeldView(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """-1: spectators"""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___HeldView: _TypeAlias = HeldView  # noqa: Y015
+
+@_typing.final
+class RestoreStep(_message.Message):
+    """One step that changed a match's state, as its log records it: a command (a nudge
+    included) applied for `seat`, or a forfeit of `seat` (a flag).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    COMMAND_FIELD_NUMBER: _builtins.int
+    FORFEIT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    forfeit: _game_pb2.Termination.ValueType
+    @_builtins.property
+    def command(self) -> _game_pb2.Command: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        command: _game_pb2.Command | None = ...,
+        forfeit: _game_pb2.Termination.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["command", b"command", "forfeit", b"forfeit", "kind", b"kind"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["command", b"command", "forfeit", b"forfeit", "kind", b"kind", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["command", "forfeit"]  # noqa: Y015
+    _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
+
+Global___RestoreStep: _TypeAlias = RestoreStep  # noqa: Y015
+
+@_typing.final
+class Restore(_message.Message):
+    """Rebuild a match from its seed and the steps that changed it, in order; answered with
+    the step reply of the rebuilt state (no events).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_FIELD_NUMBER: _builtins.int
+    STEPS_FIELD_NUMBER: _builtins.int
+    SPECTATORS_FIELD_NUMBER: _builtins.int
+    spectators: _builtins.bool
+    @_builtins.property
+    def match(self) -> Global___NewMatchRequest: ...
+    @_builtins.property
+    def steps(self) -> _containers.RepeatedCompositeFieldContainer[Global___RestoreStep]: ...
+    def __init__(
+        self,
+        *,
+        match: Global___NewMatchRequest | None = ...,
+        steps: _abc.Iterable[Global___RestoreStep] | None = ...,
+        spectators: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["match", b"match"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match", b"match", "spectators", b"spectators", "steps", b"steps"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Restore: _TypeAlias = Restore  # noqa: Y015
+
+@_typing.final
+class Forget(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Forget: _TypeAlias = Forget  # noqa: Y015
+
+@_typing.final
+class HeldCalls(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     CALLS_FIELD_NUMBER: _builtins.int
     @_builtins.property
-    def calls(self) -> _containers.RepeatedCompositeFieldContainer[Global___RulesCall]: ...
+    def calls(self) -> _containers.RepeatedCompositeFieldContainer[Global___HeldCall]: ...
     def __init__(
         self,
         *,
-        calls: _abc.Iterable[Global___RulesCall] | None = ...,
+        calls: _abc.Iterable[Global___HeldCall] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
@@ -358,7 +539,7 @@ class RulesCalls(_message.Message):
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
-Global___RulesCalls: _TypeAlias = RulesCalls  # noqa: Y015
+Global___HeldCalls: _TypeAlias = HeldCalls  # noqa: Y015
 
 @_typing.final
 class RulesAnswer(_message.Message):
@@ -391,21 +572,25 @@ class RulesAnswer(_message.Message):
 Global___RulesAnswer: _TypeAlias = RulesAnswer  # noqa: Y015
 
 @_typing.final
-class RulesAnswers(_message.Message):
+class HeldAnswers(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
+    HOLDER_FIELD_NUMBER: _builtins.int
     ANSWERS_FIELD_NUMBER: _builtins.int
+    holder: _builtins.str
+    """the instance that answered and holds the matches it stepped"""
     @_builtins.property
     def answers(self) -> _containers.RepeatedCompositeFieldContainer[Global___RulesAnswer]: ...
     def __init__(
         self,
         *,
+        holder: _builtins.str = ...,
         answers: _abc.Iterable[Global___RulesAnswer] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["answers", b"answers"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answers", b"answers", "holder", b"holder"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
-Global___RulesAnswers: _TypeAlias = RulesAnswers  # noqa: Y015
+Global___HeldAnswers: _TypeAlias = HeldAnswers  # noqa: Y015

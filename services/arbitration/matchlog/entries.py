@@ -1,21 +1,27 @@
-"""The arbitration log's entries, built from a match's record. Pure: stamps are passed in.
+"""The arbitration log's entries, built from what the referee decided. Pure: stamps are passed in.
 
 One entry per thing the arbitration decided (docs/arbitration-log.md): the header when a
 match opens, each command it judged (accepted, refused, a hot-seat reveal), each flag and
-nudge it made, and the end. Entries carry the server's stamps in µs since the match
-opened, never a client's time, and no view: commands are what the players sent.
+nudge it made, each timing fault that touched the match, a takeover, and the end. An
+entry holds everything the arbitration's record of the match changes by
+(``services/arbitration/record.py`` applies it): the stamps (µs since the match opened
+for readers, ns for the clocks), the decision the rules gave, the claim a command
+landed, the answer a player got. Never a view: commands are what the players sent.
 """
 
 from __future__ import annotations
 
-from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
+from photofinish.arbitration.v1 import log_pb2
+from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
-from services.arbitration.match import Answer, Match, Submission
+from photofinish.rules.v1 import rules_pb2
+from services.arbitration.faults import Fault
+from services.arbitration.match import Match, Submission
 from services.common.rejection import Rejection
 
 SERVER = -1  # the seat of an entry the server made itself
 
-# Entries after which the state may differ: they carry its hash (see ``LogWriter``).
+# Entries after which the state may differ: they carry its hash.
 CHANGES_STATE = frozenset(
     {
         log_pb2.ENTRY_KIND_OPENED,
@@ -33,75 +39,130 @@ def since_open_us(match: Match, stamp_ns: int) -> int:
     return (stamp_ns - match.opened_ns) // 1000
 
 
-def opened_entry(match: Match, instance: str) -> log_pb2.LogEntry:
-    """Return the header: the match as created, so the log replays on its own."""
-    clock = match.timing.clock
+def _entry(
+    match: Match, kind: log_pb2.EntryKind.ValueType, seat: int, at_ns: int
+) -> log_pb2.LogEntry:
     return log_pb2.LogEntry(
         match_id=match.match_id,
-        kind=log_pb2.ENTRY_KIND_OPENED,
-        seq=match.seq,
-        seat=SERVER,
+        kind=kind,
+        seat=seat,
+        arrival_us=(at_ns - match.opened_ns) // 1000,
+        stamp_ns=at_ns - match.opened_ns,
         version=match.version,
-        created=match.created,
-        clocked=match.timing.clocked,
-        bank_ms=clock.bank_ns[0] // 1_000_000 if match.timing.clocked else 0,
-        grace_ms=clock.grace_ns // 1_000_000 if match.timing.clocked else 0,
-        instance=instance,
+        seq=match.seq,
     )
 
 
-def judged_entry(
-    match: Match, item: Submission, answer: Answer, deadline_ns: int | None
+def opened_entry(
+    created: events_pb2.MatchCreated,
+    step: rules_pb2.StepReply,
+    opened_ns: int,
+    bank_ms: int,
+    grace_ms: int,
+    instance: str,
 ) -> log_pb2.LogEntry:
-    """Return the entry of a command the arbitration judged, after it judged it.
+    """Return the header: the match as created and dealt, so the log replays on its own."""
+    return log_pb2.LogEntry(
+        match_id=created.match_id,
+        kind=log_pb2.ENTRY_KIND_OPENED,
+        seat=SERVER,
+        version=step.version,
+        created=created,
+        clocked=step.clocked,
+        bank_ms=bank_ms if step.clocked else 0,
+        grace_ms=grace_ms if step.clocked else 0,
+        instance=instance,
+        decision=step.decision,
+        opened_ns=opened_ns,
+        state_sha256=step.state_sha256,
+    )
+
+
+def _stepped(entry: log_pb2.LogEntry, step: rules_pb2.StepReply) -> log_pb2.LogEntry:
+    """Return ``entry`` with the rules step it took: version, decision, hash, outcome."""
+    entry.seq += 1
+    entry.version = step.version
+    entry.decision.CopyFrom(step.decision)
+    entry.state_sha256 = step.state_sha256
+    if step.HasField("outcome"):
+        entry.outcome.CopyFrom(step.outcome)
+    return entry
+
+
+def _judged(
+    entry: log_pb2.LogEntry, item: Submission, deadline_ns: int | None, match: Match
+) -> log_pb2.LogEntry:
+    entry.client_seq = item.client_seq
+    entry.command.CopyFrom(item.command)
+    if deadline_ns is not None:
+        entry.deadline_us = since_open_us(match, deadline_ns)
+    return entry
+
+
+def accepted_entry(
+    match: Match, item: Submission, step: rules_pb2.StepReply, deadline_ns: int | None
+) -> log_pb2.LogEntry:
+    """Return the entry of a player's command the rules applied.
 
     ``deadline_ns`` is the deadline that was in force when the command's turn came.
     """
-    entry = log_pb2.LogEntry(
-        match_id=match.match_id,
-        seat=item.seat,
-        client_seq=item.client_seq,
-        command=item.command,
-        arrival_us=since_open_us(match, item.arrival_ns),
-        version=match.version,
-    )
-    if deadline_ns is not None:
-        entry.deadline_us = since_open_us(match, deadline_ns)
-    if isinstance(answer, Rejection):
-        entry.kind = log_pb2.ENTRY_KIND_REFUSED
-        entry.reason = answer.reason
-        race = race_record(match, item, answer)
-        if race is not None:
-            entry.race.CopyFrom(race)
-        return entry
-    is_reveal = item.command.WhichOneof("kind") == "reveal"
-    entry.kind = log_pb2.ENTRY_KIND_REVEAL if is_reveal else log_pb2.ENTRY_KIND_ACCEPTED
-    entry.seq = answer.seq
+    entry = _entry(match, log_pb2.ENTRY_KIND_ACCEPTED, item.seat, item.arrival_ns)
+    entry = _stepped(_judged(entry, item, deadline_ns, match), step)
+    if step.claim:
+        entry.landing.CopyFrom(
+            log_pb2.LandingRecord(claim=step.claim, slot=step.claim_slot, label=step.claim_label)
+        )
+    return entry
+
+
+def reveal_entry(match: Match, item: Submission, deadline_ns: int | None) -> log_pb2.LogEntry:
+    """Return the entry of a hot-seat reveal: the revealing seat's clock starts."""
+    entry = _entry(match, log_pb2.ENTRY_KIND_REVEAL, item.seat, item.arrival_ns)
+    entry.seq += 1
+    return _judged(entry, item, deadline_ns, match)
+
+
+def refused_entry(
+    match: Match,
+    item: Submission,
+    refusal: Rejection,
+    deadline_ns: int | None,
+    race: log_pb2.RaceRecord | None = None,
+) -> log_pb2.LogEntry:
+    """Return the entry of a refused command: the answer the player got, and the race it
+    lost, if it lost one. A refusal changes nothing, so its ``seq`` is 0."""
+    entry = _entry(match, log_pb2.ENTRY_KIND_REFUSED, item.seat, item.arrival_ns)
+    entry = _judged(entry, item, deadline_ns, match)
+    entry.seq = 0
+    entry.reason = refusal.reason
+    entry.refusal.CopyFrom(refusal.to_refusal())
+    if race is not None:
+        entry.race.CopyFrom(race)
     return entry
 
 
 def race_record(match: Match, item: Submission, refusal: Rejection) -> log_pb2.RaceRecord | None:
-    """Return the race ``item`` just lost, with both arrival stamps, or None.
+    """Return the race ``item`` lost, with both arrival stamps, or None when it lost none.
 
-    The referee names the gap in a refusal's metadata only when the command lost a race
-    for a claim someone else landed (``Referee._note_race``), and its notice is then the
-    match's current ``race``.
+    The rules say a refusal lost a race for a claim (``lost_race``); the race is against
+    the accepted command that last landed that claim, if another seat's.
     """
     claim = refusal.metadata.get("claim", "")
     landed = match.claims.get(claim)
-    notice = match.race
-    if "gap_us" not in refusal.metadata or landed is None or notice is None:
+    lost = refusal.metadata.get("lost_race") == "true"
+    if not lost or landed is None or landed.seat == item.seat:
         return None
+    slot = refusal.metadata.get("claim_slot", "")
     return log_pb2.RaceRecord(
         claim=claim,
-        pile=notice.pile,
+        pile=int(slot) if slot.isdigit() else -1,
         landed_seat=landed.seat,
         landed_card=landed.label,
         landed_arrival_us=since_open_us(match, landed.arrival_ns),
         refused_seat=item.seat,
-        refused_card=notice.refused_card,
+        refused_card=refusal.metadata.get("label", ""),
         refused_arrival_us=since_open_us(match, item.arrival_ns),
-        gap_us=notice.gap_us,
+        gap_us=(item.arrival_ns - landed.arrival_ns) // 1000,
     )
 
 
@@ -113,48 +174,59 @@ def flag_record(match: Match, seat: int, deadline_ns: int, fired_ns: int) -> log
     )
 
 
-def flag_entry(match: Match) -> log_pb2.LogEntry:
-    """Return the entry of the flag the match was just ended by (``match.flag``)."""
-    assert match.flag is not None
-    return log_pb2.LogEntry(
-        match_id=match.match_id,
-        kind=log_pb2.ENTRY_KIND_FLAG,
-        seq=match.seq,
-        seat=SERVER,
-        arrival_us=match.flag.deadline_us,
-        deadline_us=match.flag.deadline_us,
-        flag=match.flag,
-        version=match.version,
+def flag_entry(
+    match: Match, step: rules_pb2.StepReply, flag: log_pb2.FlagRecord, deadline_ns: int
+) -> log_pb2.LogEntry:
+    """Return the entry of the flag that ends the match: the step counts at the deadline."""
+    entry = _stepped(_entry(match, log_pb2.ENTRY_KIND_FLAG, SERVER, deadline_ns), step)
+    entry.deadline_us = entry.arrival_us
+    entry.flag.CopyFrom(flag)
+    return entry
+
+
+def nudge_entry(match: Match, step: rules_pb2.StepReply, at_ns: int) -> log_pb2.LogEntry:
+    """Return the entry of a nudge the server applied (a lifted gate, a due spit)."""
+    entry = _stepped(_entry(match, log_pb2.ENTRY_KIND_NUDGE, SERVER, at_ns), step)
+    entry.command.CopyFrom(game_pb2.Command(nudge=game_pb2.Nudge()))
+    return entry
+
+
+def fault_entry(match: Match, fault: Fault, at_ns: int) -> log_pb2.LogEntry:
+    """Return the entry of a timing fault that overlapped the match's exposure."""
+    entry = _entry(match, log_pb2.ENTRY_KIND_FAULT, SERVER, at_ns)
+    entry.fault.CopyFrom(_fault_record(match, fault))
+    return entry
+
+
+def _fault_record(match: Match, fault: Fault) -> log_pb2.FaultRecord:
+    return log_pb2.FaultRecord(
+        kind=fault.kind.value,
+        start_ns=fault.start_ns - match.opened_ns,
+        end_ns=fault.end_ns - match.opened_ns,
     )
 
 
-def nudge_entry(match: Match, at_ns: int) -> log_pb2.LogEntry:
-    """Return the entry of a nudge the server just applied (a lifted gate, a due spit)."""
-    return log_pb2.LogEntry(
-        match_id=match.match_id,
-        kind=log_pb2.ENTRY_KIND_NUDGE,
-        seq=match.seq,
-        seat=SERVER,
-        command=game_pb2.Command(nudge=game_pb2.Nudge()),
-        arrival_us=since_open_us(match, at_ns),
-        version=match.version,
-    )
+def taken_over_entry(match: Match, instance: str, at_ns: int) -> log_pb2.LogEntry:
+    """Return the entry of a takeover: ``instance`` runs the match from now on."""
+    entry = _entry(match, log_pb2.ENTRY_KIND_TAKEN_OVER, SERVER, at_ns)
+    entry.instance = instance
+    return entry
 
 
-def closing_entry(match: Match) -> log_pb2.LogEntry:
-    """Return the last entry of a match that is over: finished with an outcome, or voided."""
-    entry = log_pb2.LogEntry(
-        match_id=match.match_id,
-        seq=match.seq,
-        seat=SERVER,
-        arrival_us=since_open_us(match, match.finished_ns or match.opened_ns),
-        version=match.version,
-    )
-    if match.status == arbitration_pb2.STATUS_VOIDED:
-        entry.kind = log_pb2.ENTRY_KIND_VOIDED
-        entry.void_reason = match.void_reason
-    else:
-        entry.kind = log_pb2.ENTRY_KIND_FINISHED
-        if match.outcome is not None:
-            entry.outcome.CopyFrom(match.outcome)
+def finished_entry(match: Match, at_ns: int) -> log_pb2.LogEntry:
+    """Return the last entry of a match that ended with an outcome."""
+    entry = _entry(match, log_pb2.ENTRY_KIND_FINISHED, SERVER, at_ns)
+    entry.state_sha256 = match.state_sha256
+    if match.outcome is not None:
+        entry.outcome.CopyFrom(match.outcome)
+    return entry
+
+
+def voided_entry(match: Match, fault: Fault, void_reason: str, at_ns: int) -> log_pb2.LogEntry:
+    """Return the last entry of a match voided because ``fault`` made its time untrustworthy."""
+    entry = _entry(match, log_pb2.ENTRY_KIND_VOIDED, SERVER, at_ns)
+    entry.seq += 1
+    entry.void_reason = void_reason
+    entry.fault.CopyFrom(_fault_record(match, fault))
+    entry.state_sha256 = match.state_sha256
     return entry

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import grpc
 import nats.errors
@@ -28,6 +29,14 @@ MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 FETCH_BATCH = 512
 FETCH_TIMEOUT_S = 2.0
 CLOSING = frozenset({log_pb2.ENTRY_KIND_FINISHED, log_pb2.ENTRY_KIND_VOIDED})
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A match's stored entries in order, and the stream sequence of the last one (0: none)."""
+
+    entries: Sequence[log_pb2.LogEntry]
+    last_seq: int
 
 
 def in_order(stored: Iterable[log_pb2.LogEntry]) -> list[log_pb2.LogEntry]:
@@ -79,6 +88,11 @@ def check_match_id(match_id: str) -> None:
 
 async def read_entries(js: JetStreamContext, match_id: str) -> list[log_pb2.LogEntry]:
     """Return the match's stored entries in order ([] when there are none)."""
+    return list((await read_log(js, match_id)).entries)
+
+
+async def read_log(js: JetStreamContext, match_id: str) -> Stored:
+    """Return the match's stored entries in order, with the last one's stream sequence."""
     subject = subjects.match_log(match_id)
     config = api.ConsumerConfig(
         deliver_policy=api.DeliverPolicy.ALL,
@@ -90,12 +104,13 @@ async def read_entries(js: JetStreamContext, match_id: str) -> list[log_pb2.LogE
     try:
         info = await sub.consumer_info()
         left = info.num_pending or 0
-        stored = []
+        stored, last_seq = [], 0
         while left > 0:
             messages = await sub.fetch(min(left, FETCH_BATCH), timeout=FETCH_TIMEOUT_S)
             stored += [log_pb2.LogEntry.FromString(m.data) for m in messages]
+            last_seq = max([last_seq, *(m.metadata.sequence.stream for m in messages)])
             left -= len(messages)
-        return in_order(stored)
+        return Stored(in_order(stored), last_seq)
     finally:
         await sub.unsubscribe()
         if config.name:  # pull_subscribe named the ephemeral consumer it made

@@ -1,24 +1,26 @@
-"""The arbitration log's writer: each match's entries, in order, appended to JetStream.
+"""The arbitration log's writer: each match's entries appended to JetStream, in order, fenced.
 
-The referee calls the recording methods as it decides; they build the entry and queue it,
-nothing more, so a command's answer never waits for storage. One writer task per match
-(started when entries are waiting, gone when none are) numbers them and appends them one
-at a time, waiting for each acknowledgement, so a match's entries reach the stream in
-order, each exactly once (a retry reuses the entry's Nats-Msg-Id). A match this process
-did not open (taken over from another instance) continues its log after the last stored
-entry. When a match ends, ``seal`` appends its last entry and waits until every entry is
-stored: the result is published only after that, so a finished match has its whole log.
+The log is the durable record of a match. The referee appends an entry and waits for the
+stream's acknowledgement before it changes the match by it or shows anything of it, so
+what a player saw is in the log, and a takeover reads it back (docs/failover.md).
+
+- **In order, once.** A match's entries are appended one at a time (its referee waits
+  for each), numbered from 0 without gaps. A failed append is retried with backoff under
+  the same ``Nats-Msg-Id`` (``<match id>.<index>``), so the stream stores it once.
+- **Fenced.** Each append names the stream sequence of the match's last stored entry
+  (``Nats-Expected-Last-Subject-Sequence``), the one this writer stored or, for a match
+  taken over, the one it read. When another instance has appended since (it took the
+  match over while this one was stopped), the stream refuses, and this writer raises
+  :class:`Superseded`: the entry never counted and nothing of it is shown.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 import nats.errors
@@ -27,41 +29,46 @@ from nats.js import JetStreamContext
 from prometheus_client import Counter, Gauge, Histogram
 
 from photofinish.arbitration.v1 import log_pb2
-from services.arbitration.match import Answer, Match, Submission
-from services.arbitration.matchlog import entries
+from services.arbitration.match import Match
+from services.arbitration.matchlog.reader import Stored, read_log
 from services.common.metrics import LATENCY_BUCKETS_S
 from wire import subjects
 
 log = logging.getLogger("arbitration")
 T = TypeVar("T")
 
-SEAL_TIMEOUT_S = 5.0  # past this, the result goes out and the writer keeps trying
 RETRY_FIRST_S = 0.05
 RETRY_MAX_S = 1.0
+WRONG_LAST_SEQUENCE = 10071  # JetStream's error code for a failed expected-sequence check
 
 ENTRIES = Counter("pf_log_entries_total", "Arbitration log entries recorded, by kind", ["kind"])
 _ENTRIES_BY_KIND = {kind: ENTRIES.labels(name) for name, kind in log_pb2.EntryKind.items()}
 APPEND_ERRORS = Counter("pf_log_append_errors_total", "Failed appends to the log (retried)")
-BACKLOG = Gauge("pf_log_backlog_entries", "Log entries recorded but not yet stored")
+BACKLOG = Gauge("pf_log_backlog_entries", "Log entries sent to the stream and not yet stored")
 STORE_SECONDS = Histogram(
     "pf_log_store_seconds",
-    "From an entry's append to its acknowledgement by the stream",
+    "From an entry's append to its acknowledgement by the stream: what every change waits",
     buckets=LATENCY_BUCKETS_S,
 )
-SEAL_SECONDS = Histogram(
-    "pf_log_seal_seconds",
-    "How long a match's result waited for its whole log to be stored",
-    buckets=LATENCY_BUCKETS_S,
-)
+
+
+class Superseded(Exception):
+    """Another instance appended to the match's log: it runs the match now."""
 
 
 class Store(Protocol):
-    """Where entries go; ``put`` returns once the entry is stored, or raises."""
+    """Where entries go and come back from."""
 
-    async def put(self, match_id: str, index: int, data: bytes) -> None: ...
+    async def put(self, match_id: str, index: int, data: bytes, after_seq: int) -> int:
+        """Store an entry after the one at stream sequence ``after_seq``; return its own.
 
-    async def next_index(self, match_id: str) -> int:
-        """Return the index after the match's last stored entry (0 when none is)."""
+        Raises:
+            Superseded: when the match's last stored entry is not the one at ``after_seq``.
+        """
+        ...
+
+    async def read(self, match_id: str) -> Stored:
+        """Return the match's stored entries."""
         ...
 
 
@@ -71,36 +78,50 @@ class StreamStore:
     def __init__(self, js: JetStreamContext) -> None:
         self._js = js
 
-    async def put(self, match_id: str, index: int, data: bytes) -> None:
-        await self._js.publish(
-            subjects.match_log(match_id),
-            data,
-            stream=subjects.LOG_STREAM,
-            headers={"Nats-Msg-Id": f"{match_id}.{index}"},
-        )
-
-    async def next_index(self, match_id: str) -> int:
+    async def put(self, match_id: str, index: int, data: bytes, after_seq: int) -> int:
+        subject = subjects.match_log(match_id)
+        headers = {
+            "Nats-Msg-Id": f"{match_id}.{index}",
+            "Nats-Expected-Last-Subject-Sequence": str(after_seq),
+        }
         try:
-            last = await self._js.get_last_msg(subjects.LOG_STREAM, subjects.match_log(match_id))
-        except nats.js.errors.NotFoundError:
-            return 0
-        return log_pb2.LogEntry.FromString(last.data or b"").index + 1
+            ack = await self._js.publish(subject, data, stream=subjects.LOG_STREAM, headers=headers)
+        except nats.js.errors.BadRequestError as error:
+            if error.err_code != WRONG_LAST_SEQUENCE:
+                raise
+            # The stream checks the sequence before it drops a repeat: a retry of an entry
+            # whose first append was stored (its ack lost) finds itself last. Anything
+            # else last is another instance's entry.
+            last = await self._js.get_last_msg(subjects.LOG_STREAM, subject)
+            if last.data != data or last.seq is None:
+                raise Superseded(match_id) from None
+            return last.seq
+        return ack.seq
+
+    async def read(self, match_id: str) -> Stored:
+        return await read_log(self._js, match_id)
 
 
 class MemoryStore:
-    """Entries kept in memory, by match (tests; a referee built without a log_writer)."""
+    """Entries kept in memory, by match (tests; a referee built without a log)."""
 
     def __init__(self, keep: bool = True) -> None:
         self.logs: dict[str, list[bytes]] = {}
         self._keep = keep
+        self._last_seq: dict[str, int] = {}
+        self._seq = 0
 
-    async def put(self, match_id: str, index: int, data: bytes) -> None:
+    async def put(self, match_id: str, index: int, data: bytes, after_seq: int) -> int:
+        if self._last_seq.get(match_id, 0) != after_seq:
+            raise Superseded(match_id)
+        self._seq += 1
+        self._last_seq[match_id] = self._seq
         if self._keep:
             self.logs.setdefault(match_id, []).append(data)
+        return self._seq
 
-    async def next_index(self, match_id: str) -> int:
-        stored = self.logs.get(match_id)
-        return log_pb2.LogEntry.FromString(stored[-1]).index + 1 if stored else 0
+    async def read(self, match_id: str) -> Stored:
+        return Stored(self.entries(match_id), self._last_seq.get(match_id, 0))
 
     def entries(self, match_id: str) -> list[log_pb2.LogEntry]:
         """Return a match's stored entries, decoded."""
@@ -109,143 +130,73 @@ class MemoryStore:
 
 @dataclass(slots=True, eq=False)
 class _Tail:
-    """One match's end of the log: the next index and the entries waiting to be stored."""
+    """One match's end of the log: the next index and the stream sequence of the last entry."""
 
-    match_id: str
-    next_index: int | None = None  # None: ask the store (a match taken over)
-    pending: deque[tuple[log_pb2.LogEntry, bytes | None, float]] = field(default_factory=deque)
-    writer: asyncio.Task[None] | None = None
-    sealed: bool = False
+    next_index: int = 0
+    last_seq: int = 0
 
 
 class LogWriter:
-    """Records each match's entries in the order the referee decides them."""
+    """Appends each match's entries in the order the referee decides them."""
 
-    def __init__(
-        self, store: Store, instance: str = "", seal_timeout_s: float = SEAL_TIMEOUT_S
-    ) -> None:
+    def __init__(self, store: Store, instance: str = "") -> None:
         self._store = store
-        self._instance = instance
-        self._seal_timeout_s = seal_timeout_s
+        self.instance = instance
         self._tails: dict[str, _Tail] = {}
 
     @classmethod
     def discarding(cls) -> LogWriter:
-        """Return a log_writer that keeps nothing (a referee built without one)."""
+        """Return a writer that keeps nothing (a referee built without a log)."""
         return cls(MemoryStore(keep=False))
 
-    def opened(self, match: Match) -> None:
-        """Record the header of a match that just opened."""
-        self._tail(match.match_id).next_index = 0
-        self._append(match, entries.opened_entry(match, self._instance))
+    def begin(self, match_id: str) -> None:
+        """Start the log of a match that is opening here: its header comes first."""
+        self._tails[match_id] = _Tail()
 
-    def judged(
-        self, match: Match, item: Submission, answer: Answer, deadline_ns: int | None
-    ) -> None:
-        """Record a command the referee judged (not a retry answered from its cache).
+    def resume(self, match_id: str, stored: Stored) -> None:
+        """Continue the log of a match taken over, after the entries read back."""
+        self._tails[match_id] = _Tail(len(stored.entries), stored.last_seq)
 
-        A command that arrived after the match ended is not part of it: it is answered,
-        not recorded.
+    async def append(self, match: Match, entry: log_pb2.LogEntry) -> None:
+        """Store ``entry`` as the match's next one; return once the stream has it.
+
+        Raises:
+            Superseded: another instance appended to this match's log meanwhile.
         """
-        if match.finished_ns is not None and item.arrival_ns > match.finished_ns:
-            return
-        self._append(match, entries.judged_entry(match, item, answer, deadline_ns))
-
-    def flagged(self, match: Match) -> None:
-        """Record the flag that just ended the match."""
-        self._append(match, entries.flag_entry(match))
-
-    def nudged(self, match: Match) -> None:
-        """Record the nudge the server just applied."""
-        self._append(match, entries.nudge_entry(match, time.monotonic_ns()))
-
-    async def seal(self, match: Match) -> bool:
-        """Record the match's end and wait until its whole log is stored.
-
-        Returns True the first time for a match, False after (its end is recorded once).
-        """
-        tail = self._tail(match.match_id)
-        if tail.sealed:
-            return False
-        tail.sealed = True
-        self._append(match, entries.closing_entry(match))
+        tail = self._tails[match.match_id]
+        entry.index = tail.next_index
+        data = entry.SerializeToString()
         started = time.perf_counter()
+        BACKLOG.inc()
         try:
-            await asyncio.wait_for(self._stored(tail), self._seal_timeout_s)
-        except TimeoutError:
-            log.error(
-                "log not stored in time; the result goes out without it",
-                extra={"fields": {"match": match.match_id, "backlog": len(tail.pending)}},
+            tail.last_seq = await self._retried(
+                self._store.put, match.match_id, entry.index, data, tail.last_seq
             )
-        SEAL_SECONDS.observe(time.perf_counter() - started)
-        return True
+        finally:
+            BACKLOG.dec()
+        tail.next_index += 1
+        STORE_SECONDS.observe(time.perf_counter() - started)
+        _ENTRIES_BY_KIND[entry.kind].inc()
 
-    async def flush(self, match_id: str) -> None:
-        """Return once every entry recorded so far for the match is stored."""
-        tail = self._tails.get(match_id)
-        if tail is not None:
-            await self._stored(tail)
+    async def read(self, match_id: str) -> Stored:
+        """Return the match's stored entries (retried until the store answers)."""
+        return await self._retried(self._store.read, match_id)
 
     def forget(self, match_id: str) -> None:
-        """Drop a match the arbitration let go of (its writer finishes what is left)."""
+        """Drop a match the arbitration let go of."""
         self._tails.pop(match_id, None)
 
-    async def close(self, timeout_s: float = 2.0) -> None:
-        """Store what is waiting, for at most ``timeout_s``; then stop every writer."""
-        writers = [t.writer for t in self._tails.values() if t.writer and not t.writer.done()]
-        if writers:
-            await asyncio.wait(writers, timeout=timeout_s)
-        for writer in writers:
-            writer.cancel()
-
-    def _tail(self, match_id: str) -> _Tail:
-        tail = self._tails.get(match_id)
-        if tail is None:
-            tail = self._tails[match_id] = _Tail(match_id)
-        return tail
-
-    def _append(self, match: Match, entry: log_pb2.LogEntry) -> None:
-        # The hot path: queue the entry. Numbering it, hashing the state and encoding the
-        # entry wait for the writer, after the command's answer has gone out.
-        state = match.state if entry.kind in entries.CHANGES_STATE else None
-        tail = self._tail(match.match_id)
-        tail.pending.append((entry, state, time.perf_counter()))
-        BACKLOG.inc()
-        _ENTRIES_BY_KIND[entry.kind].inc()
-        if tail.writer is None or tail.writer.done():
-            tail.writer = asyncio.get_running_loop().create_task(
-                self._write(tail), name=f"log-{tail.match_id}"
-            )
-
-    async def _stored(self, tail: _Tail) -> None:
-        while tail.writer is not None and not tail.writer.done():
-            await asyncio.shield(tail.writer)
-
-    async def _write(self, tail: _Tail) -> None:
-        """Store the tail's entries one by one, in order, until none is waiting."""
-        while tail.next_index is None:
-            tail.next_index = await self._retried(self._store.next_index, tail.match_id)
-        while tail.pending:
-            entry, state, queued = tail.pending[0]
-            if state is not None:
-                entry.state_sha256 = hashlib.sha256(state).digest()
-            entry.index = tail.next_index
-            data = entry.SerializeToString()
-            await self._retried(self._store.put, tail.match_id, entry.index, data)
-            tail.next_index += 1
-            tail.pending.popleft()
-            BACKLOG.dec()
-            STORE_SECONDS.observe(time.perf_counter() - queued)
-
     async def _retried(self, call: Callable[..., Awaitable[T]], match_id: str, *args: Any) -> T:
-        """Return ``call(match_id, *args)``, retried until the store answers."""
+        """Return ``call(match_id, *args)``, retried until the store answers.
+
+        An entry is retried under the same Nats-Msg-Id, so it is stored once and the
+        match's next entry waits: the log never has a hole or a swap.
+        """
         delay_s = RETRY_FIRST_S
         while True:
             try:
                 return await call(match_id, *args)
             except (nats.errors.Error, OSError) as error:
-                # An entry is retried under the same Nats-Msg-Id, so it is stored once and
-                # the entries after it wait: the log never has a hole or a swap.
                 APPEND_ERRORS.inc()
                 log.warning(
                     "log store failed; retrying",
