@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from games.bid import Board, Counted, End, Placement, Port, Settlement, Tile
 from games.bid.board import parse_end
 from games.bid.model import SettlementKind
@@ -26,8 +28,14 @@ _KINDS: dict[SettlementKind, bid_pb2.SettlementKind.ValueType] = {
 }
 
 
+# The conversions to the wire are memoized: a view lists the same tiles, ends and
+# placements step after step. The messages they return are shared: callers copy them into
+# their own (protobuf copies a message it is given) and never change them.
+
+
+@functools.cache
 def tile_to_proto(tile: Tile) -> bid_pb2.Tile:
-    """Return ``tile``, smaller half first, with its text."""
+    """Return ``tile``, smaller half first, with its text (a shared message)."""
     return bid_pb2.Tile(low=tile.low, high=tile.high, text=str(tile))
 
 
@@ -48,6 +56,7 @@ def tile_from_proto(tile: bid_pb2.Tile) -> Tile:
     return Tile(low, high)
 
 
+@functools.lru_cache(maxsize=1024)
 def end_to_proto(end: End) -> bid_pb2.End:
     """Return the open point ``end`` with its id text ("[1|4]:high")."""
     return bid_pb2.End(tile=tile_to_proto(end.tile), port=_PORTS[end.port], text=str(end))
@@ -79,6 +88,7 @@ def board_to_proto(board: Board) -> bid_pb2.BidBoard:
     )
 
 
+@functools.lru_cache(maxsize=8192)
 def _placement(placement: Placement) -> bid_pb2.Placement:
     return bid_pb2.Placement(
         tile=tile_to_proto(placement.tile),
@@ -87,11 +97,13 @@ def _placement(placement: Placement) -> bid_pb2.Placement:
     )
 
 
+@functools.lru_cache(maxsize=2048)
 def open_point_to_proto(point: OpenPoint) -> bid_pb2.OpenPoint:
     """Return an open point and the value a tile must show to join it."""
     return bid_pb2.OpenPoint(end=end_to_proto(point.end), value=point.value)
 
 
+@functools.lru_cache(maxsize=2048)
 def counted_to_proto(counted: Counted) -> bid_pb2.Counted:
     """Return one contribution to the end sum."""
     return bid_pb2.Counted(tile=tile_to_proto(counted.tile), points=counted.points)

@@ -6,6 +6,8 @@ tile has); whether it is *legal* now is the engine's business.
 
 from __future__ import annotations
 
+import functools
+
 from games.bid import Accept, Bid, Command, Draw, PassBid, Play, Ready, Resign
 from games.bid.codec.board import end_from_proto, end_to_proto, tile_from_proto, tile_to_proto
 from games.errors import Malformed, Reason
@@ -61,6 +63,7 @@ def command_to_proto(command: Command) -> game_pb2.Command:
     return game_pb2.Command(bid=bid_command_to_proto(command))
 
 
+@functools.lru_cache(maxsize=8192)
 def bid_command_to_proto(command: Command) -> bid_pb2.BidCommand:
     """Return ``command`` as a BidCommand (views list legal commands without the envelope)."""
     match command:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from games.errors import Malformed, Reason
 from games.spit import Card, Rank, Suit
 from photofinish.game.v1 import spit_pb2
@@ -15,8 +17,14 @@ _SUITS: dict[Suit, spit_pb2.Suit.ValueType] = {
 _RANKS = {rank.value: rank for rank in Rank}
 
 
+# The conversions below are memoized: a view lists the same few dozen cards, tiles and
+# placements step after step. The messages they return are shared: callers copy them into
+# their own (protobuf copies a message it is given) and never change them.
+
+
+@functools.cache
 def card_to_proto(card: Card) -> spit_pb2.Card:
-    """Return a face-up card with its text."""
+    """Return a face-up card with its text (a shared message: never change it)."""
     return spit_pb2.Card(rank=card.rank.value, suit=_SUITS[card.suit], text=str(card))
 
 

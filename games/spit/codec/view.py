@@ -7,6 +7,7 @@ face down is a count, for its owner too (the engine's view holds nothing more). 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -54,8 +55,10 @@ def view_to_proto(view: View) -> game_pb2.View:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def stock_pile_to_proto(pile: StockView) -> spit_pb2.StockPile:
-    """Return one stock pile: its face-up top (if any) and the face-down count."""
+    """Return one stock pile: its face-up top (if any) and the face-down count (a shared
+    message, as ``card_to_proto``'s)."""
     return spit_pb2.StockPile(top=maybe_card_to_proto(pile.top), hidden=pile.hidden)
 
 
@@ -65,6 +68,7 @@ def _side(side: SideView) -> spit_pb2.SpitSide:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def _centre(pile: CentreView) -> spit_pb2.CentrePile:
     return spit_pb2.CentrePile(top=maybe_card_to_proto(pile.top), size=pile.size)
 
