@@ -29,6 +29,8 @@ from services.arbitration import record
 from services.arbitration.match import Match, Submission
 from services.arbitration.matchlog import entries
 from services.arbitration.matchlog.writer import LogWriter, StreamStore
+from services.common.natslink.link import NatsLink
+from services.common.natslink.requests import Requests
 from services.common.streams import log_stream_config
 from services.stack.natsd import start_nats
 
@@ -50,7 +52,7 @@ def bid_match(match_id: str) -> Match:
     return record.opened(header)
 
 
-async def _nobody(answer: object) -> None:
+def _nobody(answer: object) -> None:
     return None
 
 
@@ -78,7 +80,8 @@ async def store_cost(url: str, appends: int, matches: int) -> tuple[list[int], f
     nc = await nats.connect(url)
     js = nc.jetstream()
     await js.add_stream(log_stream_config())
-    log_writer = LogWriter(StreamStore(js))
+    link = await NatsLink.connect(url, "bench")
+    log_writer = LogWriter(StreamStore(Requests(link), js))
     one = bid_match("one")
     log_writer.begin(one.match_id)
     samples = []
@@ -100,6 +103,7 @@ async def store_cost(url: str, appends: int, matches: int) -> tuple[list[int], f
     stored = matches * (appends // 10)
     rate = stored / (time.perf_counter() - started_s)
     cpu_us = (time.process_time() - cpu_s) * 1e6 / stored
+    await link.close()
     await nc.close()
     return samples, rate, cpu_us
 

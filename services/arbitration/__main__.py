@@ -28,6 +28,8 @@ from services.arbitration.submits import SubmitIntake
 from services.arbitration.takeover import Takeover
 from services.arbitration.timers import Timers
 from services.common import tasks
+from services.common.natslink.link import NatsLink
+from services.common.natslink.requests import Requests
 from services.common.placement import Directory
 from services.common.serving import serve
 from services.common.streams import log_stream_config, results_stream_config
@@ -64,15 +66,23 @@ class Arbitration:
         js = nc.jetstream()
         await js.add_stream(results_stream_config())
         await js.add_stream(log_stream_config())
-        log_writer = LogWriter(StreamStore(js), config.instance)
+        # The hot path's own connection: submits, rules calls, log appends, views.
+        link = await NatsLink.connect(
+            config.nats_url,
+            f"arbitration-{config.instance}-link",
+            outages.disconnected,
+            outages.reconnected,
+        )
+        requests = Requests(link)
+        log_writer = LogWriter(StreamStore(requests, js), config.instance)
         directory = await Directory.open(js)
         await directory.start()
         placement = Placement(config.instance, directory)
-        rules = RulesClient(over_nats(nc))
+        rules = RulesClient(over_nats(requests))
         matches = Matches(
             config.instance,
             rules,
-            Publisher(nc, js),
+            Publisher(link, js),
             Timers(config.gate_timeout_s),
             starting_clock(config.bank_ms, config.grace_ms),
             config.tolerances,
@@ -90,8 +100,8 @@ class Arbitration:
         ]
         stalls = stall_watcher(config.tolerances, self.on_fault, matches.holds_any)
         stalls.start()
-        intake = SubmitIntake(nc, matches)
-        await intake.start(config.instance)
+        intake = SubmitIntake(link, matches)
+        intake.start(config.instance)
         await nc.subscribe(
             subjects.MATCH_CREATE,
             queue=subjects.ARBITRATION_QUEUE,
@@ -100,13 +110,14 @@ class Arbitration:
         try:
             yield
         finally:
-            await intake.stop()
+            intake.stop()
             stalls.stop()
             for loop in loops:
                 await tasks.stop(loop)
             await matches.close()
             await directory.stop()
             await rules.close()
+            await link.close()
             await nc.drain()
 
     def register(self, server: grpc.aio.Server) -> Sequence[str]:

@@ -44,7 +44,7 @@ def take_in(
 def into(future: asyncio.Future[arbitration_pb2.SubmitReply]) -> Reply:
     """Return a reply that settles ``future`` with the answer (the first one only)."""
 
-    async def reply(answer: Answer) -> None:
+    def reply(answer: Answer) -> None:
         if future.done():
             return
         if isinstance(answer, Rejection):

@@ -7,7 +7,7 @@ of the match's log (``record.apply``), so a takeover rebuilds it from the log al
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
@@ -34,8 +34,9 @@ class Submission:
     """A player's command, stamped on arrival, waiting its turn in the match's queue.
 
     ``reply`` takes its answer back to the sender (the gateway's batch over NATS, a gRPC
-    call); the referee awaits it once, after publishing what the command changed, so the
-    answer and the views leave together. A reply never raises, and a second one is ignored.
+    call); the referee calls it once, right after publishing what the command changed, so
+    the answer and the views leave in one write. A reply never raises, and a second one
+    is ignored.
     """
 
     arrival_ns: int
@@ -68,7 +69,7 @@ class Nudge:
 
 
 Answer = arbitration_pb2.SubmitReply | Rejection
-Reply = Callable[[Answer], Awaitable[None]]
+Reply = Callable[[Answer], None]
 Item = Submission | Flag | Nudge | FaultNotice
 # A retry resends one of a client's last few commands; older answers are not kept.
 ANSWERS_KEPT_PER_SEAT = 32

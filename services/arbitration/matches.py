@@ -105,8 +105,8 @@ class Matches:
         await self.log_writer.append(match, header)  # stored before anyone hears of it
         match.perspectives = {p.seat: p.seen for p in step.perspectives}
         self.hold(match)
-        await self._publisher.updates(match)
-        await self._publisher.opened(match)
+        self._publisher.updates(match)
+        self._publisher.opened(match)
         return match
 
     async def publish_result(self, match: Match) -> None:

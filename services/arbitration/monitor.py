@@ -37,7 +37,11 @@ def stall_watcher(
 
 
 class NatsOutages:
-    """nats-py's disconnect/reconnect callbacks, turned into one fault per outage."""
+    """The NATS connections' disconnects and reconnects, turned into one fault per outage.
+
+    The process has two connections to the same server (nats-py's, and the hot path's
+    link): the outage runs from the first that drops to the first that is back.
+    """
 
     def __init__(self, tolerances: Tolerances, on_fault: Callable[[Fault], None]) -> None:
         self._tolerances = tolerances
@@ -46,13 +50,20 @@ class NatsOutages:
 
     def callbacks(self) -> dict[str, Callable[[], Awaitable[None]]]:
         """Return the keyword arguments for ``nats.connect``."""
-        return {"disconnected_cb": self.disconnected, "reconnected_cb": self.reconnected}
 
-    async def disconnected(self) -> None:
+        async def disconnected() -> None:
+            self.disconnected()
+
+        async def reconnected() -> None:
+            self.reconnected()
+
+        return {"disconnected_cb": disconnected, "reconnected_cb": reconnected}
+
+    def disconnected(self) -> None:
         if self._down_since_ns is None:
             self._down_since_ns = time.monotonic_ns()
 
-    async def reconnected(self) -> None:
+    def reconnected(self) -> None:
         if self._down_since_ns is None:
             return
         fault = measured(

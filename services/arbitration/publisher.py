@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 
-from nats.aio.client import Client as NATS
 from nats.js import JetStreamContext
 
 from photofinish.arbitration.v1 import arbitration_pb2
@@ -12,6 +11,7 @@ from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from services.arbitration.match import Match
 from services.arbitration.timing import remaining_ms
+from services.common.natslink.link import NatsLink
 from services.common.watching import SPECTATORS
 from wire import subjects
 
@@ -77,20 +77,20 @@ def build_update(match: Match, seat: int, now_ns: int) -> arbitration_pb2.MatchU
 
 
 class Publisher:
-    """Publishes a match's updates and results on NATS."""
+    """Publishes a match's updates on the hot path's link and its results to JetStream."""
 
-    def __init__(self, nc: NATS, js: JetStreamContext) -> None:
-        self._nc = nc
+    def __init__(self, link: NatsLink, js: JetStreamContext) -> None:
+        self._link = link
         self._js = js
 
-    async def updates(self, match: Match) -> None:
+    def updates(self, match: Match) -> None:
         """Publish the current update to each seat, and to the spectators if any watch."""
         now_ns = time.monotonic_ns()
         for seat in PERSPECTIVES:
             if seat not in match.perspectives:
                 continue  # the spectators' view, while nobody watches
             update = update_bytes(match, seat, now_ns)
-            await self._nc.publish(subjects.match_view(match.match_id, seat), update)
+            self._link.publish(subjects.match_view(match.match_id, seat), update)
 
     async def finished(self, match: Match, commands: int) -> None:
         """Publish the result once; the match id deduplicates any resend."""
@@ -125,8 +125,6 @@ class Publisher:
             headers={"Nats-Msg-Id": match.match_id},
         )
 
-    async def opened(self, match: Match) -> None:
+    def opened(self, match: Match) -> None:
         """Announce the open match (the bot pool joins its seats from this)."""
-        await self._nc.publish(
-            subjects.match_opened(match.match_id), match.created.SerializeToString()
-        )
+        self._link.publish(subjects.match_opened(match.match_id), match.created.SerializeToString())

@@ -91,13 +91,13 @@ class Referee:
                     # A failure outside the rules (NATS, the log store) ends this item,
                     # never the match: what was stored stands, and the next item goes on.
                     log.exception("item failed", extra={"fields": {"match": match.match_id}})
-                    await _answer(item, failed())
+                    _answer(item, failed())
                 item = None
         except Superseded:
             log.error("match moved", extra={"fields": {"match": match.match_id}})
-            await _answer_moved(match, item)
+            _answer_moved(match, item)
         except asyncio.CancelledError:
-            await _answer_moved(match, item)  # nobody is left waiting on a stopped worker
+            _answer_moved(match, item)  # nobody is left waiting on a stopped worker
             raise
 
     async def handle(self, match: Match, item: Item) -> None:
@@ -121,7 +121,7 @@ class Referee:
             await self._record(match, entries.finished_entry(match, match.finished_ns or 0))
             await self._publisher.finished(match, match.seq)
         if answer is not None:
-            await _answer(item, answer)
+            _answer(item, answer)
 
     async def _timer_step(self, step: Coroutine[None, None, None]) -> None:
         # A timer has nobody to answer: a refusal (the rules service unreachable, a state
@@ -159,7 +159,7 @@ class Referee:
         """Publish the match as it now stands and set its next timer."""
         if match.is_watched(self._now()):
             await spectators.refresh(match, self._rules)  # a watch began during the step
-        await self._publisher.updates(match)
+        self._publisher.updates(match)
         self._schedule(match)
 
     async def _submission(self, match: Match, item: Submission) -> Answer:
@@ -256,7 +256,7 @@ class Referee:
             )
         await self._refused(match, item, rejection, deadline_ns, race)
         if race is not None:
-            await self._publisher.updates(match)
+            self._publisher.updates(match)
         return rejection
 
     async def _reveal(self, match: Match, item: Submission, deadline_ns: int | None) -> Answer:
@@ -340,7 +340,7 @@ class Referee:
         # The void reason names the fault kind first: "event_loop_lag of …".
         await self._record(match, entries.voided_entry(match, fault, figures, now_ns), now_ns)
         VOIDS.labels(fault.kind.value).inc()
-        await self._publisher.updates(match)
+        self._publisher.updates(match)
         await self._publisher.voided(match, match.void_kind, figures)
         self._schedule(match)
         log.warning(
@@ -355,18 +355,18 @@ def _kept(match: Match, item: Submission) -> Answer:
     return answer
 
 
-async def _answer(item: Item, answer: Answer) -> None:
+def _answer(item: Item, answer: Answer) -> None:
     if isinstance(item, Submission):
-        await item.reply(answer)
+        item.reply(answer)
 
 
-async def _answer_moved(match: Match, current: Item | None) -> None:
+def _answer_moved(match: Match, current: Item | None) -> None:
     """Tell the command being judged and every queued one to go to the new owner."""
     items = [current] if current is not None else []
     while not match.queue.empty():
         items.append(match.queue.get_nowait())
     for item in items:
-        await _answer(item, moved())
+        _answer(item, moved())
 
 
 def moved() -> Rejection:

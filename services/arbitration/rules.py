@@ -17,12 +17,11 @@ import functools
 from collections.abc import Awaitable, Callable, Sequence
 
 import grpc
-import nats.errors
-from nats.aio.client import Client as NATS
 
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
+from services.common.natslink.requests import NoResponders, Requests
 from services.common.rejection import Rejection, from_refusal
 from wire import subjects
 from wire.batching import Batcher
@@ -32,8 +31,8 @@ NOT_HELD = "not_held"  # the rules service's reason (services/rules/table.py)
 NOT_A_RESIGNATION = "not_a_resignation"
 
 
-# Sends one batch to a subject and returns the reply's bytes (raising nats-py's
-# NoRespondersError or TimeoutError): NATS request/reply, or an in-process table in tests.
+# Sends one batch to a subject and returns the reply's bytes (raising NoResponders or
+# TimeoutError): NATS request/reply, or an in-process table in tests.
 Request = Callable[[str, bytes, float], Awaitable[bytes]]
 
 
@@ -41,11 +40,11 @@ class NotHeld(Exception):
     """The rules instance asked does not hold the match at that version, or is gone."""
 
 
-def over_nats(nc: NATS) -> Request:
-    """Return the request function that sends batches as NATS requests on ``nc``."""
+def over_nats(requests: Requests) -> Request:
+    """Return the request function that sends batches as NATS requests."""
 
     async def request(subject: str, data: bytes, timeout_s: float) -> bytes:
-        return (await nc.request(subject, data, timeout=timeout_s)).data
+        return (await requests.send(subject, data, timeout_s)).data
 
     return request
 
@@ -160,13 +159,13 @@ class RulesClient:
         data = rules_pb2.HeldCalls(calls=batch).SerializeToString()
         try:
             reply = await self._request(subject, data, self._timeout_s)
-        except nats.errors.NoRespondersError:
+        except NoResponders:
             if subject == subjects.RULES_CALLS:
                 raise _unavailable("no rules instance answers") from None
             for call in batch:  # the holder is gone: its matches are held nowhere now
                 self._holders.pop(call.match_id, None)
             raise NotHeld(subject) from None
-        except nats.errors.TimeoutError:
+        except TimeoutError:
             raise _unavailable(f"no answer within {self._timeout_s:g} s") from None
         answers = rules_pb2.HeldAnswers.FromString(reply)
         for call, answer in zip(batch, answers.answers, strict=False):

@@ -10,6 +10,7 @@ import nats
 from aiohttp import web
 
 from services.common.metrics import add_metrics_route, bound_port, lag_sampler
+from services.common.natslink.link import NatsLink
 from services.common.placement import Directory
 from services.common.serving import announce_ready
 from services.gateway.arbiters import ArbitrationChannels, by_owner
@@ -29,10 +30,11 @@ async def main(config: Config) -> None:
     nc = await nats.connect(config.nats_url, name="gateway")
     directory = await Directory.open(nc.jetstream())
     await directory.start()
+    link = await NatsLink.connect(config.nats_url, "gateway-link")  # submits and updates
     arbitration = ArbitrationChannels(config.arbitration_addr, directory)
-    submits = SubmitForwarder(nc, directory)
-    await submits.start()
-    arena = LocalArena(config.token_key, nc, arbitration, submits)
+    submits = SubmitForwarder(link, directory)
+    submits.start()
+    arena = LocalArena(config.token_key, link, arbitration, submits)
     grpc_web = GrpcWebConfig(
         routes=public_routes(),
         local=arena.methods(),
@@ -70,7 +72,8 @@ async def main(config: Config) -> None:
     finally:
         lag.stop()
         await runner.cleanup()
-        await submits.stop()
+        submits.stop()
+        await link.close()
         await arbitration.close()
         await directory.stop()
         await nc.drain()

@@ -7,18 +7,17 @@ the same rich status a backend would send (google.rpc.Status with ErrorInfo).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 
 import grpc
-import nats.errors
 from google.protobuf.message import Message
-from nats.aio.client import Client as NATS
-from nats.aio.subscription import Subscription
 
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
 from photofinish.client.v1 import arena_pb2
 from services.common.identity import PLAYER_ID, RECEIVED_NS, text_values
+from services.common.natslink.link import NatsLink
 from services.common.rejection import Rejection, from_rpc_error
 from services.common.watching import RENEW_S, SPECTATORS
 from services.gateway.arbiters import ArbitrationChannels
@@ -58,12 +57,12 @@ class LocalArena:
     def __init__(
         self,
         token_key: bytes,
-        nc: NATS,
+        link: NatsLink,
         arbitration: ArbitrationChannels,
         submits: SubmitForwarder,
     ) -> None:
         self._key = token_key
-        self._nc = nc
+        self._link = link
         self._arbitration = arbitration
         self._submits = submits
 
@@ -107,15 +106,19 @@ class LocalArena:
         only, and passed on in the bytes it came in (never encoded again)."""
         assert isinstance(request, arena_pb2.WatchRequest)
         player = text_values(metadata).get(PLAYER_ID, "")
+        published: asyncio.Queue[bytes] = asyncio.Queue()
         # Subscribe before asking for the latest update, so nothing falls in between.
-        subscription = await self._nc.subscribe(subjects.match_view(request.match_id, request.seat))
+        sid = self._link.subscribe(
+            subjects.match_view(request.match_id, request.seat),
+            lambda message: published.put_nowait(message.data),
+        )
         try:
             first = await self._latest(request, player)
             yield first.SerializeToString()
             last_seq = first.seq
             if first.status != arbitration_pb2.STATUS_LIVE:
                 return
-            async for data, update in self._published(subscription, request, player):
+            async for data, update in self._published(published, request, player):
                 if not is_newer(update, last_seq):
                     continue
                 yield data
@@ -123,29 +126,29 @@ class LocalArena:
                 if update.status != arbitration_pb2.STATUS_LIVE:
                     return
         finally:
-            await subscription.unsubscribe()
+            self._link.unsubscribe(sid)
 
     async def _published(
-        self, subscription: Subscription, request: arena_pb2.WatchRequest, player: str
+        self, published: asyncio.Queue[bytes], request: arena_pb2.WatchRequest, player: str
     ) -> AsyncIterator[tuple[bytes, arbitration_pb2.MatchUpdate]]:
-        """Yield each update published on the subscription, as bytes and decoded.
+        """Yield each update published for the stream, as bytes and decoded.
 
         A spectator stream also renews its watch every ``RENEW_S`` without news (the
         arbitration builds the spectators' view only while someone watches); a renewal
         brings the latest update, which goes on if it is news.
         """
         if request.seat != SPECTATORS:
-            async for message in subscription.messages:
-                yield message.data, arbitration_pb2.MatchUpdate.FromString(message.data)
-            return
+            while True:
+                data = await published.get()
+                yield data, arbitration_pb2.MatchUpdate.FromString(data)
         while True:
             try:
-                message = await subscription.next_msg(timeout=RENEW_S)
-            except nats.errors.TimeoutError:
+                data = await asyncio.wait_for(published.get(), RENEW_S)
+            except TimeoutError:
                 latest = await self._latest(request, player)
                 yield latest.SerializeToString(), latest
             else:
-                yield message.data, arbitration_pb2.MatchUpdate.FromString(message.data)
+                yield data, arbitration_pb2.MatchUpdate.FromString(data)
 
     async def _latest(
         self, request: arena_pb2.WatchRequest, player: str

@@ -5,7 +5,9 @@ Every Submit the gateway has for one instance in an event-loop turn leaves as on
 instance answers each command as soon as it is judged (``SubmitAnswers``, naming each by
 its place in the batch). When no instance listens on the subject, NATS itself answers the
 reply subject at once with a "no responders" status: every Submit of that batch is then
-UNAVAILABLE, worth sending again (the match's new owner will be found).
+UNAVAILABLE, worth sending again (the match's new owner will be found). Answers are read
+on the hot path's link (``services/common/natslink``), each settling its Submit as it
+arrives.
 """
 
 from __future__ import annotations
@@ -16,21 +18,20 @@ import logging
 
 import grpc
 import nats.errors
-from nats.aio.client import NO_RESPONDERS_STATUS
-from nats.aio.client import Client as NATS
-from nats.aio.msg import Msg
-from nats.aio.subscription import Subscription
-from nats.js.api import Header
 
 from photofinish.arbitration.v1 import arbitration_pb2
+from services.common.natslink.frames import Message
+from services.common.natslink.link import NatsLink
+from services.common.natslink.requests import NO_RESPONDERS
 from services.common.placement import Directory
 from services.common.rejection import Rejection, from_refusal
 from wire import subjects
-from wire.batching import Coalescer
 
 log = logging.getLogger(__name__)
 
 SUBMIT_TIMEOUT_S = 10.0  # a command waits behind its match's queue and one rules call
+
+Waiting = asyncio.Future[arbitration_pb2.SubmitReply]
 
 
 def _unavailable(why: str) -> Rejection:
@@ -40,26 +41,25 @@ def _unavailable(why: str) -> Rejection:
 class SubmitForwarder:
     """Sends Submits to the instance that runs each match and hands back each answer."""
 
-    def __init__(self, nc: NATS, directory: Directory) -> None:
-        self._nc = nc
+    def __init__(self, link: NatsLink, directory: Directory) -> None:
+        self._link = link
         self._directory = directory
-        self._inbox = nc.new_inbox()
+        self._inbox = link.new_inbox()
+        self._cut = len(self._inbox) + 1
         self._numbers = itertools.count()
         # By batch number: each Submit's future, by its place in the batch.
-        self._waiting: dict[str, list[asyncio.Future[arbitration_pb2.SubmitReply]]] = {}
+        self._waiting: dict[str, list[Waiting]] = {}
         self._give_up: dict[str, asyncio.TimerHandle] = {}
-        self._outgoing: Coalescer[
-            tuple[arbitration_pb2.ForwardedSubmit, asyncio.Future[arbitration_pb2.SubmitReply]]
-        ] = Coalescer(self._send)
-        self._subscription: Subscription | None = None
+        # By subject: this turn's Submits, sent together at its end.
+        self._outgoing: dict[str, list[tuple[arbitration_pb2.ForwardedSubmit, Waiting]]] = {}
+        self._sid: int | None = None
 
-    async def start(self) -> None:
-        self._subscription = await self._nc.subscribe(f"{self._inbox}.*", cb=self._on_answers)
+    def start(self) -> None:
+        self._sid = self._link.subscribe(f"{self._inbox}.*", self._on_answers)
 
-    async def stop(self) -> None:
-        if self._subscription is not None:
-            await self._subscription.unsubscribe()
-        await self._outgoing.close()
+    def stop(self) -> None:
+        if self._sid is not None:
+            self._link.unsubscribe(self._sid)
 
     async def submit(
         self, request: arbitration_pb2.SubmitRequest, player_id: str, received_ns: int
@@ -73,10 +73,11 @@ class SubmitForwarder:
         forwarded = arbitration_pb2.ForwardedSubmit(
             request=request, player_id=player_id, received_ns=received_ns
         )
-        answer: asyncio.Future[arbitration_pb2.SubmitReply] = (
-            asyncio.get_running_loop().create_future()
-        )
-        self._outgoing.add(subject, (forwarded, answer))
+        loop = self._link.loop
+        answer: Waiting = loop.create_future()
+        if not self._outgoing:
+            loop.call_soon(self._send_all)
+        self._outgoing.setdefault(subject, []).append((forwarded, answer))
         return await answer
 
     async def _subject(self, match_id: str) -> str:
@@ -87,27 +88,20 @@ class SubmitForwarder:
             instance = None
         return subjects.SUBMITS_ANY if instance is None else subjects.submits(instance)
 
-    async def _send(
-        self,
-        subject: str,
-        batch: list[
-            tuple[arbitration_pb2.ForwardedSubmit, asyncio.Future[arbitration_pb2.SubmitReply]]
-        ],
-    ) -> None:
-        number = str(next(self._numbers))
-        self._waiting[number] = [answer for _, answer in batch]
-        self._give_up[number] = asyncio.get_running_loop().call_later(
-            SUBMIT_TIMEOUT_S, self._time_out, number
-        )
-        data = arbitration_pb2.Submits(submits=[f for f, _ in batch]).SerializeToString()
-        try:
-            await self._nc.publish(subject, data, reply=f"{self._inbox}.{number}")
-        except nats.errors.Error as error:
-            self._fail(number, _unavailable(f"NATS refused the message ({error!r})"))
+    def _send_all(self) -> None:
+        outgoing, self._outgoing = self._outgoing, {}
+        for subject, batch in outgoing.items():
+            number = str(next(self._numbers))
+            self._waiting[number] = [answer for _, answer in batch]
+            self._give_up[number] = self._link.loop.call_later(
+                SUBMIT_TIMEOUT_S, self._time_out, number
+            )
+            data = arbitration_pb2.Submits(submits=[f for f, _ in batch]).SerializeToString()
+            self._link.publish(subject, data, reply=f"{self._inbox}.{number}")
 
-    async def _on_answers(self, message: Msg) -> None:
-        number = message.subject.rsplit(".", 1)[-1]
-        if message.headers and message.headers.get(Header.STATUS) == NO_RESPONDERS_STATUS:
+    def _on_answers(self, message: Message) -> None:
+        number = message.subject[self._cut :]
+        if message.status == NO_RESPONDERS:
             self._fail(number, _unavailable("no arbitration instance runs this match now"))
             return
         waiting = self._waiting.get(number)

@@ -11,8 +11,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 
-import nats
-
+from services.common.natslink.link import NatsLink
 from services.common.serving import serve
 from services.rules.config import Config
 from services.rules.hop import Hop
@@ -24,16 +23,14 @@ from wire import logs, loops
 async def main(config: Config) -> None:
     @contextlib.asynccontextmanager
     async def lifespan() -> AsyncIterator[None]:
-        nc = await nats.connect(
-            config.nats_url, name=f"rules-{config.instance}", max_reconnect_attempts=-1
-        )
-        hop = Hop(nc, Table(config.lift_pause_ms), config.instance)
-        await hop.start()
+        link = await NatsLink.connect(config.nats_url, f"rules-{config.instance}")
+        hop = Hop(link, Table(config.lift_pause_ms), config.instance)
+        hop.start()
         try:
             yield
         finally:
             hop.stop()
-            await nc.drain()  # the batches already taken are answered first
+            await link.close()  # the answers already made are sent first
 
     await serve(
         "rules", config.listen, lambda server: register(server, config.lift_pause_ms), lifespan

@@ -2,17 +2,17 @@
 
 The arbitration sends every call it has ready for one rules instance in an event-loop
 turn as one ``HeldCalls`` request: on this instance's own subject for the matches it
-holds, on the queue subject (any instance) for a new match or one to restore. Each call
-is answered by the instance's :class:`~services.rules.table.Table`; the answers name this
-instance, so the next calls about the matches it stepped come here.
+holds, on the queue subject (any instance) for a new match or one to restore. Each batch
+is answered in the read that brings it, by the instance's
+:class:`~services.rules.table.Table`; the answers name this instance, so the next calls
+about the matches it stepped come here.
 """
 
 from __future__ import annotations
 
-from nats.aio.client import Client as NATS
-from nats.aio.msg import Msg
-
 from photofinish.rules.v1 import rules_pb2
+from services.common.natslink.frames import Message
+from services.common.natslink.link import NatsLink
 from services.common.ticker import Ticker
 from services.rules.table import Table
 from wire import subjects
@@ -30,25 +30,26 @@ def answer_batch(table: Table, instance: str, data: bytes) -> bytes:
 class Hop:
     """Answers the arbitration's batches for ``table`` until stopped."""
 
-    def __init__(self, nc: NATS, table: Table, instance: str) -> None:
-        self._nc = nc
+    def __init__(self, link: NatsLink, table: Table, instance: str) -> None:
+        self._link = link
         self._table = table
         self._instance = instance
         self._sweeper = Ticker(lambda: SWEEP_EVERY_S, self._sweep)
 
-    async def start(self) -> None:
+    def start(self) -> None:
         on_batch = self._on_batch
-        await self._nc.subscribe(subjects.rules_calls(self._instance), cb=on_batch)
-        await self._nc.subscribe(subjects.RULES_CALLS, queue=subjects.RULES_QUEUE, cb=on_batch)
+        self._link.subscribe(subjects.rules_calls(self._instance), on_batch)
+        self._link.subscribe(subjects.RULES_CALLS, on_batch, queue=subjects.RULES_QUEUE)
         self._sweeper.start()
 
     def stop(self) -> None:
-        """Stop sweeping; the subscriptions end with the connection's drain (the batches
-        already taken are answered first)."""
         self._sweeper.stop()
 
     def _sweep(self, due_ns: int, ran_ns: int) -> None:
         self._table.drop_idle()
 
-    async def _on_batch(self, message: Msg) -> None:
-        await message.respond(answer_batch(self._table, self._instance, message.data))
+    def _on_batch(self, message: Message) -> None:
+        if message.reply:
+            self._link.publish(
+                message.reply, answer_batch(self._table, self._instance, message.data)
+            )

@@ -55,7 +55,7 @@ class Outbox:
         self.results: list[tuple[str, int]] = []
         self.sent: list[arbitration_pb2.MatchUpdate] = []  # seat 0's updates
 
-    async def updates(self, match: Match) -> None:
+    def updates(self, match: Match) -> None:
         self.sent.append(build_update(match, 0, self._now()))
 
     async def finished(self, match: Match, commands: int) -> None:
@@ -64,7 +64,7 @@ class Outbox:
     async def voided(self, match: Match, reason: str, figures: str) -> None:
         self.results.append(("voided", len(self.store.logs.get(match.match_id, []))))
 
-    async def opened(self, match: Match) -> None:
+    def opened(self, match: Match) -> None:
         return None
 
 
@@ -156,7 +156,7 @@ class Table:
             client_seq = self.client_seq[seat]
         return Submission(self.stamp(), seat, client_seq, command, self._kept)
 
-    async def _kept(self, answer: Answer) -> None:
+    def _kept(self, answer: Answer) -> None:
         self.answers.append(answer)
 
     async def submit(

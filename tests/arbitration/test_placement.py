@@ -14,21 +14,36 @@ from nats.js.errors import NoKeysError
 from photofinish.arbitration.v1 import log_pb2
 from services.arbitration.matchlog.writer import StreamStore, Superseded
 from services.arbitration.placement import Placement
+from services.common.natslink.link import NatsLink
+from services.common.natslink.requests import Requests
 from services.common.placement import Directory, arbiters_bucket, owners_bucket
 from services.common.streams import log_stream_config
-from services.stack.natsd import start_nats
+from services.stack.natsd import NatsServer, start_nats
 from tests.waiting import poll_until
 
 TTL_S = 1.0
 
 
 @pytest.fixture
-async def js(tmp_path: Path) -> AsyncIterator[JetStreamContext]:
-    server = await start_nats(tmp_path / "nats")
+async def server(tmp_path: Path) -> AsyncIterator[NatsServer]:
+    started = await start_nats(tmp_path / "nats")
+    yield started
+    await started.stop()
+
+
+@pytest.fixture
+async def js(server: NatsServer) -> AsyncIterator[JetStreamContext]:
     nc = await nats.connect(server.url)
     yield nc.jetstream()
     await nc.close()
-    await server.stop()
+
+
+@pytest.fixture
+async def store(server: NatsServer, js: JetStreamContext) -> AsyncIterator[StreamStore]:
+    await js.add_stream(log_stream_config())
+    link = await NatsLink.connect(server.url, "test")
+    yield StreamStore(Requests(link), js)
+    await link.close()
 
 
 async def directory(js: JetStreamContext) -> Directory:
@@ -104,9 +119,7 @@ def entry(index: int, instance: str = "arb-a") -> bytes:
     return log_pb2.LogEntry(match_id="m1", index=index, instance=instance).SerializeToString()
 
 
-async def test_an_append_after_someone_elses_is_refused(js: JetStreamContext) -> None:
-    await js.add_stream(log_stream_config())
-    store = StreamStore(js)
+async def test_an_append_after_someone_elses_is_refused(store: StreamStore) -> None:
     first = await store.put("m1", 0, entry(0), 0)  # the opener's header
     with pytest.raises(Superseded):
         await store.put("m1", 0, entry(0, "arb-b"), 0)  # another "first" entry of the match
@@ -120,9 +133,7 @@ async def test_an_append_after_someone_elses_is_refused(js: JetStreamContext) ->
     assert [e.index for e in again.entries] == [0, 1, 2] and again.last_seq == adopter
 
 
-async def test_a_retried_append_is_stored_once(js: JetStreamContext) -> None:
-    await js.add_stream(log_stream_config())
-    store = StreamStore(js)
+async def test_a_retried_append_is_stored_once(store: StreamStore) -> None:
     first = await store.put("m1", 0, entry(0), 0)
     second = await store.put("m1", 1, entry(1), first)
     # Its acknowledgement was lost: the same entry again, after the same one, is the same.

@@ -13,32 +13,41 @@ from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 
 from photofinish.arbitration.v1 import arbitration_pb2
+from services.common.natslink.link import NatsLink
 from services.common.placement import Directory, Owner, arbiters_bucket, owners_bucket
 from services.common.rejection import Rejection
 from services.gateway.submits import SubmitForwarder
-from services.stack.natsd import start_nats
+from services.stack.natsd import NatsServer, start_nats
 from wire import subjects
 
 
 @pytest.fixture
-async def nc(tmp_path: Path) -> AsyncIterator[NATS]:
-    server = await start_nats(tmp_path / "nats")
-    connection = await nats.connect(server.url)
-    yield connection
-    await connection.close()
-    await server.stop()
+async def server(tmp_path: Path) -> AsyncIterator[NatsServer]:
+    started = await start_nats(tmp_path / "nats")
+    yield started
+    await started.stop()
 
 
 @pytest.fixture
-async def forwarder(nc: NATS) -> AsyncIterator[SubmitForwarder]:
+async def nc(server: NatsServer) -> AsyncIterator[NATS]:
+    connection = await nats.connect(server.url)
+    yield connection
+    await connection.close()
+
+
+@pytest.fixture
+async def forwarder(server: NatsServer, nc: NATS) -> AsyncIterator[SubmitForwarder]:
     js = nc.jetstream()
     directory = Directory(await owners_bucket(js), await arbiters_bucket(js))
     await directory.start()
     directory.note_owner("m1", Owner("arb-a", 1))
-    forwarding = SubmitForwarder(nc, directory)
-    await forwarding.start()
+    link = await NatsLink.connect(server.url, "gateway-link")
+    forwarding = SubmitForwarder(link, directory)
+    forwarding.start()
+    await link.flush()
     yield forwarding
-    await forwarding.stop()
+    forwarding.stop()
+    await link.close()
     await directory.stop()
 
 

@@ -17,11 +17,9 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 import grpc
-import nats
 import pytest
 import pytest_asyncio
 from aiohttp import ClientSession
-from nats.aio.client import Client as NATS
 
 from games import bid, spit
 from games.bid import codec as bid_codec
@@ -32,6 +30,8 @@ from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2, rules_pb2_grpc
 from services.arbitration.rules import NotHeld, Rejection, RulesClient, over_nats
+from services.common.natslink.link import NatsLink
+from services.common.natslink.requests import Requests
 from services.stack.natsd import start_nats
 from services.stack.processes import Child, start_child
 from tests.rules.walks import bid_hidden, choices, route, shown, spit_hidden, spit_race
@@ -62,10 +62,10 @@ async def child(tmp_path_factory: pytest.TempPathFactory, nats_url: str) -> Asyn
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def nc(child: Child, nats_url: str) -> AsyncIterator[NATS]:
-    connection = await nats.connect(nats_url)
+async def link(child: Child, nats_url: str) -> AsyncIterator[NatsLink]:
+    connection = await NatsLink.connect(nats_url, "test")
     yield connection
-    await connection.drain()
+    await connection.close()
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -75,8 +75,8 @@ async def channel(child: Child) -> AsyncIterator[grpc.aio.Channel]:
 
 
 @pytest.fixture
-def rules(nc: NATS) -> RulesClient:
-    return RulesClient(over_nats(nc))
+def rules(link: NatsLink) -> RulesClient:
+    return RulesClient(over_nats(Requests(link)))
 
 
 class Held:

@@ -17,6 +17,7 @@ what a player saw is in the log, and a takeover reads it back (docs/failover.md)
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -24,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 import nats.errors
-import nats.js.errors
 from nats.js import JetStreamContext
 from prometheus_client import Counter, Gauge, Histogram
 
@@ -32,11 +32,14 @@ from photofinish.arbitration.v1 import log_pb2
 from services.arbitration.match import Match
 from services.arbitration.matchlog.reader import Stored, read_log
 from services.common.metrics import LATENCY_BUCKETS_S
+from services.common.natslink.frames import header_block
+from services.common.natslink.requests import Requests
 from wire import subjects
 
 log = logging.getLogger("arbitration")
 T = TypeVar("T")
 
+APPEND_TIMEOUT_S = 2.0
 RETRY_FIRST_S = 0.05
 RETRY_MAX_S = 1.0
 WRONG_LAST_SEQUENCE = 10071  # JetStream's error code for a failed expected-sequence check
@@ -56,6 +59,10 @@ class Superseded(Exception):
     """Another instance appended to the match's log: it runs the match now."""
 
 
+class AppendRefused(ConnectionError):
+    """The stream refused an entry for another reason (retried: it may be passing)."""
+
+
 class Store(Protocol):
     """Where entries go and come back from."""
 
@@ -73,30 +80,39 @@ class Store(Protocol):
 
 
 class StreamStore:
-    """The JetStream stream ``PF_MATCH_LOG``, one subject per match."""
+    """The JetStream stream ``PF_MATCH_LOG``, one subject per match.
 
-    def __init__(self, js: JetStreamContext) -> None:
+    Appends go over the hot path's link (a publish to the stream's subject whose reply is
+    the stream's acknowledgement); reads, rare, through nats-py's JetStream API.
+    """
+
+    def __init__(self, requests: Requests, js: JetStreamContext) -> None:
+        self._requests = requests
         self._js = js
 
     async def put(self, match_id: str, index: int, data: bytes, after_seq: int) -> int:
         subject = subjects.match_log(match_id)
-        headers = {
-            "Nats-Msg-Id": f"{match_id}.{index}",
-            "Nats-Expected-Last-Subject-Sequence": str(after_seq),
-        }
-        try:
-            ack = await self._js.publish(subject, data, stream=subjects.LOG_STREAM, headers=headers)
-        except nats.js.errors.BadRequestError as error:
-            if error.err_code != WRONG_LAST_SEQUENCE:
-                raise
-            # The stream checks the sequence before it drops a repeat: a retry of an entry
-            # whose first append was stored (its ack lost) finds itself last. Anything
-            # else last is another instance's entry.
-            last = await self._js.get_last_msg(subjects.LOG_STREAM, subject)
-            if last.data != data or last.seq is None:
-                raise Superseded(match_id) from None
-            return last.seq
-        return ack.seq
+        headers = header_block(
+            {
+                "Nats-Msg-Id": f"{match_id}.{index}",
+                "Nats-Expected-Stream": subjects.LOG_STREAM,
+                "Nats-Expected-Last-Subject-Sequence": str(after_seq),
+            }
+        )
+        reply = await self._requests.send(subject, data, APPEND_TIMEOUT_S, headers)
+        ack = json.loads(reply.data)
+        error = ack.get("error")
+        if error is None:
+            return int(ack["seq"])
+        if error.get("err_code") != WRONG_LAST_SEQUENCE:
+            raise AppendRefused(f"the log stream refused an entry: {error}")
+        # The stream checks the sequence before it drops a repeat: a retry of an entry
+        # whose first append was stored (its ack lost) finds itself last. Anything else
+        # last is another instance's entry.
+        last = await self._js.get_last_msg(subjects.LOG_STREAM, subject)
+        if last.data != data or last.seq is None:
+            raise Superseded(match_id)
+        return last.seq
 
     async def read(self, match_id: str) -> Stored:
         return await read_log(self._js, match_id)

@@ -1,0 +1,1 @@
+"""A lean NATS core connection for the hot path (see link.py)."""
