@@ -10,8 +10,7 @@ TIMING_FAULTS = Counter(
     "pf_timing_faults_total", "Intervals of untrustworthy time, by kind", ["kind"]
 )
 VOIDS = Counter("pf_voids_total", "Matches voided with no rating result, by reason", ["reason"])
-# Finer than the latency buckets where the targets sit: lateness p99 ≤ 2 ms, a snapshot
-# adding ≤ 0.5 ms to a command (docs/failover.md).
+# Finer than the latency buckets where the targets sit: lateness p99 ≤ 2 ms.
 FINE_BUCKETS_S = (
     0.00005,
     0.0001,
@@ -43,3 +42,5 @@ FORWARDING_DELAY = Histogram(
 )
 LIVE_MATCHES = Gauge("pf_live_matches", "Matches this arbitration instance is running")
 COMMANDS = Counter("pf_commands_total", "Commands judged, by result", ["result"])
+ACCEPTED = COMMANDS.labels("accepted")  # the children every command counts on, found once
+REFUSED = COMMANDS.labels("refused")

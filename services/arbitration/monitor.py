@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Awaitable, Callable
 
@@ -10,6 +11,9 @@ from services.common.metrics import LAG_SAMPLE_INTERVAL_S, observe_lag
 from services.common.ticker import Ticker
 
 STALL_SAMPLE_INTERVAL_S = 0.01  # fine enough to catch a 100 ms stall within 10 ms of it
+# Every tick is judged for a stall; one in this many is also the loop's lag sample (the
+# lag metric's pace in every other service, 10 a second).
+LAG_SAMPLE_EVERY = round(LAG_SAMPLE_INTERVAL_S / STALL_SAMPLE_INTERVAL_S)
 
 
 def stall_watcher(
@@ -20,15 +24,17 @@ def stall_watcher(
     A stopped or starved process (SIGSTOP, swapping, a long GC, CPU-bound work on the
     loop) wakes late; everything stamped in that time was stamped late. It ticks every
     10 ms while ``watching()`` (the instance holds matches) and at the lag sampler's pace
-    otherwise: a stall while no match is held touches nobody's time. Every tick is also
-    the process's event-loop lag sample.
+    otherwise: a stall while no match is held touches nobody's time. The ticks are also
+    the process's event-loop lag samples, ten a second.
     """
+    ticks = itertools.count()
 
     def interval_s() -> float:
         return STALL_SAMPLE_INTERVAL_S if watching() else LAG_SAMPLE_INTERVAL_S
 
     def on_tick(due_ns: int, ran_ns: int) -> None:
-        observe_lag(due_ns, ran_ns)
+        if next(ticks) % LAG_SAMPLE_EVERY == 0 or not watching():
+            observe_lag(due_ns, ran_ns)
         fault = measured(FaultKind.EVENT_LOOP_LAG, due_ns, ran_ns, tolerances)
         if fault is not None:
             on_fault(fault)

@@ -35,7 +35,7 @@ from services.arbitration.faults import (
 from services.arbitration.match import Answer, FaultNotice, Flag, Item, Match, Nudge, Submission
 from services.arbitration.matchlog import entries
 from services.arbitration.matchlog.writer import LogWriter, Superseded
-from services.arbitration.metrics import COMMANDS, TIMER_LATENESS, VOIDS
+from services.arbitration.metrics import ACCEPTED, REFUSED, TIMER_LATENESS, VOIDS
 from services.arbitration.publisher import Publisher
 from services.arbitration.restoring import restore
 from services.arbitration.rules import NOT_A_RESIGNATION, NotHeld, RulesClient
@@ -105,7 +105,7 @@ class Referee:
         answer: Answer | None = None
         if isinstance(item, Submission):
             answer = await self._submission(match, item)
-            COMMANDS.labels("refused" if isinstance(answer, Rejection) else "accepted").inc()
+            (REFUSED if isinstance(answer, Rejection) else ACCEPTED).inc()
         elif isinstance(item, FaultNotice):
             await self.judge_fault(match, item.fault)
         elif isinstance(item, Flag):

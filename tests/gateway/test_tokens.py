@@ -1,11 +1,16 @@
-"""Guest tokens: what they name, and every way a bad one is refused."""
+"""Guest tokens: what they name, every way a bad one is refused, and the gateway's check."""
 
 from __future__ import annotations
 
 import pytest
+from aiohttp.test_utils import make_mocked_request
 from hypothesis import given
 from hypothesis import strategies as st
 
+from services.common.identity import PLAYER_ID
+from services.gateway.auth import identity_hook
+from services.gateway.grpcweb import RequestRefused
+from services.gateway.routing import public_routes
 from services.gateway.tokens import InvalidToken, clean_name, issue, verify
 
 KEY = b"k" * 32
@@ -43,3 +48,19 @@ def test_unusable_display_names_are_refused(name: str) -> None:
 def test_garbage_is_never_a_token(text: str) -> None:
     with pytest.raises(InvalidToken):
         verify(KEY, text, now_s=0)
+
+
+async def test_the_gateway_remembers_a_checked_token_but_not_past_its_expiry() -> None:
+    now = [1000.0]
+    hook = identity_hook(KEY, clock=lambda: now[0])
+    route = public_routes()["/photofinish.client.v1.Arena/Submit"]
+    token, identity = issue(KEY, "Ada", now_s=1000, ttl_s=60)
+    request = make_mocked_request("POST", "/", headers={"authorization": f"Bearer {token}"})
+    for _ in range(2):  # checked, then remembered: the same player either way
+        assert (PLAYER_ID, identity.player_id) in await hook(request, route)
+    now[0] = 1060.0
+    with pytest.raises(RequestRefused, match="expired"):
+        await hook(request, route)
+    forged = make_mocked_request("POST", "/", headers={"authorization": f"Bearer {token}x"})
+    with pytest.raises(RequestRefused):
+        await hook(forged, route)

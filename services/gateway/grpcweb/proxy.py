@@ -53,7 +53,7 @@ class GrpcWebProxy:
             return trailers_only(wire, status, cors)
         local = self._config.local.get(path)
         try:
-            incoming = await self._incoming(request, wire, route)
+            incoming = await self._incoming(request, wire, route, local is not None)
             if local is not None:
                 return await self._answer_here(request, wire, route, local, incoming, cors)
             outgoing = await self._outgoing(path, route, incoming)
@@ -104,7 +104,9 @@ class GrpcWebProxy:
         finally:
             await stream.close()
 
-    async def _incoming(self, request: web.Request, wire: WireFormat, route: Route) -> Incoming:
+    async def _incoming(
+        self, request: web.Request, wire: WireFormat, route: Route, local: bool
+    ) -> Incoming:
         encoding = request.headers.get("grpc-encoding", "identity")
         if encoding != "identity":
             raise RequestRefused(
@@ -119,6 +121,8 @@ class GrpcWebProxy:
         message = reader.finish()
         parsed = route.check(message)
         own = await self._hook(request, route) if self._hook is not None else ()
+        if local:  # answered here: nothing goes to a backend
+            return Incoming(message, parsed, own, own, timeout_s)
         metadata = forwarded(request.headers, self._config.headers, own)
         return Incoming(message, parsed, own, metadata, timeout_s)
 
