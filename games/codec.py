@@ -30,6 +30,24 @@ _TERMINATIONS_BY_NUMBER = {
 _GATES_BY_NUMBER = {int(number): gate for gate, number in _GATES.items()}
 
 
+def length_delimited(number: int, payload: bytes) -> bytes:
+    """Return ``payload`` (an encoded message) as field ``number`` of the message around it.
+
+    Protobuf merges a message's fields in whatever order and pieces they come, so a view's
+    parts encoded once can be joined into each recipient's message without re-encoding.
+    """
+    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
 def seat_to_proto(seat: Seat | None) -> int:
     """Return ``seat`` as sent on the wire: -1 for none."""
     return NO_SEAT if seat is None else int(seat)

@@ -66,8 +66,9 @@ class Codec(Protocol):
 
     def view_to_proto(self, view: Any) -> game_pb2.View: ...
 
-    def views_to_proto(self, views: Sequence[Any]) -> list[game_pb2.View]:
-        """A step's views, one per recipient: what they share may be built once."""
+    def views_to_bytes(self, views: Sequence[Any]) -> list[bytes]:
+        """A step's views, one encoded ``View`` per recipient: what they share is encoded
+        once (each decodes to exactly its ``view_to_proto``)."""
         ...
 
     def view_from_proto(self, view: game_pb2.View) -> Any: ...

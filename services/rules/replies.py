@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from games.codec import decision_to_proto, outcome_to_proto, seat_to_proto
+from games.codec import decision_to_proto, length_delimited, outcome_to_proto, seat_to_proto
 from games.contract import Claim
 from games.decision import DEFAULT_LIFT_PAUSE_MS, Step, Termination
 from games.registry import Game
@@ -38,7 +38,7 @@ def step_reply(
     engine, state = entry.engine, step.state
     outcome = engine.outcome(state)
     recipients: tuple[Seat | None, ...] = RECIPIENTS if spectators else SEATS
-    views = entry.codec.views_to_proto([engine.view(state, seat) for seat in recipients])
+    views = entry.codec.views_to_bytes([engine.view(state, seat) for seat in recipients])
     return rules_pb2.StepReply(
         state=engine.encode_state(state) if with_state else b"",
         decision=decision_to_proto(step.decision, lift_pause_ms),
@@ -57,17 +57,20 @@ def step_reply(
     )
 
 
+_SEEN_VIEW = game_pb2.Seen.DESCRIPTOR.fields_by_name["view"].number
+
+
 def perspective(
-    entry: Game, view: game_pb2.View, events: tuple[Any, ...], seat: Seat | None
+    entry: Game, view: bytes, events: tuple[Any, ...], seat: Seat | None
 ) -> rules_pb2.Perspective:
-    """Return ``seat``'s (None: the spectators') ``view`` with the ``events`` it may see,
-    encoded once, here (see ``Seen`` in game.proto)."""
+    """Return ``seat``'s (None: the spectators') encoded ``view`` with the ``events`` it may
+    see, as one encoded ``Seen`` (see game.proto)."""
     engine, codec = entry.engine, entry.codec
-    seen = game_pb2.Seen(
-        view=view,
-        events=[codec.event_to_proto(event) for event in engine.events_for(events, seat)],
-    )
-    return rules_pb2.Perspective(seat=seat_to_proto(seat), seen=seen.SerializeToString())
+    shown = [codec.event_to_proto(event) for event in engine.events_for(events, seat)]
+    seen = length_delimited(_SEEN_VIEW, view)
+    if shown:
+        seen += game_pb2.Seen(events=shown).SerializeToString()
+    return rules_pb2.Perspective(seat=seat_to_proto(seat), seen=seen)
 
 
 def view_reply(

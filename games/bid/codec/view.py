@@ -30,6 +30,7 @@ from games.bid.codec.commands import bid_command_to_proto, command_from_proto
 from games.codec import (
     gate_from_proto,
     gate_to_proto,
+    length_delimited,
     pair_from_proto,
     result_from_proto,
     result_to_proto,
@@ -46,52 +47,61 @@ from photofinish.game.v1 import bid_pb2, game_pb2
 _JOCKEY_DISCOUNT = Options().jockey_discount
 
 
+_BID_FIELD = game_pb2.View.DESCRIPTOR.fields_by_name["bid"].number
+_BOARD_FIELD = bid_pb2.BidView.DESCRIPTOR.fields_by_name["board"].number
+
+
 def view_to_proto(view: View) -> game_pb2.View:
     """Return ``view`` in the View envelope."""
-    return _view(view, board_to_proto(view.board))
+    bid_view = _bid_view(view)
+    bid_view.board.CopyFrom(board_to_proto(view.board))
+    return game_pb2.View(bid=bid_view)
 
 
-def views_to_proto(views: Sequence[View]) -> list[game_pb2.View]:
-    """Return a step's views, each in its envelope.
+def views_to_bytes(views: Sequence[View]) -> list[bytes]:
+    """Return a step's views, each an encoded View.
 
     Every recipient sees the same board, and the line of play is most of a view's
-    encoding: a board the views share is built once (each view gets its own copy).
+    encoding: a board the views share is encoded once and joined to each view's own
+    fields.
     """
-    boards: dict[int, bid_pb2.BidBoard] = {}
+    boards: dict[int, bytes] = {}
+    encoded = []
     for view in views:
-        if id(view.board) not in boards:
-            boards[id(view.board)] = board_to_proto(view.board)
-    return [_view(view, boards[id(view.board)]) for view in views]
+        board = boards.get(id(view.board))
+        if board is None:
+            board = boards[id(view.board)] = board_to_proto(view.board).SerializeToString()
+        own = _bid_view(view).SerializeToString()
+        encoded.append(length_delimited(_BID_FIELD, own + length_delimited(_BOARD_FIELD, board)))
+    return encoded
 
 
-def _view(view: View, board: bid_pb2.BidBoard) -> game_pb2.View:
+def _bid_view(view: View) -> bid_pb2.BidView:
+    """Return everything of ``view`` but its board."""
     winner, termination = result_to_proto(view.outcome)
     last = view.last_settlement
-    return game_pb2.View(
-        bid=bid_pb2.BidView(
-            seat=seat_to_proto(view.seat),
-            version=view.version,
-            round_no=view.round_no,
-            hand=[tile_to_proto(tile) for tile in view.hand],
-            hand_counts=list(view.hand_counts),
-            boneyard_count=view.boneyard_count,
-            board=board,  # copied into this message
-            open_points=[open_point_to_proto(point) for point in view.open_points],
-            counted=[counted_to_proto(counted) for counted in view.counted],
-            end_sum=view.end_sum,
-            balances=list(view.balances),
-            jockey=seat_to_proto(view.jockey),
-            auction=None if view.auction is None else _auction(view.auction),
-            decide=seats_to_proto(view.decide),
-            fresh=view.fresh,
-            gate=gate_to_proto(view.gate),
-            must_play=maybe_tile_to_proto(view.must_play),
-            must_open_with=maybe_tile_to_proto(view.must_open_with),
-            legal=[bid_command_to_proto(command) for command in view.legal],
-            last_settlement=None if last is None else settlement_to_proto(last),
-            winner=winner,
-            termination=termination,
-        )
+    return bid_pb2.BidView(
+        seat=seat_to_proto(view.seat),
+        version=view.version,
+        round_no=view.round_no,
+        hand=[tile_to_proto(tile) for tile in view.hand],
+        hand_counts=list(view.hand_counts),
+        boneyard_count=view.boneyard_count,
+        open_points=[open_point_to_proto(point) for point in view.open_points],
+        counted=[counted_to_proto(counted) for counted in view.counted],
+        end_sum=view.end_sum,
+        balances=list(view.balances),
+        jockey=seat_to_proto(view.jockey),
+        auction=None if view.auction is None else _auction(view.auction),
+        decide=seats_to_proto(view.decide),
+        fresh=view.fresh,
+        gate=gate_to_proto(view.gate),
+        must_play=maybe_tile_to_proto(view.must_play),
+        must_open_with=maybe_tile_to_proto(view.must_open_with),
+        legal=[bid_command_to_proto(command) for command in view.legal],
+        last_settlement=None if last is None else settlement_to_proto(last),
+        winner=winner,
+        termination=termination,
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.spit import Options
 from games.spit.codec.commands import command_from_proto, command_to_proto
 from games.spit.codec.events import event_to_proto
-from games.spit.codec.view import view_from_proto, view_to_proto, views_to_proto
+from games.spit.codec.view import view_from_proto, view_to_proto, views_to_bytes
 from photofinish.game.v1 import game_pb2
 
 __all__ = [
@@ -15,7 +15,7 @@ __all__ = [
     "options_from_proto",
     "view_from_proto",
     "view_to_proto",
-    "views_to_proto",
+    "views_to_bytes",
 ]
 
 

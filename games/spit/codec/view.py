@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TypeVar
 
 from games.codec import (
     gate_from_proto,
     gate_to_proto,
+    length_delimited,
     result_from_proto,
     result_to_proto,
     seat_from_proto,
@@ -29,29 +31,49 @@ from photofinish.game.v1 import game_pb2, spit_pb2
 T = TypeVar("T")
 
 
-def views_to_proto(views: Sequence[View]) -> list[game_pb2.View]:
-    """Return a step's views, each in its envelope (they share nothing worth building once)."""
-    return [view_to_proto(view) for view in views]
+_SPIT_FIELD = game_pb2.View.DESCRIPTOR.fields_by_name["spit"].number
+
+
+def views_to_bytes(views: Sequence[View]) -> list[bytes]:
+    """Return a step's views, each an encoded View.
+
+    Everything a Spit view shows is public (face-down cards are counts, for their owner
+    too), so a step's views differ by whose they are: the rest is encoded once, when it
+    is equal, and each recipient's seat joined to it.
+    """
+    first = views[0]
+    if any(replace(view, seat=first.seat) != first for view in views[1:]):
+        return [view_to_proto(view).SerializeToString() for view in views]
+    shared = _spit_view(first, with_seat=False).SerializeToString()
+    return [
+        length_delimited(
+            _SPIT_FIELD,
+            shared + spit_pb2.SpitView(seat=seat_to_proto(view.seat)).SerializeToString(),
+        )
+        for view in views
+    ]
 
 
 def view_to_proto(view: View) -> game_pb2.View:
     """Return ``view`` in the View envelope."""
+    return game_pb2.View(spit=_spit_view(view))
+
+
+def _spit_view(view: View, with_seat: bool = True) -> spit_pb2.SpitView:
     winner, termination = result_to_proto(view.outcome)
-    return game_pb2.View(
-        spit=spit_pb2.SpitView(
-            seat=seat_to_proto(view.seat),
-            version=view.version,
-            round_no=view.round_no,
-            pausable=view.pausable,
-            sides=[_side(side) for side in view.sides],
-            centre=[_centre(pile) for pile in view.centre],
-            gate=gate_to_proto(view.gate),
-            paused=view.paused,
-            must_press=seats_to_proto(view.must_press),
-            spits=view.spits,
-            winner=winner,
-            termination=termination,
-        )
+    return spit_pb2.SpitView(
+        seat=seat_to_proto(view.seat) if with_seat else 0,
+        version=view.version,
+        round_no=view.round_no,
+        pausable=view.pausable,
+        sides=[_side(side) for side in view.sides],
+        centre=[_centre(pile) for pile in view.centre],
+        gate=gate_to_proto(view.gate),
+        paused=view.paused,
+        must_press=seats_to_proto(view.must_press),
+        spits=view.spits,
+        winner=winner,
+        termination=termination,
     )
 
 
