@@ -6,6 +6,8 @@ from aiohttp import web
 
 from services.gateway.grpcweb.backends import backends_context, end_streams
 from services.gateway.grpcweb.config import GrpcWebConfig
+from services.gateway.grpcweb.disconnect import Departures
+from services.gateway.grpcweb.forward import DEPARTURES
 from services.gateway.grpcweb.proxy import GrpcWebProxy, MetadataHook
 from services.gateway.grpcweb.routes import METHOD_PATTERN, SERVICE_PATTERN
 
@@ -22,6 +24,7 @@ def setup(
     channels live under one app key. Returns the proxy, whose handlers these are.
     """
     proxy = GrpcWebProxy(config, hook)
+    app[DEPARTURES] = Departures(config.disconnect_poll_s)
     app.router.add_route("POST", ROUTE, proxy.handle)
     app.router.add_route("OPTIONS", ROUTE, proxy.preflight)
     app.cleanup_ctx.append(backends_context(config))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Mapping
 from typing import Protocol
@@ -11,7 +10,7 @@ from aiohttp import web
 
 from services.gateway.grpcweb.backends import BACKENDS, Backends
 from services.gateway.grpcweb.calls import CANCELLED_HERE, Outgoing, StreamCall, call_unary
-from services.gateway.grpcweb.disconnect import call_when_gone, is_gone
+from services.gateway.grpcweb.disconnect import Departures, is_gone
 from services.gateway.grpcweb.formats import WireFormat
 from services.gateway.grpcweb.metrics import OPEN_STREAMS, UNARY_SECONDS
 from services.gateway.grpcweb.response import StreamWriter, trailers_only, unary
@@ -20,6 +19,7 @@ from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import Code, Status
 
 SHUTTING_DOWN = Status(Code.UNAVAILABLE, "the gateway is shutting down; call again")
+DEPARTURES = web.AppKey("grpcweb_departures", Departures)
 
 
 async def forward_unary(
@@ -88,12 +88,13 @@ async def relay_stream(
     failed write or by the idle poll), gateway shutting down, handler cancelled.
     """
     backends = request.config_dict[BACKENDS]
-    watcher = asyncio.create_task(call_when_gone(request, poll_s, stream.cancel))
+    departures = request.config_dict[DEPARTURES]
+    departures.watch(request, stream.cancel)
     try:
         with backends.tracking(stream), OPEN_STREAMS.labels(method).track_inprogress():
             return await _relay(request, wire, stream, backends, cors)
     finally:
-        watcher.cancel()
+        departures.forget(request)
         stream.cancel()
 
 
