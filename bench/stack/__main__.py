@@ -52,6 +52,11 @@ def main() -> None:
         help="sample rules, arbitration and gateway with py-spy in the window; raw files in DIR",
     )
     parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="first measure the floor (bench.floor) at the same load, and print the ratio",
+    )
+    parser.add_argument(
         "--pin",
         action="store_true",
         help="pin the whole stack to CPU 0 and the load workers to CPU 1 (taskset's way)",

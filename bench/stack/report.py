@@ -19,7 +19,8 @@ from bench.stack.settings import (
 from bench.stack.worker import assign
 
 
-def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage) -> None:
+def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage) -> float:
+    """Print the run's figures; return the stack's CPU ms per accepted command."""
     both = sorted(v * 1000 for r in results for v in r["both_s"])
     reply = sorted(v * 1000 for r in results for v in r["reply_s"])
     accepted: Counter[str] = Counter()
@@ -113,6 +114,7 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage
     )
     arbitration_figures(usage, sent)
     verdict(usage, lag_p99_ms, outside)
+    return 1000 * stack_cpu / max(1, total)
 
 
 def arbitration_figures(usage: Usage, sent: int) -> None:

@@ -14,11 +14,13 @@ from typing import Any
 
 import aiohttp
 
+from bench.floor.run import run_floor
 from bench.stack.procstat import Snapshot, Usage, child_pids_named
 from bench.stack.profiling import record, summary
 from bench.stack.report import report
 from bench.stack.settings import LOAD_CPU, SETUP_TIMEOUT_S, STACK_CPU, STOP_TIMEOUT_S
 from bench.stack.worker import WorkerSpec, assign, worker_main
+from bench.stack.yardsticks import ratio_lines, spit_step_us
 from services.stack.stack import StackConfig, run_stack
 
 
@@ -41,6 +43,11 @@ async def bench(args: argparse.Namespace) -> None:
         # Every child the stack starts (nats-server included) inherits this process's CPU.
         os.sched_setaffinity(0, {STACK_CPU})
         load_cpus = frozenset({LOAD_CPU})
+    floor = None
+    if args.floor:
+        floor = await run_floor(
+            args.matches, args.seconds, args.warmup, workers=args.workers, load_cpus=load_cpus
+        )
     with tempfile.TemporaryDirectory(prefix="pf-bench-stack-") as tmp:
         async with (
             run_stack(StackConfig(Path(tmp), with_bots=False)) as stack,
@@ -96,7 +103,10 @@ async def bench(args: argparse.Namespace) -> None:
                     if started.is_alive():
                         started.kill()
                         started.join()
-    report(args, results, usage)
+    stack_ms = report(args, results, usage)
+    if floor is not None:
+        print("\n" + "\n".join(floor.lines()))
+    print("\n" + "\n".join(ratio_lines(stack_ms, floor, spit_step_us())))
     if args.profile is not None:
         print("\nprofiles (py-spy; the profiler's own CPU is in the table above):")
         for samples in profiled:

@@ -1,0 +1,1 @@
+"""The floor: a minimal relay built from the stack's own parts, measured beside it."""

@@ -1,0 +1,23 @@
+"""The floor alone: ``python -m bench.floor --matches 30 --seconds 20``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from bench.floor.run import run_floor
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--matches", type=int, default=30)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--pace", type=float, default=2.0, help="commands/s per player")
+    args = parser.parse_args()
+    floor = asyncio.run(run_floor(args.matches, args.seconds, args.warmup, args.pace))
+    print("\n".join(floor.lines()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,171 @@
+"""Run the floor: nats-server, the relay and the real gateway, under the stack's load.
+
+The gateway is the stack's own (``services.gateway``, the same gRPC-web, tokens, Submit
+batching and Watch streams); the relay stands where the arbitration stands
+(``bench.floor.relay``). The matches are recorded as the relay's in the placement
+bucket, so the gateway routes their Submits as it routes any match's. CPU per command is
+each process's ``/proc`` CPU over the measured window divided by the commands answered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import multiprocessing.connection
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import nats
+
+from bench.floor.load import FloorSpec, floor_worker
+from bench.floor.relay import INSTANCE as RELAY_INSTANCE
+from bench.stack.procstat import cpu_seconds, percentile
+from bench.stack.settings import SETUP_TIMEOUT_S, STOP_TIMEOUT_S
+from services.common.placement import owners_bucket
+from services.stack.natsd import start_nats
+from services.stack.processes import Child, start_child
+
+PROCESSES = ("gateway", "relay", "nats-server")
+
+
+@dataclass(frozen=True, slots=True)
+class Floor:
+    """What the floor cost: CPU seconds by process over the window, and its commands."""
+
+    cpu: dict[str, float]
+    commands: int
+    wall_s: float
+    both_ms: list[float] = field(default_factory=list)
+
+    @property
+    def ms_per_command(self) -> float:
+        return 1000 * sum(self.cpu.values()) / max(1, self.commands)
+
+    def lines(self) -> list[str]:
+        """Return the floor's printout: per process and in total, and its latency."""
+        both = sorted(self.both_ms)
+        rows = [
+            f"floor: {self.commands} commands ({self.commands / self.wall_s:.0f}/s) through the "
+            f"gateway, one NATS hop to a relay and back to both seats' streams; "
+            f"submit → both views p50 {percentile(both, 0.5):.1f} ms, "
+            f"p99 {percentile(both, 0.99):.1f} ms",
+        ]
+        for name, cpu in [*self.cpu.items(), ("floor total", sum(self.cpu.values()))]:
+            rows.append(
+                f"  {name:16} {cpu:7.2f} cpu s {1000 * cpu / max(1, self.commands):7.3f} ms/cmd"
+            )
+        return rows
+
+
+def _recv(conn: multiprocessing.connection.Connection, timeout_s: float) -> dict[str, Any]:
+    if not conn.poll(timeout_s):
+        raise TimeoutError(f"a floor worker said nothing for {timeout_s:g} s")
+    message: dict[str, Any] = conn.recv()
+    if "error" in message:
+        raise RuntimeError(f"a floor worker failed: {message['error']}")
+    return message
+
+
+async def run_floor(
+    matches: int,
+    seconds: float,
+    warmup_s: float,
+    commands_per_s: float = 2.0,
+    workers: int = 2,
+    load_cpus: frozenset[int] = frozenset(),
+) -> Floor:
+    """Return what the floor cost for ``matches`` pairs of players at the given pace."""
+    with tempfile.TemporaryDirectory(prefix="pf-bench-floor-") as tmp:
+        server = await start_nats(Path(tmp) / "nats")
+        children: list[Child] = []
+        try:
+            base = {"NATS_URL": server.url}
+            relay = await start_child("relay", "bench.floor.relay", base, Path(tmp) / "logs")
+            children.append(relay)
+            gateway_env = {
+                **base,
+                "PF_HTTP_PORT": "0",
+                "PF_ARBITRATION_ADDR": relay.address(),
+                "PF_MATCHMAKING_ADDR": relay.address(),  # never called by the floor
+                "PF_RATINGS_ADDR": relay.address(),
+                "PF_TOURNAMENTS_ADDR": relay.address(),
+            }
+            gateway = await start_child(
+                "gateway", "services.gateway", gateway_env, Path(tmp) / "logs"
+            )
+            children.append(gateway)
+            match_ids = [f"floor-{n}" for n in range(matches)]
+            await _place(server.url, match_ids)
+            pids = {"gateway": gateway.process.pid, "relay": relay.process.pid}
+            pids["nats-server"] = server.process.pid
+            return await _measure(
+                f"http://127.0.0.1:{gateway.ports['http']}",
+                match_ids,
+                pids,
+                seconds,
+                warmup_s,
+                commands_per_s,
+                workers,
+                load_cpus,
+            )
+        finally:
+            for child in reversed(children):
+                await child.stop()
+            await server.stop()
+
+
+async def _place(url: str, match_ids: list[str]) -> None:
+    """Record the relay as every floor match's owner, as an arbitration instance would."""
+    nc = await nats.connect(url)
+    owners = await owners_bucket(nc.jetstream())
+    for match_id in match_ids:
+        await owners.put(match_id, RELAY_INSTANCE.encode())
+    await nc.close()
+
+
+async def _measure(
+    url: str,
+    match_ids: list[str],
+    pids: dict[str, int],
+    seconds: float,
+    warmup_s: float,
+    commands_per_s: float,
+    workers: int,
+    load_cpus: frozenset[int],
+) -> Floor:
+    context = multiprocessing.get_context("spawn")
+    shares = [match_ids[index::workers] for index in range(workers)]
+    conns, procs = [], []
+    for index, share in enumerate(shares):
+        if not share:
+            continue
+        ours, theirs = context.Pipe()
+        spec = FloorSpec(url, tuple(share), seconds, warmup_s, commands_per_s, index, load_cpus)
+        proc = context.Process(target=floor_worker, args=(theirs, spec), name=f"floor-load-{index}")
+        proc.start()
+        theirs.close()
+        conns.append(ours)
+        procs.append(proc)
+    try:
+        for conn in conns:
+            await asyncio.to_thread(_recv, conn, SETUP_TIMEOUT_S)
+        for conn in conns:
+            conn.send("go")
+        await asyncio.sleep(warmup_s)
+        first = {name: cpu_seconds(pid) for name, pid in pids.items()}
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await asyncio.sleep(seconds)
+        cpu = {name: cpu_seconds(pid) - first[name] for name, pid in pids.items()}
+        wall_s = loop.time() - started
+        results = [await asyncio.to_thread(_recv, conn, STOP_TIMEOUT_S) for conn in conns]
+    finally:
+        for proc in procs:
+            proc.join(10)
+            if proc.is_alive():
+                proc.kill()
+    commands = sum(r["accepted"] for r in results)
+    both = [1000 * v for r in results for v in r["both_s"]]
+    return Floor(cpu, commands, wall_s, both)
