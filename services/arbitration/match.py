@@ -106,6 +106,7 @@ class Match:
     void_kind: str = ""  # the kind of the fault that voided the match
     state_sha256: bytes = b""  # of the rules state after the last step (for the log)
     closed: bool = False  # the log holds the match's last entry (FINISHED or VOIDED)
+    seats_by_player: dict[str, frozenset[int]] = field(default_factory=dict)
     # Until when (monotonic ns) someone watches as a spectator: the spectators' view is
     # built and published only until then (each spectator stream renews it).
     spectators_until_ns: int = 0
@@ -144,6 +145,12 @@ class Match:
         if len(kept) > ANSWERS_KEPT_PER_SEAT:
             del kept[next(iter(kept))]
 
-    def player_seats(self, player_id: str) -> set[int]:
+    def player_seats(self, player_id: str) -> frozenset[int]:
         """Return the seats ``player_id`` holds (both on a hot-seat device)."""
-        return {s for s, p in enumerate(self.created.players) if p.player_id == player_id}
+        seats = self.seats_by_player.get(player_id)
+        if seats is None:  # the players never change: looked up once each
+            players = self.created.players
+            seats = frozenset(s for s, p in enumerate(players) if p.player_id == player_id)
+            if seats:
+                self.seats_by_player[player_id] = seats
+        return seats

@@ -14,6 +14,7 @@ from services.arbitration.timing import remaining_ms
 from services.common.natslink.link import NatsLink
 from services.common.watching import SPECTATORS
 from wire import subjects
+from wire.updates import lead
 
 PERSPECTIVES = (0, 1, SPECTATORS)
 
@@ -43,10 +44,11 @@ def clock_view(match: Match, now_ns: int) -> arbitration_pb2.ClockView:
 def update_bytes(match: Match, seat: int, now_ns: int) -> bytes:
     """Return the encoded update ``seat`` (-1: spectators) may see of the match now.
 
-    The match's fixed fields (its id, the players, the mode) are encoded once per seat and
-    kept; the rules service's encoded view and events for the seat are appended unread
-    (see ``Seen`` in game.proto): only the clock, the decision and what changed are encoded
-    here.
+    It opens with its lead (number, status, race: ``wire/updates.py``), which the gateway
+    reads without decoding the rest. The match's fixed fields (its id, the players, the
+    mode) are encoded once per seat and kept; the rules service's encoded view and events
+    for the seat are appended unread (see ``Seen`` in game.proto): only the clock, the
+    decision and what changed are encoded here.
     """
     head = match.update_heads.get(seat)
     if head is None:
@@ -58,17 +60,16 @@ def update_bytes(match: Match, seat: int, now_ns: int) -> bytes:
             rated=match.created.rated,
             players=match.created.players,
         ).SerializeToString()
+    race = None if match.race is None else match.race.SerializeToString()
     changing = arbitration_pb2.MatchUpdate(
-        seq=match.seq,
         decision=decision_shown(match),
         clock=clock_view(match, now_ns),
-        status=match.status,
         void_reason=match.void_reason,
         outcome=match.outcome,
-        race=match.race,
         flag=match.flag,
     )
-    return head + changing.SerializeToString() + match.perspectives.get(seat, b"")
+    rest = head + changing.SerializeToString() + match.perspectives.get(seat, b"")
+    return lead(match.seq, match.status, race) + rest
 
 
 def build_update(match: Match, seat: int, now_ns: int) -> arbitration_pb2.MatchUpdate:

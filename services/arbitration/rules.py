@@ -14,26 +14,27 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import grpc
 
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
+from services.common.natslink.frames import Message
 from services.common.natslink.requests import NoResponders, Requests
 from services.common.rejection import Rejection, from_refusal
 from wire import subjects
-from wire.batching import Batcher
+from wire.batching import Batcher, Outcome
 
 CALL_TIMEOUT_S = 2.0
 NOT_HELD = "not_held"  # the rules service's reason (services/rules/table.py)
 NOT_A_RESIGNATION = "not_a_resignation"
 
 
-# Sends one batch to a subject and returns the reply's bytes (raising NoResponders or
-# TimeoutError): NATS request/reply, or an in-process table in tests.
-Request = Callable[[str, bytes, float], Awaitable[bytes]]
+# Sends one batch to a subject now and calls back once with the reply's bytes, or with
+# NoResponders or TimeoutError: NATS request/reply, or an in-process table in tests.
+Request = Callable[[str, bytes, float, Callable[[bytes | BaseException], None]], None]
 
 
 class NotHeld(Exception):
@@ -43,8 +44,13 @@ class NotHeld(Exception):
 def over_nats(requests: Requests) -> Request:
     """Return the request function that sends batches as NATS requests."""
 
-    async def request(subject: str, data: bytes, timeout_s: float) -> bytes:
-        return (await requests.send(subject, data, timeout_s)).data
+    def request(
+        subject: str, data: bytes, timeout_s: float, then: Callable[[bytes | BaseException], None]
+    ) -> None:
+        def reply(outcome: Message | BaseException) -> None:
+            then(outcome if isinstance(outcome, BaseException) else outcome.data)
+
+        requests.send_then(subject, data, timeout_s, reply)
 
     return request
 
@@ -153,20 +159,33 @@ class RulesClient:
             batcher = self._batchers[subject] = Batcher(functools.partial(self._send, subject))
         return batcher
 
-    async def _send(
-        self, subject: str, batch: list[rules_pb2.HeldCall]
-    ) -> Sequence[rules_pb2.RulesAnswer]:
+    def _send(
+        self,
+        subject: str,
+        batch: list[rules_pb2.HeldCall],
+        then: Callable[[Outcome[rules_pb2.RulesAnswer]], None],
+    ) -> None:
         data = rules_pb2.HeldCalls(calls=batch).SerializeToString()
-        try:
-            reply = await self._request(subject, data, self._timeout_s)
-        except NoResponders:
+
+        def answered(reply: bytes | BaseException) -> None:
+            then(self._answers(subject, batch, reply))
+
+        self._request(subject, data, self._timeout_s, answered)
+
+    def _answers(
+        self, subject: str, batch: list[rules_pb2.HeldCall], reply: bytes | BaseException
+    ) -> Outcome[rules_pb2.RulesAnswer]:
+        """Return a batch's answers (noting who holds each match), or its calls' error."""
+        if isinstance(reply, NoResponders):
             if subject == subjects.RULES_CALLS:
-                raise _unavailable("no rules instance answers") from None
+                return _unavailable("no rules instance answers")
             for call in batch:  # the holder is gone: its matches are held nowhere now
                 self._holders.pop(call.match_id, None)
-            raise NotHeld(subject) from None
-        except TimeoutError:
-            raise _unavailable(f"no answer within {self._timeout_s:g} s") from None
+            return NotHeld(subject)
+        if isinstance(reply, TimeoutError):
+            return _unavailable(f"no answer within {self._timeout_s:g} s")
+        if isinstance(reply, BaseException):
+            return reply
         answers = rules_pb2.HeldAnswers.FromString(reply)
         for call, answer in zip(batch, answers.answers, strict=False):
             if call.WhichOneof("kind") in ("open", "restore") and answer.HasField("step"):

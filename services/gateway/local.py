@@ -29,18 +29,28 @@ from services.gateway.tokens import issue
 from wire import subjects
 from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import Code, Status
+from wire.updates import Lead, read_lead
 
 GET_UPDATE_TIMEOUT_S = 3.0
 
 STATUS_DETAILS = "grpc-status-details-bin"
 
 
-def is_newer(update: arbitration_pb2.MatchUpdate, last_seq: int) -> bool:
+def is_newer(update: Lead, last_seq: int) -> bool:
     """Return whether a published update is news after the one at ``last_seq``.
 
     A race notice repeats the sequence number of the step it follows.
     """
-    return update.seq > last_seq or (update.seq == last_seq and update.HasField("race"))
+    return update.seq > last_seq or (update.seq == last_seq and update.race)
+
+
+def lead_of(data: bytes) -> Lead:
+    """Return a published update's lead; an update without one is decoded whole."""
+    found = read_lead(data)
+    if found is not None:
+        return found
+    update = arbitration_pb2.MatchUpdate.FromString(data)
+    return Lead(update.seq, update.status, update.HasField("race"))
 
 
 def refused(rejection: Rejection) -> RequestRefused:
@@ -130,7 +140,7 @@ class LocalArena:
 
     async def _published(
         self, published: asyncio.Queue[bytes], request: arena_pb2.WatchRequest, player: str
-    ) -> AsyncIterator[tuple[bytes, arbitration_pb2.MatchUpdate]]:
+    ) -> AsyncIterator[tuple[bytes, Lead]]:
         """Yield each update published for the stream, as bytes and decoded.
 
         A spectator stream also renews its watch every ``RENEW_S`` without news (the
@@ -140,15 +150,15 @@ class LocalArena:
         if request.seat != SPECTATORS:
             while True:
                 data = await published.get()
-                yield data, arbitration_pb2.MatchUpdate.FromString(data)
+                yield data, lead_of(data)
         while True:
             try:
                 data = await asyncio.wait_for(published.get(), RENEW_S)
             except TimeoutError:
                 latest = await self._latest(request, player)
-                yield latest.SerializeToString(), latest
+                yield latest.SerializeToString(), Lead(latest.seq, latest.status, False)
             else:
-                yield data, arbitration_pb2.MatchUpdate.FromString(data)
+                yield data, lead_of(data)
 
     async def _latest(
         self, request: arena_pb2.WatchRequest, player: str

@@ -7,6 +7,7 @@ with arrival stamps the test chooses, so logs come out exactly as the service ma
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 from collections.abc import Callable, Iterator
@@ -38,10 +39,13 @@ OPENED_NS = 10**12  # the instant the table's match opens
 
 
 def in_process(table: RulesTable, instance: str = "in-process") -> Request:
-    """Return a rules request function answered by ``table`` in this process."""
+    """Return a rules request function answered by ``table`` in this process, a turn later
+    (as a reply read from NATS would come)."""
 
-    async def request(subject: str, data: bytes, timeout_s: float) -> bytes:
-        return answer_batch(table, instance, data)
+    def request(
+        subject: str, data: bytes, timeout_s: float, then: Callable[[bytes | BaseException], None]
+    ) -> None:
+        asyncio.get_running_loop().call_soon(then, answer_batch(table, instance, data))
 
     return request
 

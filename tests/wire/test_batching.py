@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Sequence
 
 import pytest
 
-from wire.batching import Batcher, Coalescer
+from wire.batching import Batcher, Outcome
 
 
 class Peer:
-    """Answers each batch with the calls doubled, and keeps the batches it was sent."""
+    """Answers each batch with the calls doubled, a turn later, and keeps the batches."""
 
     def __init__(self) -> None:
         self.batches: list[list[int]] = []
 
-    async def send(self, calls: list[int]) -> list[int]:
+    def send(self, calls: list[int], then: Callable[[Outcome[int]], None]) -> None:
         self.batches.append(list(calls))
-        await asyncio.sleep(0)
-        return [2 * call for call in calls]
+        asyncio.get_running_loop().call_soon(then, [2 * call for call in calls])
 
 
 async def test_calls_made_in_one_turn_leave_as_one_batch_in_order() -> None:
@@ -45,20 +45,25 @@ async def test_a_full_batch_leaves_before_its_turn_ends() -> None:
     assert peer.batches == [[0, 1], [2, 3], [4]]
 
 
-async def test_a_failed_send_is_every_callers_answer() -> None:
-    async def unreachable(calls: list[int]) -> list[int]:
-        raise ConnectionError("peer gone")
+@pytest.mark.parametrize("raises", [True, False])
+async def test_a_failed_send_is_every_callers_answer(raises: bool) -> None:
+    def unreachable(calls: list[int], then: Callable[[Outcome[int]], None]) -> None:
+        if raises:
+            raise ConnectionError("peer gone")
+        asyncio.get_running_loop().call_soon(then, ConnectionError("peer gone"))
 
     batcher: Batcher[int, int] = Batcher(unreachable)
     first, second = batcher.call(1), batcher.call(2)
     for answer in (first, second):
         with pytest.raises(ConnectionError, match="peer gone"):
             await answer
+    await batcher.close()
 
 
 async def test_a_peer_that_answers_the_wrong_number_of_calls_fails_them_all() -> None:
-    async def short(calls: list[int]) -> list[int]:
-        return calls[:1]
+    def short(calls: list[int], then: Callable[[Outcome[int]], None]) -> None:
+        answers: Sequence[int] = calls[:1]
+        asyncio.get_running_loop().call_soon(then, answers)
 
     batcher: Batcher[int, int] = Batcher(short)
     answers = [batcher.call(1), batcher.call(2)]
@@ -67,18 +72,10 @@ async def test_a_peer_that_answers_the_wrong_number_of_calls_fails_them_all() ->
             await answer
 
 
-async def test_a_coalescer_sends_one_message_per_key_per_turn() -> None:
-    sent: list[tuple[str, list[int]]] = []
-
-    async def flush(key: str, items: list[int]) -> None:
-        sent.append((key, items))
-
-    coalescer: Coalescer[int] = Coalescer(flush)
-    for key, item in (("a", 1), ("b", 2), ("a", 3)):
-        coalescer.add(key, item)
-    await asyncio.sleep(0)
-    await coalescer.close()
-    coalescer.add("a", 4)
-    await asyncio.sleep(0)
-    await coalescer.close()
-    assert sent == [("a", [1, 3]), ("b", [2]), ("a", [4])]
+async def test_closing_waits_for_the_answers_in_flight() -> None:
+    peer = Peer()
+    batcher = Batcher(peer.send)
+    answer = batcher.call(4)
+    await asyncio.sleep(0)  # sent at the end of the turn; its answer a turn later
+    await batcher.close()
+    assert answer.done() and answer.result() == 8

@@ -1,20 +1,26 @@
 """Request/reply on a :class:`~services.common.natslink.link.NatsLink`: one inbox, many requests.
 
 Each request's reply subject is ``<inbox>.<n>`` under one subscription (``<inbox>.*``), and
-its reply settles its future in the read that brings it: no task per request, no parsing
-beyond the subject. A request nobody can answer is settled at once by the server's "no
-responders" status (:class:`NoResponders`); one not answered in time, by TimeoutError.
+its reply is handed to its caller in the read that brings it: to a callback
+(:meth:`Requests.send_then`), or settling a future (:meth:`Requests.send`). No task per
+request, no parsing beyond the subject. A request nobody can answer is settled at once by
+the server's "no responders" status (:class:`NoResponders`); one not answered in time,
+by TimeoutError.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Callable
 
 from services.common.natslink.frames import Message
 from services.common.natslink.link import NatsLink
 
 NO_RESPONDERS = 503
+
+# Called once with the reply, or with the error that stands for it.
+Then = Callable[[Message | BaseException], None]
 
 
 class NoResponders(ConnectionError):
@@ -26,40 +32,51 @@ class Requests:
 
     def __init__(self, link: NatsLink) -> None:
         self._link = link
+        self._loop = link.loop
         self._prefix = link.new_inbox()
         self._cut = len(self._prefix) + 1
         self._numbers = itertools.count()
-        self._waiting: dict[str, asyncio.Future[Message]] = {}
-        self._loop = link.loop
+        self._waiting: dict[str, tuple[Then, asyncio.TimerHandle]] = {}
         link.subscribe(f"{self._prefix}.*", self._on_reply)
+
+    def send_then(
+        self, subject: str, payload: bytes, timeout_s: float, then: Then, headers: bytes = b""
+    ) -> None:
+        """Publish a request; ``then`` gets its reply, or NoResponders, or TimeoutError."""
+        token = str(next(self._numbers))
+        expiry = self._loop.call_later(timeout_s, self._expire, token, timeout_s)
+        self._waiting[token] = (then, expiry)
+        self._link.publish(subject, payload, f"{self._prefix}.{token}", headers)
 
     def send(
         self, subject: str, payload: bytes, timeout_s: float, headers: bytes = b""
     ) -> asyncio.Future[Message]:
-        """Publish a request; the future gets its reply.
-
-        Raises (in the future):
-            NoResponders: nobody subscribes to ``subject``.
-            TimeoutError: no reply within ``timeout_s``.
-        """
-        token = str(next(self._numbers))
+        """Publish a request; the future gets its reply (or the error, as ``send_then``)."""
         reply: asyncio.Future[Message] = self._loop.create_future()
-        self._waiting[token] = reply
-        self._link.publish(subject, payload, f"{self._prefix}.{token}", headers)
-        expiry = self._loop.call_later(timeout_s, self._expire, token, timeout_s)
-        reply.add_done_callback(lambda _: expiry.cancel())
+
+        def settle(outcome: Message | BaseException) -> None:
+            if reply.done():
+                return  # its caller gave up (cancelled) meanwhile
+            if isinstance(outcome, BaseException):
+                reply.set_exception(outcome)
+            else:
+                reply.set_result(outcome)
+
+        self.send_then(subject, payload, timeout_s, settle, headers)
         return reply
 
     def _on_reply(self, message: Message) -> None:
-        reply = self._waiting.pop(message.subject[self._cut :], None)
-        if reply is None or reply.done():
-            return  # given up on, or cancelled by its caller
+        waiting = self._waiting.pop(message.subject[self._cut :], None)
+        if waiting is None:
+            return  # given up on
+        then, expiry = waiting
+        expiry.cancel()
         if message.status == NO_RESPONDERS:
-            reply.set_exception(NoResponders(f"nobody answers on the subject of {message.subject}"))
+            then(NoResponders(f"nobody answers on the subject of {message.subject}"))
         else:
-            reply.set_result(message)
+            then(message)
 
     def _expire(self, token: str, timeout_s: float) -> None:
-        reply = self._waiting.pop(token, None)
-        if reply is not None and not reply.done():
-            reply.set_exception(TimeoutError(f"no reply within {timeout_s:g} s"))
+        waiting = self._waiting.pop(token, None)
+        if waiting is not None:
+            waiting[0](TimeoutError(f"no reply within {timeout_s:g} s"))
