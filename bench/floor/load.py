@@ -22,6 +22,7 @@ from bench.stack.settings import SETUP_CONCURRENCY
 from bench.stack.timeline import Tally, Timed, Timeline
 from clients.arena import ArenaClient
 from photofinish.game.v1 import game_pb2, spit_pb2
+from wire import loops
 
 COMMAND = game_pb2.Command(spit=spit_pb2.SpitCommand(ready=spit_pb2.SpitReady()))
 GAME = "floor"
@@ -43,7 +44,7 @@ def floor_worker(conn: multiprocessing.connection.Connection, spec: FloorSpec) -
     if spec.cpus:
         os.sched_setaffinity(0, spec.cpus)
     try:
-        conn.send(asyncio.run(_work(conn, spec)))
+        conn.send(loops.run(_work(conn, spec)))
     except Exception as error:
         conn.send({"error": f"{type(error).__name__}: {error}"})
         raise

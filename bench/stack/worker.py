@@ -33,6 +33,7 @@ from clients.bots.watching import Reconnect
 from games.bot import Level
 from games.registry import BY_NUMBER as GAMES
 from photofinish.arbitration.v1 import arbitration_pb2
+from wire import loops
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +61,7 @@ def worker_main(conn: multiprocessing.connection.Connection, spec: WorkerSpec) -
     if spec.cpus:
         os.sched_setaffinity(0, spec.cpus)
     try:
-        conn.send(asyncio.run(_worker(conn, spec)))
+        conn.send(loops.run(_worker(conn, spec)))
     except Exception as error:
         conn.send({"error": f"{type(error).__name__}: {error}"})
         raise
