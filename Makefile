@@ -77,8 +77,11 @@ bench: install
 	$(PY) -m bench.arena
 	$(PY) -m bench.pairing
 	$(PY) -m bench.ratings
-	$(PY) -m bench.stack
-	# 500 concurrent matches at a tenth of the pace: timer lateness and snapshot cost.
+	# 100 matches at human pace, and the floor at the same load: CPU per command and the ratio.
+	$(PY) -m bench.stack --floor
+	# Capacity: the whole stack pinned to one core, the load on the other (docs/loadtest.md).
+	$(PY) -m bench.stack --matches 150 --pin --floor
+	# 500 concurrent matches at a tenth of the pace: timer lateness and the log store.
 	$(PY) -m bench.stack --matches 500 --spit-scale 9 --bid-scale 2.5 --seconds 30 --warmup 10
 
 # A tournament event under load, checked and reported (docs/loadtest.md); LOADTEST_ARGS adds flags.

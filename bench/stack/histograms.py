@@ -21,6 +21,8 @@ from services.gateway.ops.samples import quantile as bucket_quantile
 TIMER_LATENESS = "pf_deadline_timer_lateness_seconds"
 LOG_STORE = "pf_log_store_seconds"
 LIVE_MATCHES = "pf_live_matches"
+TIMING_FAULTS = "pf_timing_faults_total"
+VOIDS = "pf_voids_total"
 EVENT_LOOP_LAG = "pf_event_loop_lag_seconds"
 
 

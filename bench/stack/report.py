@@ -17,6 +17,7 @@ from bench.stack.settings import (
     WORKER_LAG_MS,
 )
 from bench.stack.worker import assign
+from services.gateway.ops.samples import total
 
 
 def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage) -> float:
@@ -124,6 +125,9 @@ def arbitration_figures(usage: Usage, sent: int) -> None:
         (histograms.LOG_STORE, "log store per change", 0.5),
     )
     gained = usage.arbitration
+    faults = total(gained, histograms.TIMING_FAULTS)
+    voids = total(gained, histograms.VOIDS)
+    print(f"timing faults in the window: {faults:g}, voids: {voids:g} (a clean run has none)")
     for name, label, target_ms in rows:
         p50, p99 = (1000 * histograms.quantile(gained, name, q) for q in (0.5, 0.99))
         print(
