@@ -47,7 +47,7 @@ from games.bid.rules import (
 )
 from games.bid.snapshot import decode_state, encode_state
 from games.bid.tiles import FULL_SET, Tile, parse_tile
-from games.bid.view import AuctionView, OpenPoint, View, events_for, view
+from games.bid.view import AuctionView, OpenPoint, View, events_for, view, views
 
 __all__ = [
     "FULL_SET",
@@ -96,4 +96,5 @@ __all__ = [
     "parse_command",
     "parse_tile",
     "view",
+    "views",
 ]

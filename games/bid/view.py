@@ -9,7 +9,8 @@ appear only in the drawing seat's copy of a Drew event.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from operator import attrgetter
 
 from games.bid import auction
@@ -84,14 +85,25 @@ class View:
 
 def view(state: State, seat: Seat | None) -> View:
     """Return what ``seat`` may see of ``state`` (None: a spectator)."""
+    return _own(state, _public(state), seat)
+
+
+def views(state: State, seats: Sequence[Seat | None]) -> list[View]:
+    """Return ``view(state, seat)`` for each of ``seats``: what everyone sees built once,
+    each seat's own (hand, drawn tile, legal commands) added to it."""
+    public = _public(state)
+    return [_own(state, public, seat) for seat in seats]
+
+
+def _public(state: State) -> View:
+    """Return the spectators' view: what everyone at the table sees."""
     now = decision(state)
-    own = seat is not None and seat in now.seats
     board = state.board
     return View(
-        seat=seat,
+        seat=None,
         version=state.version,
         round_no=state.round_no,
-        hand=() if seat is None else tuple(sorted(state.hands[seat], key=_LOW_HIGH)),
+        hand=(),
         hand_counts=(len(state.hands[0]), len(state.hands[1])),
         boneyard_count=len(state.boneyard),
         board=board,
@@ -104,11 +116,27 @@ def view(state: State, seat: Seat | None) -> View:
         decide=tuple(sorted(now.seats)),
         fresh=now.fresh,
         gate=now.gate,
+        must_play=None,
+        must_open_with=None,
+        legal=(),
+        last_settlement=state.last_settlement,
+        outcome=state.outcome,
+    )
+
+
+def _own(state: State, public: View, seat: Seat | None) -> View:
+    """Return ``public`` as ``seat`` sees it: its own hand, and while it decides its drawn
+    tile and legal commands (secrets reach only their holder)."""
+    if seat is None:
+        return public
+    own = seat in public.decide
+    return replace(
+        public,
+        seat=seat,
+        hand=tuple(sorted(state.hands[seat], key=_LOW_HIGH)),
         must_play=state.drawn if own else None,
         must_open_with=state.must_open_with if seat == state.to_act else None,
         legal=_legal(state, seat) if own else (),
-        last_settlement=state.last_settlement,
-        outcome=state.outcome,
     )
 
 

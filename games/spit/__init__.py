@@ -25,7 +25,7 @@ from games.spit.events import Event
 from games.spit.model import Options, Phase, Side, State
 from games.spit.rules import apply, decision, forfeit, legal_commands, outcome
 from games.spit.snapshot import decode_state, encode_state
-from games.spit.view import CentreView, SideView, StockView, View, events_for, view
+from games.spit.view import CentreView, SideView, StockView, View, events_for, view, views
 
 __all__ = [
     "Card",
@@ -62,4 +62,5 @@ __all__ = [
     "parse_command",
     "parse_rank",
     "view",
+    "views",
 ]

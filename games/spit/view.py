@@ -12,7 +12,8 @@ events never name a face-down card (see ``events``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from games.decision import Gate, Outcome
 from games.seats import SEATS, Seat
@@ -83,6 +84,13 @@ def view(state: State, seat: Seat | None) -> View:
         spits=state.spits,
         outcome=state.outcome,
     )
+
+
+def views(state: State, seats: Sequence[Seat | None]) -> list[View]:
+    """Return ``view(state, seat)`` for each of ``seats``, built once: in Spit a view shows
+    nothing its seat alone may see (face-down cards are counts, for their owner too)."""
+    shown = view(state, seats[0])
+    return [shown if seat == shown.seat else replace(shown, seat=seat) for seat in seats]
 
 
 def events_for(events: tuple[Event, ...], seat: Seat | None) -> tuple[Event, ...]:

@@ -68,11 +68,19 @@ class Placement:
     async def orphans(self) -> dict[str, Owner]:
         """Return the matches whose owner is no longer announced (it died)."""
         alive = set(await self._alive())
-        return {
-            match_id: owner
-            for match_id, owner in self.directory.owners().items()
-            if owner.instance not in alive and owner.instance != self.instance
-        }
+        owners = self.directory.owners()
+        suspects = {o.instance for o in owners.values()} - alive - {self.instance}
+        # Listing the bucket's keys can miss one that is being rewritten that very moment
+        # (its announcement, every second): asked for by name, a live instance is found.
+        silent = {instance for instance in suspects if not await self._announced(instance)}
+        return {match_id: owner for match_id, owner in owners.items() if owner.instance in silent}
+
+    async def _announced(self, instance: str) -> bool:
+        try:
+            entry = await self._arbiters.get(instance)
+        except KeyNotFoundError:
+            return False
+        return entry.value is not None
 
     async def _alive(self) -> list[str]:
         try:

@@ -38,7 +38,7 @@ def step_reply(
     engine, state = entry.engine, step.state
     outcome = engine.outcome(state)
     recipients: tuple[Seat | None, ...] = RECIPIENTS if spectators else SEATS
-    views = entry.codec.views_to_bytes([engine.view(state, seat) for seat in recipients])
+    views = entry.codec.views_to_bytes(engine.views(state, recipients))
     return rules_pb2.StepReply(
         state=engine.encode_state(state) if with_state else b"",
         decision=decision_to_proto(step.decision, lift_pause_ms),

@@ -139,3 +139,12 @@ def test_a_spit_view_shows_tops_and_counts_of_every_pile() -> None:
                 assert pile.top.text == str(engine_pile[-1])
                 assert pile.top.rank == engine_pile[-1].rank.value
             assert pile.hidden == max(len(engine_pile) - 1, 0)
+
+
+def test_a_steps_views_built_together_are_each_as_built_alone() -> None:
+    # engine.views shares what every recipient sees; each view is still its seat's own.
+    for engine in (bid, spit):
+        state = engine.new_match(engine.Options(), 5)
+        for move in walk(engine, state, random.Random(3), 150):
+            together = engine.views(move.step.state, RECIPIENTS)
+            assert together == [engine.view(move.step.state, seat) for seat in RECIPIENTS]

@@ -53,7 +53,8 @@ _BOARD_FIELD = bid_pb2.BidView.DESCRIPTOR.fields_by_name["board"].number
 
 def view_to_proto(view: View) -> game_pb2.View:
     """Return ``view`` in the View envelope."""
-    bid_view = _bid_view(view)
+    bid_view = _public(view)
+    bid_view.MergeFrom(_own(view))
     bid_view.board.CopyFrom(board_to_proto(view.board))
     return game_pb2.View(bid=bid_view)
 
@@ -61,30 +62,47 @@ def view_to_proto(view: View) -> game_pb2.View:
 def views_to_bytes(views: Sequence[View]) -> list[bytes]:
     """Return a step's views, each an encoded View.
 
-    Every recipient sees the same board, and the line of play is most of a view's
-    encoding: a board the views share is encoded once and joined to each view's own
-    fields.
+    What everyone at the table sees (the board above all: most of a view's encoding) is
+    encoded once when the views show the same of it, and joined to each view's own
+    fields: its seat, hand, drawn tile and legal commands.
     """
-    boards: dict[int, bytes] = {}
-    encoded = []
-    for view in views:
-        board = boards.get(id(view.board))
-        if board is None:
-            board = boards[id(view.board)] = board_to_proto(view.board).SerializeToString()
-        own = _bid_view(view).SerializeToString()
-        encoded.append(length_delimited(_BID_FIELD, own + length_delimited(_BOARD_FIELD, board)))
-    return encoded
+    shared = _public_key(views[0])
+    if any(_public_key(view) != shared for view in views[1:]):
+        return [view_to_proto(view).SerializeToString() for view in views]
+    public = _public(views[0]).SerializeToString()
+    public += length_delimited(_BOARD_FIELD, board_to_proto(views[0].board).SerializeToString())
+    return [length_delimited(_BID_FIELD, public + _own(view).SerializeToString()) for view in views]
 
 
-def _bid_view(view: View) -> bid_pb2.BidView:
-    """Return everything of ``view`` but its board."""
+def _public_key(view: View) -> tuple[object, ...]:
+    """Return what of ``view`` everyone at the table sees (shared objects compare at once)."""
+    return (
+        view.version,
+        view.round_no,
+        view.hand_counts,
+        view.boneyard_count,
+        view.board,
+        view.open_points,
+        view.counted,
+        view.end_sum,
+        view.balances,
+        view.jockey,
+        view.auction,
+        view.decide,
+        view.fresh,
+        view.gate,
+        view.last_settlement,
+        view.outcome,
+    )
+
+
+def _public(view: View) -> bid_pb2.BidView:
+    """Return the fields of ``view`` everyone sees, but the board."""
     winner, termination = result_to_proto(view.outcome)
     last = view.last_settlement
     return bid_pb2.BidView(
-        seat=seat_to_proto(view.seat),
         version=view.version,
         round_no=view.round_no,
-        hand=[tile_to_proto(tile) for tile in view.hand],
         hand_counts=list(view.hand_counts),
         boneyard_count=view.boneyard_count,
         open_points=[open_point_to_proto(point) for point in view.open_points],
@@ -96,12 +114,20 @@ def _bid_view(view: View) -> bid_pb2.BidView:
         decide=seats_to_proto(view.decide),
         fresh=view.fresh,
         gate=gate_to_proto(view.gate),
-        must_play=maybe_tile_to_proto(view.must_play),
-        must_open_with=maybe_tile_to_proto(view.must_open_with),
-        legal=[bid_command_to_proto(command) for command in view.legal],
         last_settlement=None if last is None else settlement_to_proto(last),
         winner=winner,
         termination=termination,
+    )
+
+
+def _own(view: View) -> bid_pb2.BidView:
+    """Return the fields of ``view`` that are its seat's alone."""
+    return bid_pb2.BidView(
+        seat=seat_to_proto(view.seat),
+        hand=[tile_to_proto(tile) for tile in view.hand],
+        must_play=maybe_tile_to_proto(view.must_play),
+        must_open_with=maybe_tile_to_proto(view.must_open_with),
+        legal=[bid_command_to_proto(command) for command in view.legal],
     )
 
 
