@@ -39,12 +39,13 @@ def step_reply(
     outcome = engine.outcome(state)
     recipients: tuple[Seat | None, ...] = RECIPIENTS if spectators else SEATS
     views = entry.codec.views_to_bytes(engine.views(state, recipients))
+    heard = Heard(entry, step.events)
     return rules_pb2.StepReply(
         state=engine.encode_state(state) if with_state else b"",
         decision=decision_to_proto(step.decision, lift_pause_ms),
         outcome=None if outcome is None else outcome_to_proto(outcome),
         perspectives=[
-            perspective(entry, view, step.events, seat)
+            rules_pb2.Perspective(seat=seat_to_proto(seat), seen=seen(view, heard.by(seat)))
             for seat, view in zip(recipients, views, strict=True)
         ],
         version=state.version,  # every engine's state counts its applied commands
@@ -60,17 +61,30 @@ def step_reply(
 _SEEN_VIEW = game_pb2.Seen.DESCRIPTOR.fields_by_name["view"].number
 
 
-def perspective(
-    entry: Game, view: bytes, events: tuple[Any, ...], seat: Seat | None
-) -> rules_pb2.Perspective:
-    """Return ``seat``'s (None: the spectators') encoded ``view`` with the ``events`` it may
-    see, as one encoded ``Seen`` (see game.proto)."""
-    engine, codec = entry.engine, entry.codec
-    shown = [codec.event_to_proto(event) for event in engine.events_for(events, seat)]
-    seen = length_delimited(_SEEN_VIEW, view)
-    if shown:
-        seen += game_pb2.Seen(events=shown).SerializeToString()
-    return rules_pb2.Perspective(seat=seat_to_proto(seat), seen=seen)
+class Heard:
+    """A step's events as each recipient may hear them, each distinct telling encoded once
+    (in Spit every seat hears the same; in Bid a drawn tile only its drawer)."""
+
+    def __init__(self, entry: Game, events: tuple[Any, ...]) -> None:
+        self._entry = entry
+        self._events = events
+        self._encoded: dict[int, tuple[tuple[Any, ...], bytes]] = {}  # by the telling's id
+
+    def by(self, seat: Seat | None) -> bytes:
+        """Return the encoded ``Seen.events`` of what ``seat`` (None: spectators) may hear."""
+        told = self._entry.engine.events_for(self._events, seat)
+        known = self._encoded.get(id(told))
+        if known is not None and known[0] is told:
+            return known[1]
+        shown = [self._entry.codec.event_to_proto(event) for event in told]
+        data = game_pb2.Seen(events=shown).SerializeToString() if shown else b""
+        self._encoded[id(told)] = (told, data)
+        return data
+
+
+def seen(view: bytes, events: bytes) -> bytes:
+    """Return one encoded ``Seen`` (see game.proto): an encoded view, and encoded events."""
+    return length_delimited(_SEEN_VIEW, view) + events
 
 
 def view_reply(
