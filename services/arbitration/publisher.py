@@ -42,34 +42,46 @@ def clock_view(match: Match, now_ns: int) -> arbitration_pb2.ClockView:
 
 
 def update_bytes(match: Match, seat: int, now_ns: int) -> bytes:
-    """Return the encoded update ``seat`` (-1: spectators) may see of the match now.
+    """Return the encoded update ``seat`` (-1: spectators) may see of the match now."""
+    return Shown(match, now_ns).to(seat)
 
-    It opens with its lead (number, status, race: ``wire/updates.py``), which the gateway
-    reads without decoding the rest. The match's fixed fields (its id, the players, the
-    mode) are encoded once per seat and kept; the rules service's encoded view and events
-    for the seat are appended unread (see ``Seen`` in game.proto): only the clock, the
-    decision and what changed are encoded here.
+
+class Shown:
+    """The match as it stands at ``now_ns``, encoded for each seat that sees it.
+
+    Each update opens with its lead (number, status, race: ``wire/updates.py``), which
+    the gateway reads without decoding the rest. The match's fixed fields (its id, the
+    players, the mode) are encoded once per seat and kept; what changes (the decision,
+    the clocks, the end) is encoded once for every seat; the rules service's encoded view
+    and events for the seat are appended unread (see ``Seen`` in game.proto).
     """
-    head = match.update_heads.get(seat)
-    if head is None:
-        head = match.update_heads[seat] = arbitration_pb2.MatchUpdate(
-            match_id=match.match_id,
-            seat=seat,
-            game=match.game,
-            mode=match.created.mode,
-            rated=match.created.rated,
-            players=match.created.players,
+
+    def __init__(self, match: Match, now_ns: int) -> None:
+        self._match = match
+        race = None if match.race is None else match.race.SerializeToString()
+        self._lead = lead(match.seq, match.status, race)
+        self._changing = arbitration_pb2.MatchUpdate(
+            decision=decision_shown(match),
+            clock=clock_view(match, now_ns),
+            void_reason=match.void_reason,
+            outcome=match.outcome,
+            flag=match.flag,
         ).SerializeToString()
-    race = None if match.race is None else match.race.SerializeToString()
-    changing = arbitration_pb2.MatchUpdate(
-        decision=decision_shown(match),
-        clock=clock_view(match, now_ns),
-        void_reason=match.void_reason,
-        outcome=match.outcome,
-        flag=match.flag,
-    )
-    rest = head + changing.SerializeToString() + match.perspectives.get(seat, b"")
-    return lead(match.seq, match.status, race) + rest
+
+    def to(self, seat: int) -> bytes:
+        """Return the update ``seat`` (-1: spectators) may see."""
+        match = self._match
+        head = match.update_heads.get(seat)
+        if head is None:
+            head = match.update_heads[seat] = arbitration_pb2.MatchUpdate(
+                match_id=match.match_id,
+                seat=seat,
+                game=match.game,
+                mode=match.created.mode,
+                rated=match.created.rated,
+                players=match.created.players,
+            ).SerializeToString()
+        return self._lead + head + self._changing + match.perspectives.get(seat, b"")
 
 
 def build_update(match: Match, seat: int, now_ns: int) -> arbitration_pb2.MatchUpdate:
@@ -86,12 +98,11 @@ class Publisher:
 
     def updates(self, match: Match) -> None:
         """Publish the current update to each seat, and to the spectators if any watch."""
-        now_ns = time.monotonic_ns()
+        shown = Shown(match, time.monotonic_ns())
         for seat in PERSPECTIVES:
             if seat not in match.perspectives:
                 continue  # the spectators' view, while nobody watches
-            update = update_bytes(match, seat, now_ns)
-            self._link.publish(subjects.match_view(match.match_id, seat), update)
+            self._link.publish(subjects.match_view(match.match_id, seat), shown.to(seat))
 
     async def finished(self, match: Match, commands: int) -> None:
         """Publish the result once; the match id deduplicates any resend."""
