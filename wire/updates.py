@@ -1,10 +1,11 @@
 """The first bytes of every update the arbitration publishes: read without decoding the rest.
 
 A published ``MatchUpdate`` begins with its number (field 2), its status (field 12) and,
-when it carries one, its race notice (field 15), in that order; the rest follows. Protobuf
-reads fields in any order, so this is still an ordinary ``MatchUpdate`` for a browser;
-the gateway reads only the lead to decide whether an update is news for a stream, and
-passes the bytes on as they came.
+when it carries one, its race notice (field 15), in that order (protobuf writes a
+message's fields by number, and leaves out a zero); the rest follows. Protobuf reads
+fields in any order, so this is still an ordinary ``MatchUpdate`` for a browser; the
+gateway reads only the lead to decide whether an update is news for a stream, and passes
+the bytes on as they came.
 """
 
 from __future__ import annotations
@@ -28,33 +29,21 @@ class Lead:
     race: bool
 
 
-def varint(value: int) -> bytes:
-    """Return ``value`` (0 or more) as a protobuf varint."""
-    out = bytearray()
-    while value > 0x7F:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
-def lead(seq: int, status: int, race: bytes | None = None) -> bytes:
-    """Return an update's first bytes: ``seq``, ``status`` and the encoded race, if any."""
-    head = bytes((_SEQ_TAG,)) + varint(seq) + bytes((_STATUS_TAG,)) + varint(status)
-    if race is not None:
-        head += bytes((_RACE_TAG,)) + varint(len(race)) + race
-    return head
+def lead(
+    seq: int, status: arbitration_pb2.Status.ValueType, race: arbitration_pb2.Race | None = None
+) -> bytes:
+    """Return an update's first bytes: ``seq``, ``status`` and the race, if any."""
+    return arbitration_pb2.MatchUpdate(seq=seq, status=status, race=race).SerializeToString()
 
 
 def read_lead(data: bytes) -> Lead | None:
-    """Return the lead of a published update, None when ``data`` does not begin with one."""
+    """Return the lead of a published update, None when ``data`` does not begin with one
+    (a status, never 0 in a published update, must be there)."""
     seq, position = _field(data, 0, _SEQ_TAG)
-    if seq is None:
-        return None
     status, position = _field(data, position, _STATUS_TAG)
     if status is None:
         return None
-    return Lead(seq, status, position < len(data) and data[position] == _RACE_TAG)
+    return Lead(seq or 0, status, position < len(data) and data[position] == _RACE_TAG)
 
 
 def _field(data: bytes, position: int, tag: int) -> tuple[int | None, int]:

@@ -58,8 +58,7 @@ class Shown:
 
     def __init__(self, match: Match, now_ns: int) -> None:
         self._match = match
-        race = None if match.race is None else match.race.SerializeToString()
-        self._lead = lead(match.seq, match.status, race)
+        self._lead = lead(match.seq, match.status, match.race)
         self._changing = arbitration_pb2.MatchUpdate(
             decision=decision_shown(match),
             clock=clock_view(match, now_ns),
