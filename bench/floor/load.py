@@ -11,18 +11,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing.connection
-import os
 import random
 from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 
+from bench.stack.pipe import serve_worker
 from bench.stack.settings import SETUP_CONCURRENCY
 from bench.stack.timeline import Tally, Timed, Timeline
 from clients.arena import ArenaClient
 from photofinish.game.v1 import game_pb2, spit_pb2
-from wire import loops
 
 COMMAND = game_pb2.Command(spit=spit_pb2.SpitCommand(ready=spit_pb2.SpitReady()))
 GAME = "floor"
@@ -41,15 +40,7 @@ class FloorSpec:
 
 def floor_worker(conn: multiprocessing.connection.Connection, spec: FloorSpec) -> None:
     """Entry point of a load process: set up, wait for "go", play, report, exit."""
-    if spec.cpus:
-        os.sched_setaffinity(0, spec.cpus)
-    try:
-        conn.send(loops.run(_work(conn, spec)))
-    except Exception as error:
-        conn.send({"error": f"{type(error).__name__}: {error}"})
-        raise
-    finally:
-        conn.close()
+    serve_worker(conn, spec.cpus, lambda: _work(conn, spec))
 
 
 async def _work(conn: multiprocessing.connection.Connection, spec: FloorSpec) -> dict[str, Any]:

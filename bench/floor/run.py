@@ -15,12 +15,12 @@ import multiprocessing.connection
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import nats
 
 from bench.floor.load import FloorSpec, floor_worker
 from bench.floor.relay import INSTANCE as RELAY_INSTANCE
+from bench.stack.pipe import receive
 from bench.stack.procstat import cpu_seconds, percentile
 from bench.stack.settings import SETUP_TIMEOUT_S, STOP_TIMEOUT_S
 from services.common.placement import owners_bucket
@@ -57,15 +57,6 @@ class Floor:
                 f"  {name:16} {cpu:7.2f} cpu s {1000 * cpu / max(1, self.commands):7.3f} ms/cmd"
             )
         return rows
-
-
-def _recv(conn: multiprocessing.connection.Connection, timeout_s: float) -> dict[str, Any]:
-    if not conn.poll(timeout_s):
-        raise TimeoutError(f"a floor worker said nothing for {timeout_s:g} s")
-    message: dict[str, Any] = conn.recv()
-    if "error" in message:
-        raise RuntimeError(f"a floor worker failed: {message['error']}")
-    return message
 
 
 async def run_floor(
@@ -150,7 +141,7 @@ async def _measure(
         procs.append(proc)
     try:
         for conn in conns:
-            await asyncio.to_thread(_recv, conn, SETUP_TIMEOUT_S)
+            await asyncio.to_thread(receive, conn, SETUP_TIMEOUT_S)
         for conn in conns:
             conn.send("go")
         await asyncio.sleep(warmup_s)
@@ -160,7 +151,7 @@ async def _measure(
         await asyncio.sleep(seconds)
         cpu = {name: cpu_seconds(pid) - first[name] for name, pid in pids.items()}
         wall_s = loop.time() - started
-        results = [await asyncio.to_thread(_recv, conn, STOP_TIMEOUT_S) for conn in conns]
+        results = [await asyncio.to_thread(receive, conn, STOP_TIMEOUT_S) for conn in conns]
     finally:
         for proc in procs:
             proc.join(10)

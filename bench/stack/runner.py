@@ -10,11 +10,11 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 
 from bench.floor.run import run_floor
+from bench.stack.pipe import receive
 from bench.stack.procstat import Snapshot, Usage, child_pids_named
 from bench.stack.profiling import record, summary
 from bench.stack.report import report
@@ -22,15 +22,6 @@ from bench.stack.settings import LOAD_CPU, SETUP_TIMEOUT_S, STACK_CPU, STOP_TIME
 from bench.stack.worker import WorkerSpec, assign, worker_main
 from bench.stack.yardsticks import ratio_lines, spit_step_us
 from services.stack.stack import StackConfig, run_stack
-
-
-def _recv(conn: multiprocessing.connection.Connection, timeout_s: float) -> dict[str, Any]:
-    if not conn.poll(timeout_s):
-        raise TimeoutError(f"a worker said nothing for {timeout_s:g} s")
-    message: dict[str, Any] = conn.recv()
-    if "error" in message:
-        raise RuntimeError(f"a worker failed: {message['error']}")
-    return message
 
 
 async def bench(args: argparse.Namespace) -> None:
@@ -84,7 +75,7 @@ async def bench(args: argparse.Namespace) -> None:
                     workers.append(worker)
                     pids[f"bench worker {index + 1}"] = worker.pid or 0
                 for conn in conns:
-                    await asyncio.to_thread(_recv, conn, SETUP_TIMEOUT_S + 30)
+                    await asyncio.to_thread(receive, conn, SETUP_TIMEOUT_S + 30)
                 pids["bench main"] = os.getpid()
                 for conn in conns:
                     conn.send("go")
@@ -96,7 +87,7 @@ async def bench(args: argparse.Namespace) -> None:
                 last = await Snapshot.take(http, pids, metrics)
                 arbiters = [name for name in metrics if name.startswith("arbitration")]
                 usage = Usage.between(first, last, pids, arbiters)
-                results = [await asyncio.to_thread(_recv, conn, STOP_TIMEOUT_S) for conn in conns]
+                results = [await asyncio.to_thread(receive, conn, STOP_TIMEOUT_S) for conn in conns]
             finally:
                 for started in workers:
                     started.join(10)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import multiprocessing.connection
-import os
 import random
 import time
 from collections import Counter
@@ -15,6 +14,7 @@ from typing import Any
 
 import aiohttp
 
+from bench.stack.pipe import serve_worker
 from bench.stack.settings import (
     CANCEL_ROUNDS,
     CANCEL_WAIT_S,
@@ -33,7 +33,6 @@ from clients.bots.watching import Reconnect
 from games.bot import Level
 from games.registry import BY_NUMBER as GAMES
 from photofinish.arbitration.v1 import arbitration_pb2
-from wire import loops
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,15 +57,7 @@ class Seated:
 
 def worker_main(conn: multiprocessing.connection.Connection, spec: WorkerSpec) -> None:
     """Entry point of a worker process: set up, wait for "go", play, report, exit."""
-    if spec.cpus:
-        os.sched_setaffinity(0, spec.cpus)
-    try:
-        conn.send(loops.run(_worker(conn, spec)))
-    except Exception as error:
-        conn.send({"error": f"{type(error).__name__}: {error}"})
-        raise
-    finally:
-        conn.close()
+    serve_worker(conn, spec.cpus, lambda: _worker(conn, spec))
 
 
 async def _worker(conn: multiprocessing.connection.Connection, spec: WorkerSpec) -> dict[str, Any]:
