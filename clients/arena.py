@@ -80,15 +80,19 @@ class ArenaClient:
         return next(self._seq)
 
     async def submit(
-        self, match_id: str, seat: int, command: game_pb2.Command
+        self, match_id: str, seat: int, command: game_pb2.Command, client_seq: int = 0
     ) -> arbitration_pb2.SubmitReply:
-        """Send a command; a transport failure is retried with the same client_seq.
+        """Send a command (with a fresh client_seq unless given one); a transport failure
+        is retried with the same client_seq.
 
         Raises:
             CallError: when the server refuses the command (the reason says why).
         """
         request = arbitration_pb2.SubmitRequest(
-            match_id=match_id, seat=seat, client_seq=self.next_client_seq(), command=command
+            match_id=match_id,
+            seat=seat,
+            client_seq=client_seq or self.next_client_seq(),
+            command=command,
         )
         for attempt in range(SUBMIT_RETRIES):
             try:

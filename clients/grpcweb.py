@@ -62,8 +62,8 @@ class GrpcWebClient:
     """Calls one gateway. ``token`` (after sign-in) goes in ``authorization``."""
 
     def __init__(self, session: aiohttp.ClientSession, base_url: str) -> None:
-        self._session = session
-        self._base_url = base_url.rstrip("/")
+        self.session = session
+        self.base_url = base_url.rstrip("/")
         self.token = ""
 
     def _headers(self, timeout_s: float | None) -> dict[str, str]:
@@ -98,8 +98,8 @@ class GrpcWebClient:
         Raises:
             CallError: when the call ends with a non-OK status.
         """
-        async with self._session.post(
-            f"{self._base_url}{path}",
+        async with self.session.post(
+            f"{self.base_url}{path}",
             data=encode_frame(request.SerializeToString()),
             headers=self._headers(timeout_s),
         ) as response:

@@ -6,6 +6,18 @@ services declare the streams is theirs (services/common/streams.py).
 
 from __future__ import annotations
 
+import re
+
+# Match ids are url-safe tokens, each one subject token: anything else could widen a
+# subscription (`*`, `>`), split a subject (`.`) or not be a subject at all (` `, ``).
+_MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def is_match_id(text: str) -> bool:
+    """Return whether ``text`` can be a match id (and so a token of a subject)."""
+    return _MATCH_ID.fullmatch(text) is not None
+
+
 # Request/reply: matchmaking asks an arbitration instance to open a match (MatchCreated →
 # MatchOpened). Arbitration instances answer as one queue group.
 MATCH_CREATE = "pf.match.create"

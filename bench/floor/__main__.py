@@ -6,6 +6,7 @@ import argparse
 import asyncio
 
 from bench.floor.run import run_floor
+from bench.stack.timeline import TRANSPORTS
 
 
 def main() -> None:
@@ -14,8 +15,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--pace", type=float, default=2.0, help="commands/s per player")
+    parser.add_argument("--transport", choices=TRANSPORTS, default="socket")
     args = parser.parse_args()
-    floor = asyncio.run(run_floor(args.matches, args.seconds, args.warmup, args.pace))
+    floor = asyncio.run(
+        run_floor(args.matches, args.seconds, args.warmup, args.pace, transport=args.transport)
+    )
     print("\n".join(floor.lines()))
 
 

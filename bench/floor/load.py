@@ -19,7 +19,7 @@ import aiohttp
 
 from bench.stack.pipe import serve_worker
 from bench.stack.settings import SETUP_CONCURRENCY
-from bench.stack.timeline import Tally, Timed, Timeline
+from bench.stack.timeline import Tally, Timed, Timeline, playing
 from clients.arena import ArenaClient
 from photofinish.game.v1 import game_pb2, spit_pb2
 
@@ -36,6 +36,7 @@ class FloorSpec:
     commands_per_s: float
     seed: int
     cpus: frozenset[int] = frozenset()
+    transport: str = "socket"  # bench.stack.timeline.TRANSPORTS
 
 
 def floor_worker(conn: multiprocessing.connection.Connection, spec: FloorSpec) -> None:
@@ -65,7 +66,8 @@ async def _work(conn: multiprocessing.connection.Connection, spec: FloorSpec) ->
         for index, match_id in enumerate(spec.match_ids):
             timeline = Timeline(tally)
             for seat in (0, 1):
-                timed = Timed(players[2 * index + seat], timeline, GAME)
+                arena = playing(players[2 * index + seat], spec.transport)
+                timed = Timed(arena, timeline, GAME)
                 tasks.append(asyncio.create_task(_watch(timed, match_id, seat)))
                 delay = rng.uniform(0, spec.warmup_s)
                 tasks.append(asyncio.create_task(_play(timed, match_id, seat, delay, spec, rng)))

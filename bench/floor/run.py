@@ -66,8 +66,10 @@ async def run_floor(
     commands_per_s: float = 2.0,
     workers: int = 2,
     load_cpus: frozenset[int] = frozenset(),
+    transport: str = "socket",
 ) -> Floor:
-    """Return what the floor cost for ``matches`` pairs of players at the given pace."""
+    """Return what the floor cost for ``matches`` pairs of players at the given pace,
+    playing over ``transport`` (bench.stack.timeline.TRANSPORTS)."""
     with tempfile.TemporaryDirectory(prefix="pf-bench-floor-") as tmp:
         server = await start_nats(Path(tmp) / "nats")
         children: list[Child] = []
@@ -100,6 +102,7 @@ async def run_floor(
                 commands_per_s,
                 workers,
                 load_cpus,
+                transport,
             )
         finally:
             for child in reversed(children):
@@ -125,6 +128,7 @@ async def _measure(
     commands_per_s: float,
     workers: int,
     load_cpus: frozenset[int],
+    transport: str,
 ) -> Floor:
     context = multiprocessing.get_context("spawn")
     shares = [match_ids[index::workers] for index in range(workers)]
@@ -133,7 +137,9 @@ async def _measure(
         if not share:
             continue
         ours, theirs = context.Pipe()
-        spec = FloorSpec(url, tuple(share), seconds, warmup_s, commands_per_s, index, load_cpus)
+        spec = FloorSpec(
+            url, tuple(share), seconds, warmup_s, commands_per_s, index, load_cpus, transport
+        )
         proc = context.Process(target=floor_worker, args=(theirs, spec), name=f"floor-load-{index}")
         proc.start()
         theirs.close()

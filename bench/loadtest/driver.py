@@ -29,6 +29,7 @@ from clients.bots.planning import Pace
 from clients.bots.seat import SeatPlayer
 from clients.bots.watching import Reconnect, WatchLost
 from clients.grpcweb import CallError
+from clients.play import SocketArena
 from games.bot import Level
 from games.registry import BY_NUMBER as GAMES
 from photofinish.game.v1 import bid_pb2, game_pb2, spit_pb2
@@ -121,6 +122,7 @@ class Entrant:
         seed: int,
     ) -> None:
         self.client, self.game, self.tournament_id = client, game, tournament_id
+        self._arena = SocketArena(client)  # each game's seat on its play socket
         self._pace, self._recorder, self._seed = Pace(think_scale=scale), recorder, seed
         self._games: dict[str, tuple[int, asyncio.Task[None]]] = {}
         self._closing = Closing()
@@ -165,7 +167,7 @@ class Entrant:
             return  # a resumed stream names the game in progress again
         self._recorder.assignments.append((self.client.player_id, match_id, seat, self.game))
         player = SeatPlayer(
-            Recorded(self.client, self._recorder, self._closing),
+            Recorded(self._arena, self._recorder, self._closing),
             match_id,
             seat,
             GAMES[GAME_BY_NAME[self.game]],
@@ -196,7 +198,7 @@ class Entrant:
         for match_id, (seat, task) in self._games.items():
             if seat == 0 and not task.done():
                 with contextlib.suppress(CallError):  # match_over: it ended meanwhile
-                    await Recorded(self.client, self._recorder, self._closing).submit(
+                    await Recorded(self._arena, self._recorder, self._closing).submit(
                         match_id, seat, RESIGN[self.game]
                     )
 

@@ -8,17 +8,16 @@ over to the parent in batches.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
 
 from bench.loadtest import visibility
-from clients.arena import ArenaClient
+from clients.bots.watching import Arena
 from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
@@ -68,12 +67,13 @@ class Closing:
 class Recorded:
     """One player's public API with every update and answer noted in ``recorder``."""
 
-    def __init__(self, client: ArenaClient, recorder: Recorder, closing: Closing) -> None:
+    def __init__(self, client: Arena, recorder: Recorder, closing: Closing) -> None:
         self._client, self._recorder, self._closing = client, recorder, closing
 
     async def watch(self, match_id: str, seat: int) -> AsyncIterator[arbitration_pb2.MatchUpdate]:
         recorder = self._recorder
-        async with contextlib.aclosing(self._client.watch(match_id, seat)) as updates:
+        updates = self._client.watch(match_id, seat)
+        try:
             async for update in updates:
                 recorder.updates.append(
                     (
@@ -87,6 +87,9 @@ class Recorded:
                     )
                 )
                 yield update
+        finally:
+            if isinstance(updates, AsyncGenerator):
+                await updates.aclose()  # closes the socket now
 
     async def submit(
         self, match_id: str, seat: int, command: game_pb2.Command

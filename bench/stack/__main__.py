@@ -31,6 +31,7 @@ from pathlib import Path
 
 from bench.stack.runner import bench
 from bench.stack.settings import BID_THINK_SCALE, SPIT_THINK_SCALE
+from bench.stack.timeline import TRANSPORTS
 
 
 def main() -> None:
@@ -60,6 +61,12 @@ def main() -> None:
         "--pin",
         action="store_true",
         help="pin the whole stack to CPU 0 and the load workers to CPU 1 (taskset's way)",
+    )
+    parser.add_argument(
+        "--transport",
+        choices=TRANSPORTS,
+        default="socket",
+        help="how the players play: each seat on its play socket, or gRPC-web Watch + Submit",
     )
     args = parser.parse_args()
     if not (

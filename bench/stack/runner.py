@@ -37,7 +37,12 @@ async def bench(args: argparse.Namespace) -> None:
     floor = None
     if args.floor:
         floor = await run_floor(
-            args.matches, args.seconds, args.warmup, workers=args.workers, load_cpus=load_cpus
+            args.matches,
+            args.seconds,
+            args.warmup,
+            workers=args.workers,
+            load_cpus=load_cpus,
+            transport=args.transport,
         )
     with tempfile.TemporaryDirectory(prefix="pf-bench-stack-") as tmp:
         async with (
@@ -65,6 +70,7 @@ async def bench(args: argparse.Namespace) -> None:
                         scales,
                         args.seed,
                         load_cpus,
+                        args.transport,
                     )
                     worker = context.Process(
                         target=worker_main, args=(theirs, spec), name=f"bench-worker-{index}"

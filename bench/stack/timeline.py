@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import sys
 import time
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from dataclasses import dataclass, field
 
 from clients.arena import ArenaClient
+from clients.bots.watching import Arena
 from clients.grpcweb import CallError
+from clients.play import SocketArena
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 
@@ -107,18 +108,31 @@ class Timeline:
                 seen.popleft()
 
 
+TRANSPORTS = ("socket", "grpc-web")  # how the load's players play: /play, or Watch + Submit
+
+
+def playing(client: ArenaClient, transport: str) -> Arena:
+    """Return the client as the load plays through it: each seat on its play socket, or
+    gRPC-web's Watch and Submit (``transport``, one of TRANSPORTS)."""
+    return SocketArena(client) if transport == "socket" else client
+
+
 class Timed:
     """The public API as one seat's bot uses it, noting every update and every answer."""
 
-    def __init__(self, client: ArenaClient, timeline: Timeline, game: str) -> None:
+    def __init__(self, client: Arena, timeline: Timeline, game: str) -> None:
         self._client, self._timeline, self._game = client, timeline, game
 
     async def watch(self, match_id: str, seat: int) -> AsyncIterator[arbitration_pb2.MatchUpdate]:
         clock = time.perf_counter
-        async with contextlib.aclosing(self._client.watch(match_id, seat)) as updates:
+        updates = self._client.watch(match_id, seat)
+        try:
             async for update in updates:
                 self._timeline.saw(seat, update.seq, clock())
                 yield update
+        finally:
+            if isinstance(updates, AsyncGenerator):
+                await updates.aclose()  # closes the stream or the socket now
 
     async def submit(
         self, match_id: str, seat: int, command: game_pb2.Command

@@ -25,7 +25,7 @@ from bench.stack.settings import (
     SETUP_TIMEOUT_S,
     T,
 )
-from bench.stack.timeline import Tally, Timed, Timeline
+from bench.stack.timeline import Tally, Timed, Timeline, playing
 from clients.arena import ArenaClient
 from clients.bots.planning import Pace
 from clients.bots.seat import SeatPlayer
@@ -45,6 +45,7 @@ class WorkerSpec:
     scales: tuple[tuple[str, float], ...]
     seed: int
     cpus: frozenset[int] = frozenset()  # the CPUs the worker may run on (empty: any)
+    transport: str = "socket"  # bench.stack.timeline.TRANSPORTS
 
 
 @dataclass(slots=True)
@@ -103,7 +104,7 @@ async def _play(matches: list[Seated], spec: WorkerSpec) -> dict[str, Any]:
         timelines.append(timeline)
         for seat, client in enumerate(match.players):
             player = SeatPlayer(
-                Timed(client, timeline, match.game),
+                Timed(playing(client, spec.transport), timeline, match.game),
                 match.match_id,
                 seat,
                 GAMES[GAME_BY_NAME[match.game]],

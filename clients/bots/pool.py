@@ -36,6 +36,7 @@ from clients.bots.planning import Pace
 from clients.bots.seat import SeatPlayer
 from clients.bots.watching import Reconnect, WatchLost
 from clients.grpcweb import CallError
+from clients.play import SocketArena
 from games.bot import Level
 from games.codec import level_from_proto
 from games.registry import BY_NUMBER as GAMES
@@ -159,7 +160,7 @@ class Pool:
             # Matchmaking's mistake, but the person at the table still wants a game.
             log.warning("bot seated in another game than asked", extra={"fields": fields})
         player = SeatPlayer(
-            waiting.client,
+            SocketArena(waiting.client),  # the seat on its play socket
             created.match_id,
             seat,
             game,

@@ -14,12 +14,13 @@ from services.common.natslink.link import NatsLink
 from services.common.placement import Directory
 from services.common.serving import announce_ready
 from services.gateway.arbiters import ArbitrationChannels, by_owner
-from services.gateway.auth import identity_hook
+from services.gateway.auth import TokenCheck, identity_hook
 from services.gateway.config import Config
 from services.gateway.grpcweb import GrpcWebConfig, HeaderPolicy, setup
 from services.gateway.local import LocalArena
 from services.gateway.ops import add_ops_routes
 from services.gateway.page import placeholder
+from services.gateway.play import PlayEndpoint
 from services.gateway.routing import public_routes
 from services.gateway.submits import SubmitForwarder
 from wire import logs, loops
@@ -50,7 +51,14 @@ async def main(config: Config) -> None:
         resolvers={"arbitration": by_owner(directory)},
     )
     app = web.Application()
-    setup(app, grpc_web, identity_hook(config.token_key, config.inject_forwarding_delay_ms / 1000))
+    tokens = TokenCheck(config.token_key)
+    inject_delay_s = config.inject_forwarding_delay_ms / 1000
+    setup(app, grpc_web, identity_hook(tokens, inject_delay_s))
+    play = PlayEndpoint(
+        tokens, link, arbitration, submits, config.max_message_bytes, inject_delay_s
+    )
+    app.router.add_get("/play", play.handle)
+    app.on_shutdown.append(lambda _: play.close_all())
     add_metrics_route(app)
     app.router.add_get("/healthz", healthz)
     add_ops_routes(app, config.metrics_targets)

@@ -14,10 +14,15 @@ import grpc
 import nats.errors
 from google.protobuf.message import Message
 
+from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
+from services.common.identity import PLAYER_ID
 from services.common.placement import Directory
+from services.common.rejection import from_rpc_error
 from services.gateway.grpcweb.routes import Resolver
 
 log = logging.getLogger(__name__)
+
+GET_UPDATE_TIMEOUT_S = 3.0
 
 
 def by_owner(directory: Directory) -> Resolver:
@@ -56,6 +61,23 @@ class ArbitrationChannels:
         if address not in self._by_address:
             self._by_address[address] = grpc.aio.insecure_channel(address)
         return self._by_address[address]
+
+    async def latest(self, match_id: str, seat: int, player_id: str) -> arbitration_pb2.MatchUpdate:
+        """Return the match's latest update for ``seat`` as ``player_id`` may see it (a
+        spectator's call also renews the match's watch: services/common/watching.py).
+
+        Raises:
+            Rejection: the arbitration's refusal (not your seat, no such match, ...).
+        """
+        channel = await self.for_match(match_id)
+        try:
+            return await arbitration_pb2_grpc.ArbitrationStub(channel).GetUpdate(
+                arbitration_pb2.GetUpdateRequest(match_id=match_id, seat=seat),
+                metadata=((PLAYER_ID, player_id),),
+                timeout=GET_UPDATE_TIMEOUT_S,
+            )
+        except grpc.aio.AioRpcError as error:
+            raise from_rpc_error(error) from None
 
     async def close(self) -> None:
         for channel in [self._default, *self._by_address.values()]:

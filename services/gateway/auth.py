@@ -16,32 +16,46 @@ from services.gateway.tokens import Identity, InvalidToken, verify
 from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import Code, Status
 
-# A player sends the same token with every command: its check (base64, HMAC, JSON) is done
-# once and remembered, up to this many tokens (then forgotten all at once and redone).
-KNOWN_TOKENS = 100_000
+KNOWN_TOKENS = 100_000  # checks remembered (see TokenCheck)
 
 
-def identity_hook(
-    token_key: bytes, inject_delay_s: float = 0.0, clock: Callable[[], float] = time.time
-) -> MetadataHook:
+class TokenCheck:
+    """Checks bearer tokens, each once: a player sends the same one with every command.
+
+    The check (base64, HMAC, JSON) is remembered for up to ``KNOWN_TOKENS`` tokens, then
+    all are forgotten at once and checked again as they come.
+    """
+
+    def __init__(self, token_key: bytes, clock: Callable[[], float] = time.time) -> None:
+        self._key = token_key
+        self._clock = clock
+        self._known: dict[str, Identity] = {}
+
+    def identity(self, token: str) -> Identity:
+        """Return who ``token`` names.
+
+        Raises:
+            InvalidToken: a token that is malformed, forged or expired.
+        """
+        now_s = int(self._clock())
+        identity = self._known.get(token)
+        if identity is None:
+            identity = verify(self._key, token, now_s)
+            if len(self._known) >= KNOWN_TOKENS:
+                self._known.clear()
+            self._known[token] = identity
+        elif identity.expires_at <= now_s:  # the same rule as verify's
+            raise InvalidToken("the token has expired; sign in again")
+        return identity
+
+
+def identity_hook(tokens: TokenCheck, inject_delay_s: float = 0.0) -> MetadataHook:
     """Return the hook that names the authenticated player to the backend.
 
     It also stamps the request's receipt, so the arbitration can measure the forwarding
     delay. ``inject_delay_s`` holds every request that long after the stamp: fault
     injection for the timing-fault tests, never set in production.
     """
-    known: dict[str, Identity] = {}
-
-    def checked(token: str, now_s: int) -> Identity:
-        identity = known.get(token)
-        if identity is None:
-            identity = verify(token_key, token, now_s)
-            if len(known) >= KNOWN_TOKENS:
-                known.clear()
-            known[token] = identity
-        elif identity.expires_at <= now_s:  # the same rule as verify's
-            raise InvalidToken("the token has expired; sign in again")
-        return identity
 
     async def hook(request: web.Request, route: Route) -> Metadata:
         received_ns = str(time.monotonic_ns())
@@ -56,7 +70,7 @@ def identity_hook(
                 Status(Code.UNAUTHENTICATED, "sign in first: authorization: Bearer <token>")
             )
         try:
-            identity = checked(token.strip(), int(clock()))
+            identity = tokens.identity(token.strip())
         except InvalidToken as error:
             raise RequestRefused(Status(Code.UNAUTHENTICATED, str(error))) from None
         return (

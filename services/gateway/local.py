@@ -14,11 +14,11 @@ from collections.abc import AsyncIterator
 import grpc
 from google.protobuf.message import Message
 
-from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
+from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.client.v1 import arena_pb2
 from services.common.identity import PLAYER_ID, RECEIVED_NS, text_values
 from services.common.natslink.link import NatsLink
-from services.common.rejection import Rejection, from_rpc_error
+from services.common.rejection import Rejection
 from services.common.watching import RENEW_S, SPECTATORS
 from services.gateway.arbiters import ArbitrationChannels
 from services.gateway.grpcweb import RequestRefused
@@ -30,8 +30,6 @@ from wire import subjects
 from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import Code, Status
 from wire.updates import Lead, read_lead
-
-GET_UPDATE_TIMEOUT_S = 3.0
 
 STATUS_DETAILS = "grpc-status-details-bin"
 
@@ -165,12 +163,7 @@ class LocalArena:
     ) -> arbitration_pb2.MatchUpdate:
         """Return the match's latest update for the seat (a spectator's also renews its
         watch); a refusal ends the stream with its status."""
-        channel = await self._arbitration.for_match(request.match_id)
         try:
-            return await arbitration_pb2_grpc.ArbitrationStub(channel).GetUpdate(
-                arbitration_pb2.GetUpdateRequest(match_id=request.match_id, seat=request.seat),
-                metadata=((PLAYER_ID, player),),
-                timeout=GET_UPDATE_TIMEOUT_S,
-            )
-        except grpc.aio.AioRpcError as error:
-            raise refused(from_rpc_error(error)) from None
+            return await self._arbitration.latest(request.match_id, request.seat, player)
+        except Rejection as rejection:
+            raise refused(rejection) from None

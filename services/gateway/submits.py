@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+from collections.abc import Callable
 
 import grpc
 import nats.errors
@@ -31,7 +32,8 @@ log = logging.getLogger(__name__)
 
 SUBMIT_TIMEOUT_S = 10.0  # a command waits behind its match's queue and one rules call
 
-Waiting = asyncio.Future[arbitration_pb2.SubmitReply]
+# Called once with the arbitration's reply, or with the Rejection that ends the Submit.
+Settle = Callable[[arbitration_pb2.SubmitReply | Rejection], None]
 
 
 def _unavailable(why: str) -> Rejection:
@@ -47,11 +49,11 @@ class SubmitForwarder:
         self._inbox = link.new_inbox()
         self._cut = len(self._inbox) + 1
         self._numbers = itertools.count()
-        # By batch number: each Submit's future, by its place in the batch.
-        self._waiting: dict[str, list[Waiting]] = {}
+        # By batch number: each Submit's settle (None once settled), by its place.
+        self._waiting: dict[str, list[Settle | None]] = {}
         self._give_up: dict[str, asyncio.TimerHandle] = {}
         # By subject: this turn's Submits, sent together at its end.
-        self._outgoing: dict[str, list[tuple[arbitration_pb2.ForwardedSubmit, Waiting]]] = {}
+        self._outgoing: dict[str, list[tuple[arbitration_pb2.ForwardedSubmit, Settle]]] = {}
         self._sid: int | None = None
 
     def start(self) -> None:
@@ -69,18 +71,39 @@ class SubmitForwarder:
         Raises:
             Rejection: the arbitration's refusal, or UNAVAILABLE when it cannot be reached.
         """
-        subject = await self._subject(request.match_id)
+        answer: asyncio.Future[arbitration_pb2.SubmitReply] = self._link.loop.create_future()
+
+        def settle(outcome: arbitration_pb2.SubmitReply | Rejection) -> None:
+            if answer.done():
+                return  # the caller has gone (cancelled)
+            if isinstance(outcome, Rejection):
+                answer.set_exception(outcome)
+            else:
+                answer.set_result(outcome)
+
+        subject = await self.subject_for(request.match_id)
+        self.forward(request, player_id, received_ns, settle, subject)
+        return await answer
+
+    def forward(
+        self,
+        request: arbitration_pb2.SubmitRequest,
+        player_id: str,
+        received_ns: int,
+        settle: Settle,
+        subject: str,
+    ) -> None:
+        """Send the command on ``subject`` with this turn's others; ``settle`` gets its
+        answer (in the read that brings it) or its refusal, exactly once."""
         forwarded = arbitration_pb2.ForwardedSubmit(
             request=request, player_id=player_id, received_ns=received_ns
         )
-        loop = self._link.loop
-        answer: Waiting = loop.create_future()
         if not self._outgoing:
-            loop.call_soon(self._send_all)
-        self._outgoing.setdefault(subject, []).append((forwarded, answer))
-        return await answer
+            self._link.loop.call_soon(self._send_all)
+        self._outgoing.setdefault(subject, []).append((forwarded, settle))
 
-    async def _subject(self, match_id: str) -> str:
+    async def subject_for(self, match_id: str) -> str:
+        """Return the subject that reaches the instance running ``match_id`` now."""
         try:
             instance = await self._directory.owner_of(match_id)
         except nats.errors.Error as error:  # NATS trouble: any instance may know the match
@@ -92,7 +115,7 @@ class SubmitForwarder:
         outgoing, self._outgoing = self._outgoing, {}
         for subject, batch in outgoing.items():
             number = str(next(self._numbers))
-            self._waiting[number] = [answer for _, answer in batch]
+            self._waiting[number] = [settle for _, settle in batch]
             self._give_up[number] = self._link.loop.call_later(
                 SUBMIT_TIMEOUT_S, self._time_out, number
             )
@@ -108,14 +131,17 @@ class SubmitForwarder:
         if waiting is None:
             return  # answers to a batch given up on
         for answer in arbitration_pb2.SubmitAnswers.FromString(message.data).answers:
-            if answer.index >= len(waiting) or waiting[answer.index].done():
+            if answer.index >= len(waiting):
                 continue
-            future = waiting[answer.index]
+            settle = waiting[answer.index]
+            if settle is None:
+                continue  # answered already
+            waiting[answer.index] = None
             if answer.HasField("refusal"):
-                future.set_exception(from_refusal(answer.refusal))
+                settle(from_refusal(answer.refusal))
             else:
-                future.set_result(answer.reply)
-        if all(future.done() for future in waiting):
+                settle(answer.reply)
+        if not any(waiting):
             self._forget(number)
 
     def _time_out(self, number: str) -> None:
@@ -123,9 +149,9 @@ class SubmitForwarder:
 
     def _fail(self, number: str, rejection: Rejection) -> None:
         """End batch ``number``: every Submit still waiting gets ``rejection``."""
-        for future in self._waiting.get(number, []):
-            if not future.done():
-                future.set_exception(rejection)
+        for settle in self._waiting.get(number, []):
+            if settle is not None:
+                settle(rejection)
         self._forget(number)
 
     def _forget(self, number: str) -> None:

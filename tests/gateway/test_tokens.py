@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from services.common.identity import PLAYER_ID
-from services.gateway.auth import identity_hook
+from services.gateway.auth import TokenCheck, identity_hook
 from services.gateway.grpcweb import RequestRefused
 from services.gateway.routing import public_routes
 from services.gateway.tokens import InvalidToken, clean_name, issue, verify
@@ -52,7 +52,7 @@ def test_garbage_is_never_a_token(text: str) -> None:
 
 async def test_the_gateway_remembers_a_checked_token_but_not_past_its_expiry() -> None:
     now = [1000.0]
-    hook = identity_hook(KEY, clock=lambda: now[0])
+    hook = identity_hook(TokenCheck(KEY, clock=lambda: now[0]))
     route = public_routes()["/photofinish.client.v1.Arena/Submit"]
     token, identity = issue(KEY, "Ada", now_s=1000, ttl_s=60)
     request = make_mocked_request("POST", "/", headers={"authorization": f"Bearer {token}"})

@@ -9,7 +9,6 @@ there is no public-match setting yet, so the narrower rule holds until one exist
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -24,8 +23,6 @@ from services.arbitration.match import Match
 from services.common.rejection import Rejection
 from wire import subjects
 
-# Match ids are url-safe tokens; anything else could widen the subject (`*`, `>`, `.`).
-MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 FETCH_BATCH = 512
 FETCH_TIMEOUT_S = 2.0
 CLOSING = frozenset({log_pb2.ENTRY_KIND_FINISHED, log_pb2.ENTRY_KIND_VOIDED})
@@ -80,7 +77,7 @@ def check_match_id(match_id: str) -> None:
     Raises:
         Rejection: INVALID_ARGUMENT ``bad_match_id`` otherwise.
     """
-    if not MATCH_ID.fullmatch(match_id):
+    if not subjects.is_match_id(match_id):
         raise Rejection(
             grpc.StatusCode.INVALID_ARGUMENT, "bad_match_id", f"{match_id[:80]!r} is no match id"
         )
