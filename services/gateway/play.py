@@ -136,6 +136,8 @@ class PlayEndpoint:
             with OPEN_STREAMS.labels("Play").track_inprogress():
                 await socket.serve()
         except Ended as ended:
+            if socket is not None:
+                socket.flush()  # what the client was owed goes before the reason
             await _close(ws, ended)
         finally:
             if socket is not None:
@@ -205,6 +207,7 @@ class SeatSocket:
         self._sid: int | None = None
         self._renewal: asyncio.Task[None] | None = None
         self._ending: asyncio.Task[bool] | None = None
+        self._unsent: list[bytes] = []  # frames of this event-loop turn
 
     async def serve(self) -> None:
         """Send the latest update, then follow the match and take commands until the end."""
@@ -217,6 +220,7 @@ class SeatSocket:
         self._last_seq = first.seq
         self._send(_update_message(first.SerializeToString()))
         if first.status != arbitration_pb2.STATUS_LIVE:
+            self.flush()
             await self.ws.close(code=NORMAL, message=b"the match is over")
             return
         if self._seat == SPECTATORS:
@@ -295,6 +299,7 @@ class SeatSocket:
         self._last_seq = lead.seq
         self._send(_update_message(message.data))
         if lead.status != arbitration_pb2.STATUS_LIVE and self._ending is None:
+            self.flush()  # the last update goes before the close
             self._ending = asyncio.create_task(
                 self.ws.close(code=NORMAL, message=b"the match is over")
             )
@@ -307,6 +312,7 @@ class SeatSocket:
             try:
                 latest = await self._latest()
             except Ended as ended:
+                self.flush()
                 await _close(self.ws, ended)
                 return
             if is_newer(lead_of(latest.SerializeToString()), self._last_seq):
@@ -323,12 +329,21 @@ class SeatSocket:
             raise Ended(rejection.to_refusal(), close_code) from None
 
     def _send(self, message: bytes) -> None:
-        """Write one PlayOut now; a client that lets too much pile up is cut off."""
+        """Write one PlayOut at the end of this event-loop turn, with the others of the
+        turn (an answer and the view it brings leave in one write)."""
+        if not self._unsent:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self._unsent.append(_binary_frame(message))
+
+    def flush(self) -> None:
+        """Write what this turn has for the client; one that lets too much pile up (it
+        reads nothing) is cut off."""
+        frames, self._unsent = self._unsent, []
         transport = self._transport
         if transport.is_closing() or self.ws.closed:
             return
-        transport.write(_binary_frame(message))
-        if transport.get_write_buffer_size() > MAX_UNSENT_BYTES and self._ending is None:
+        transport.write(b"".join(frames))
+        if transport.get_write_buffer_size() > MAX_UNSENT_BYTES:
             log.warning(
                 "play socket cut off: the client reads nothing",
                 extra={"fields": {"match": self._match_id, "seat": self._seat}},

@@ -18,7 +18,7 @@ from games.seats import parse_seat
 from photofinish.rules.v1 import rules_pb2
 from services.rules import errors, replies, steps
 from services.rules.games import decode_state, entry_for
-from services.rules.metrics import applying
+from services.rules.metrics import Applying
 
 
 def new_match(request: rules_pb2.NewMatchRequest, lift_pause_ms: int) -> rules_pb2.StepReply:
@@ -31,7 +31,7 @@ def new_match(request: rules_pb2.NewMatchRequest, lift_pause_ms: int) -> rules_p
 
 
 def apply(request: rules_pb2.ApplyRequest, lift_pause_ms: int) -> rules_pb2.StepReply:
-    with applying(request.game):
+    with Applying(request.game):
         entry = entry_for(request.game)
         state = decode_state(entry, request.state)
         applied = steps.apply(entry, state, request.seat, request.command)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import time
-from collections.abc import Iterator
 
 import grpc
 from prometheus_client import Counter, Histogram
@@ -31,19 +30,39 @@ _RESULTS = {
 }
 
 
-@contextlib.contextmanager
-def applying(game: int) -> Iterator[None]:
-    """Time the Apply inside the block and count its result (accepted, refused, malformed)."""
+class Applying:
+    """Times an Apply and counts its result (accepted, refused, malformed, error).
+
+    A context manager object rather than a generator: it runs once per command, and the
+    metric children it touches are found once per game and result.
+    """
+
+    __slots__ = ("_game", "_started")
+
+    def __init__(self, game: int) -> None:
+        self._game = game
+        self._started = 0.0
+
+    def __enter__(self) -> None:
+        self._started = time.perf_counter()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, _: object
+    ) -> None:
+        elapsed = time.perf_counter() - self._started
+        if kind is None:
+            result = "accepted"
+        elif isinstance(error, Rejection):
+            result = _RESULTS.get(error.code, "error")
+        else:
+            result = "error"
+        seconds, counted = _children(self._game, result)
+        seconds.observe(elapsed)
+        counted.inc()
+
+
+@functools.cache
+def _children(game: int, result: str) -> tuple[Histogram, Counter]:
     entry = GAMES.get(game)
     name = "unknown" if entry is None else entry.name
-    started = time.perf_counter()
-    result = "error"
-    try:
-        yield
-        result = "accepted"
-    except Rejection as rejection:
-        result = _RESULTS.get(rejection.code, "error")
-        raise
-    finally:
-        APPLY_SECONDS.labels(game=name).observe(time.perf_counter() - started)
-        COMMANDS.labels(game=name, result=result).inc()
+    return APPLY_SECONDS.labels(game=name), COMMANDS.labels(game=name, result=result)

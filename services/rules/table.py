@@ -26,7 +26,7 @@ from photofinish.rules.v1 import rules_pb2
 from services.common.rejection import Rejection
 from services.rules import errors, replies, steps
 from services.rules.games import entry_for
-from services.rules.metrics import applying
+from services.rules.metrics import Applying
 
 NOT_HELD = "not_held"
 NOT_A_RESIGNATION = "not_a_resignation"
@@ -110,7 +110,7 @@ class Table:
     def _apply(self, call: rules_pb2.HeldCall) -> rules_pb2.StepReply:
         held = self._holding(call)
         request = call.apply
-        with applying(held.game.number):
+        with Applying(held.game.number):
             applied = steps.apply(held.game, held.state, request.seat, request.command)
             if request.resignation_only and not _resigns(held.game, applied.step):
                 raise not_a_resignation()  # the step is not taken: states never change

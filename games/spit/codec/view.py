@@ -8,8 +8,9 @@ face down is a count, for its owner too (the engine's view holds nothing more). 
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import fields
 from typing import TypeVar
 
 from games.codec import (
@@ -32,6 +33,9 @@ T = TypeVar("T")
 
 
 _SPIT_FIELD = game_pb2.View.DESCRIPTOR.fields_by_name["spit"].number
+# What a view shows but its seat: one step's views share these objects (``views``), so
+# comparing them costs an identity check each.
+_shown = operator.attrgetter(*(field.name for field in fields(View) if field.name != "seat"))
 
 
 def views_to_bytes(views: Sequence[View]) -> list[bytes]:
@@ -42,7 +46,7 @@ def views_to_bytes(views: Sequence[View]) -> list[bytes]:
     is equal, and each recipient's seat joined to it.
     """
     first = views[0]
-    if any(replace(view, seat=first.seat) != first for view in views[1:]):
+    if any(_shown(view) != _shown(first) for view in views[1:]):
         return [view_to_proto(view).SerializeToString() for view in views]
     shared = _spit_view(first, with_seat=False).SerializeToString()
     return [
