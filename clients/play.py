@@ -23,6 +23,7 @@ from photofinish.game.v1 import game_pb2
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 NORMAL_CLOSE = 1000
+ANSWER_WAIT_S = 12.0  # past the gateway's own wait for an answer (10 s)
 _END = object()
 
 
@@ -98,6 +99,12 @@ class PlaySocket:
         return await answer
 
     async def close(self) -> None:
+        """Close once the commands sent on it are answered (each is answered or refused
+        within the gateway's own timeout), or at once when nothing is owed."""
+        if self._answers and not self._reader.done():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(ANSWER_WAIT_S):
+                    await asyncio.wait(list(self._answers.values()))
         await self._ws.close()
         with contextlib.suppress(asyncio.CancelledError):
             await self._reader

@@ -207,6 +207,8 @@ class SeatSocket:
         self._sid: int | None = None
         self._renewal: asyncio.Task[None] | None = None
         self._ending: asyncio.Task[bool] | None = None
+        self._over = False  # the match's last update has gone out
+        self._unanswered = 0  # commands forwarded and not answered yet
         self._unsent: list[bytes] = []  # frames of this event-loop turn
 
     async def serve(self) -> None:
@@ -272,6 +274,7 @@ class SeatSocket:
             command=submit.command,
         )
         subject = await endpoint._submits.subject_for(self._match_id)
+        self._unanswered += 1
         endpoint._submits.forward(
             request, self._player, received_ns, self._answerer(submit.client_seq, started), subject
         )
@@ -288,7 +291,10 @@ class SeatSocket:
                 played = play_pb2.PlayAnswer(client_seq=client_seq, reply=outcome)
             # The same figure as a Submit over gRPC-web: the command latency /ops shows.
             UNARY_SECONDS.labels("Submit", code).observe(time.perf_counter() - started)
+            self._unanswered -= 1
             self._send(play_pb2.PlayOut(answer=played).SerializeToString())
+            if self._over and not self._unanswered:
+                self._close_after_turn()
 
         return answer
 
@@ -298,8 +304,21 @@ class SeatSocket:
             return
         self._last_seq = lead.seq
         self._send(_update_message(message.data))
-        if lead.status != arbitration_pb2.STATUS_LIVE and self._ending is None:
-            self.flush()  # the last update goes before the close
+        if lead.status != arbitration_pb2.STATUS_LIVE and not self._over:
+            self._over = True
+            # The answers still owed (the command that ended the match, say) go first;
+            # each is sent or refused within the forwarder's timeout.
+            if not self._unanswered:
+                self._close_after_turn()
+
+    def _close_after_turn(self) -> None:
+        """Close normally once this turn's frames are written."""
+        if self._ending is None:
+            asyncio.get_running_loop().call_soon(self._close)
+
+    def _close(self) -> None:
+        if self._ending is None:
+            self.flush()
             self._ending = asyncio.create_task(
                 self.ws.close(code=NORMAL, message=b"the match is over")
             )

@@ -120,12 +120,14 @@ async def test_the_last_update_is_followed_by_a_normal_close(
     seated: tuple[Seated, Seated],
 ) -> None:
     alice, bob = seated
-    socket = await open_socket(bob)
+    socket, resigning = await open_socket(bob), await open_socket(alice)
     updates = socket.updates()
     await next_update(updates)
-    await alice.submit(RESIGN)
+    # The command that ends the match is answered on its socket before the close.
+    reply = await resigning.submit(1, RESIGN)
     last = await until(updates, lambda u: u.status != arbitration_pb2.STATUS_LIVE)
-    assert last.status == arbitration_pb2.STATUS_FINISHED
+    assert last.status == arbitration_pb2.STATUS_FINISHED and last.seq == reply.seq
+    assert [u.status async for u in resigning.updates()][-1] == arbitration_pb2.STATUS_FINISHED
     with pytest.raises(StopAsyncIteration):
         await next_update(updates)
     after = await open_socket(bob)  # a finished match: its last update, then the close

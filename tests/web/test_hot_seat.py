@@ -11,6 +11,7 @@ from playwright.async_api import Page
 from tests.web.bidding import current, play_step
 from tests.web.browser import new_page, screenshot, sign_in
 from tests.web.conftest import Arena
+from tests.web.sockets import Traffic
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -46,6 +47,7 @@ async def assert_handover_hides_hands(page: Page, name: str) -> None:
 
 async def test_hand_over_hides_the_hand_and_stops_the_clocks_until_reveal(arena: Arena) -> None:
     page = await new_page(arena.browser, arena.url)
+    traffic = Traffic(page)
     await sign_in(page, "Pat")
     await page.click("#bid-hotseat")
     await page.wait_for_selector("#ready")
@@ -62,3 +64,9 @@ async def test_hand_over_hides_the_hand_and_stops_the_clocks_until_reveal(arena:
     await assert_handover_hides_hands(page, "hotseat-handover-second")
     second = await current(page)
     assert second["decision"]["seats"][0] == 1 - mover
+    # Each seat on its own socket, with its own commands: both readies, one reveal each,
+    # the mover's play.
+    by_seat = {socket.hello().seat: socket for socket in traffic.sockets}
+    assert sorted(by_seat) == [0, 1] and len(traffic.sockets) == 2
+    assert len(by_seat[mover].submits()) == 3 and len(by_seat[1 - mover].submits()) == 1
+    assert "Submit" not in traffic.calls, traffic.calls

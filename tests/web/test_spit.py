@@ -1,4 +1,5 @@
-"""Spit against the computer in the browser: a whole match to its end, with a pause."""
+"""Spit against the computer in the browser: a whole match to its end, with a pause, played
+on the play socket."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from playwright.async_api import Page
 
 from tests.web.browser import last_update, new_page, screenshot, sign_in
 from tests.web.conftest import Arena
+from tests.web.sockets import Traffic
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -67,6 +69,7 @@ async def pause_and_resume(page: Page) -> None:
 
 async def test_a_whole_spit_match_against_the_easy_computer_with_a_pause(arena: Arena) -> None:
     page = await new_page(arena.browser, arena.url)
+    traffic = Traffic(page)
     await sign_in(page, "Sprinter")
     await page.select_option("#spit-level", "1")
     await page.click("#spit-computer")
@@ -112,3 +115,10 @@ async def test_a_whole_spit_match_against_the_easy_computer_with_a_pause(arena: 
     assert spit_view(update)["winner"] in (0, 1)
     assert paused and played_by_key
     assert "won" in (await page.inner_text(".end-panel")).lower()
+    # Commands and updates went on the seat's socket. Over gRPC-web, at most a command
+    # sent on the socket just as it closed at the end, again (the same client_seq).
+    [socket] = traffic.sockets
+    assert len(socket.submits()) > 10 and socket.updates()[-1].status == update["status"]
+    assert "Watch" not in traffic.calls
+    assert len(traffic.grpc_web_submits) <= 1
+    assert set(traffic.grpc_web_submits) <= set(traffic.unanswered())

@@ -68,7 +68,7 @@ export function isTransportFailure(error: unknown): boolean {
 }
 
 /** Client sequence numbers: increasing per match and seat, also across reloads. */
-function nextClientSeq(matchId: string, seat: number): bigint {
+export function nextClientSeq(matchId: string, seat: number): bigint {
   const key = `pf.seq.${matchId}.${seat}`;
   const stored = BigInt(localStorage.getItem(key) ?? "0");
   const next = stored + 1n;
@@ -77,13 +77,13 @@ function nextClientSeq(matchId: string, seat: number): bigint {
 }
 
 /** Send one command; a transport failure is retried with the same client_seq. */
-export async function submit(matchId: string, seat: number, command: MessageInitShape<typeof CommandSchema>): Promise<void> {
-  const request = create(SubmitRequestSchema, {
-    matchId,
-    seat,
-    clientSeq: nextClientSeq(matchId, seat),
-    command,
-  });
+export async function submit(
+  matchId: string,
+  seat: number,
+  command: MessageInitShape<typeof CommandSchema>,
+  clientSeq: bigint = nextClientSeq(matchId, seat),
+): Promise<void> {
+  const request = create(SubmitRequestSchema, { matchId, seat, clientSeq, command });
   for (let attempt = 0; ; attempt++) {
     try {
       await arena.submit(request);

@@ -6,7 +6,7 @@ import { Game } from "./gen/photofinish/game/v1/game_pb";
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
 import { Lobby } from "./lobby";
 import { signInScreen } from "./lobby";
-import { MatchView, sendCommand, type Board, type MatchContext } from "./match";
+import { MatchView, type Board, type MatchContext } from "./match";
 import { SpitBoard } from "./spit";
 import { forgetMatch, forgetSession, loadMatch, loadSession, saveMatch, saveSession, type CurrentMatch, type Session } from "./store";
 
@@ -64,7 +64,7 @@ function playMatch(session: Session, match: CurrentMatch): void {
   const ctx: MatchContext = {
     match,
     session,
-    send: (seat, command) => sendCommand(ctx, seat, command),
+    send: (seat, command) => view?.send(seat, command) ?? Promise.resolve(false),
     say: (text, tone) => view?.say(text, tone),
   };
   const makeBoard = (c: MatchContext): Board => (match.game === Game.SPIT ? new SpitBoard(c) : new BidBoard(c));

@@ -1,11 +1,13 @@
-// One match in the page: watch every seat held, choose what to show, send commands.
+// One match in the page: follow every seat held on its play socket, choose what to show,
+// send commands.
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { arena, explain, isTransportFailure, refusal, submit } from "./api";
+import { arena, explain, isTransportFailure, nextClientSeq, refusal, submit } from "./api";
 import { countDown, type SeatTime } from "./clock";
 import { h } from "./dom";
 import { Status, type ClockView, type MatchUpdate } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import { Game, Termination, type CommandSchema } from "./gen/photofinish/game/v1/game_pb";
 import { choose, newest, type Screen } from "./perspective";
+import { PlaySocket, SocketClosed } from "./play";
 import type { CurrentMatch, Session } from "./store";
 
 export type Command = MessageInitShape<typeof CommandSchema>;
@@ -39,6 +41,7 @@ export class MatchView {
   private readonly latest = new Map<number, MatchUpdate>();
   private receivedAt = 0;
   private readonly abort = new AbortController();
+  private readonly sockets = new Map<number, PlaySocket>(); // each seat's, while it is open
   private readonly boardHost = h("div.board-host");
   private readonly notices = h("div.notices", { role: "status", "aria-live": "polite" });
   private readonly endHost = h("div.end-host");
@@ -70,6 +73,7 @@ export class MatchView {
 
   stop(): void {
     this.abort.abort();
+    for (const socket of this.sockets.values()) socket.close();
     window.clearInterval(this.ticker);
     document.removeEventListener("keydown", this.onKey);
   }
@@ -98,12 +102,52 @@ export class MatchView {
     throw new Error("the watch ended without an update");
   }
 
+  /** Send one command for `seat`, reporting a refusal in the match's notices. */
+  async send(seat: number, command: Command): Promise<boolean> {
+    try {
+      await this.submit(seat, command);
+      return true;
+    } catch (error) {
+      this.sayRefused(error);
+      return false;
+    }
+  }
+
+  /**
+   * On the seat's socket while it is open; otherwise, or when it closes before the
+   * answer, over gRPC-web with the same client_seq (answered once, never applied twice).
+   */
+  private async submit(seat: number, command: Command): Promise<void> {
+    const { matchId } = this.ctx.match;
+    const clientSeq = nextClientSeq(matchId, seat);
+    const socket = this.sockets.get(seat);
+    if (socket?.isOpen) {
+      try {
+        await socket.submit(clientSeq, command);
+        return;
+      } catch (error) {
+        if (!(error instanceof SocketClosed)) throw error;
+      }
+    }
+    await submit(matchId, seat, command, clientSeq);
+  }
+
+  private sayRefused(error: unknown): void {
+    const why = refusal(error);
+    let text = `Refused: ${explain(why)}`;
+    const landed = why.metadata["landed_card"];
+    const gap = why.metadata["gap_us"];
+    if (landed && gap && /^-?\d+$/.test(gap)) text += ` — ${landed} got there ${(Number(gap) / 1000).toFixed(3)} ms earlier`;
+    this.say(text, landed ? "race" : "refusal");
+  }
+
   private async watch(seat: number): Promise<void> {
     let failures = 0;
     while (!this.abort.signal.aborted) {
+      const socket = new PlaySocket(this.ctx.session.token, this.ctx.match.matchId, seat);
+      this.sockets.set(seat, socket);
       try {
-        const stream = arena.watch({ matchId: this.ctx.match.matchId, seat }, { signal: this.abort.signal });
-        for await (const update of stream) {
+        for await (const update of socket.updates()) {
           failures = 0;
           this.take(update);
           if (update.status !== Status.LIVE) return;
@@ -117,6 +161,9 @@ export class MatchView {
         }
         failures += 1;
         this.say("Connection lost: reconnecting… (the clock keeps running)", "info");
+      } finally {
+        if (this.sockets.get(seat) === socket) this.sockets.delete(seat);
+        socket.close();
       }
       if (this.ended) return;
       await new Promise((resolve) => setTimeout(resolve, Math.min(5, failures) * RETRY_PAUSE_MS));
@@ -221,20 +268,4 @@ export class MatchView {
 
 export function gameName(game: number): string {
   return game === Game.SPIT ? "Spit" : game === Game.BID ? "Spectacular Bid" : "?";
-}
-
-/** Send one command for `seat`, reporting a refusal in the match's notices. */
-export async function sendCommand(ctx: MatchContext, seat: number, command: Command): Promise<boolean> {
-  try {
-    await submit(ctx.match.matchId, seat, command);
-    return true;
-  } catch (error) {
-    const why = refusal(error);
-    let text = `Refused: ${explain(why)}`;
-    const landed = why.metadata["landed_card"];
-    const gap = why.metadata["gap_us"];
-    if (landed && gap && /^-?\d+$/.test(gap)) text += ` — ${landed} got there ${(Number(gap) / 1000).toFixed(3)} ms earlier`;
-    ctx.say(text, landed ? "race" : "refusal");
-    return false;
-  }
 }

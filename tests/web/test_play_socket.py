@@ -1,0 +1,226 @@
+"""The page plays on the play socket (/play): its commands and updates go there, never over
+gRPC-web while the socket is open; a reload resumes the match on a fresh socket, with
+client_seq still increasing; refusals read as they do over gRPC-web; a lost socket is
+reconnected, and a refusal that ends the conversation stops the page with its reason."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from typing import Any
+
+import aiohttp
+import pytest
+from playwright.async_api import Page, WebSocketRoute
+
+from clients.arena import ArenaClient
+from clients.grpcweb import CallError
+from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.client.v1 import play_pb2
+from photofinish.events.v1 import events_pb2
+from photofinish.game.v1 import bid_pb2, game_pb2
+from tests.web.bidding import bid_view, current, play_step, wait_for_newer
+from tests.web.browser import new_page, screenshot, sign_in
+from tests.web.conftest import Arena
+from tests.web.sockets import Traffic
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+STEP_LIMIT = 200
+GATE_NONE = 0
+WAIT_S = 20.0
+LOST = "Connection lost: reconnecting… (the clock keeps running)"
+
+
+async def eventually(check: Callable[[], bool], what: str) -> None:
+    for _ in range(int(WAIT_S / 0.05)):
+        if check():
+            return
+        await asyncio.sleep(0.05)
+    pytest.fail(f"never: {what}")
+
+
+async def play_until(page: Page, commands: Callable[[], int], wanted: int) -> None:
+    """Take the page's obvious actions (accepting, never bidding) until ``commands()``
+    reaches ``wanted``."""
+    state: dict[str, bool] = {}
+    for _ in range(STEP_LIMIT):
+        if commands() >= wanted:
+            return
+        update = await current(page)
+        assert update["status"] == arbitration_pb2.STATUS_LIVE, "the match ended too soon"
+        seat, gate = update["seat"], update["decision"]["gate"]
+        if gate != GATE_NONE or bid_view(update)["decide"] == [seat]:
+            await play_step(page, False, state)
+        try:
+            await wait_for_newer(page, update["seq"])
+        except Exception:
+            continue
+    pytest.fail(f"{wanted} commands were not sent")
+
+
+async def test_the_page_plays_on_the_socket_and_a_reload_resumes_on_a_fresh_one(
+    arena: Arena,
+) -> None:
+    page = await new_page(arena.browser, arena.url)
+    traffic = Traffic(page)
+    await sign_in(page, "Socketeer")
+    await page.click("#bid-computer")
+    await page.wait_for_selector(".bid-table")
+    await play_until(page, lambda: len(traffic.submits()), 3)
+    await eventually(lambda: not traffic.unanswered(), "every command answered on the socket")
+
+    [first] = traffic.sockets
+    update = await current(page)
+    hello = first.hello()
+    assert (hello.match_id, hello.seat) == (update["matchId"], update["seat"]) and hello.token
+    assert [m.WhichOneof("kind") for m in first.sent[1:]] == ["submit"] * len(first.submits())
+    seqs = [s.client_seq for s in first.submits()]
+    assert seqs == sorted(set(seqs)), seqs
+    assert first.received[0].WhichOneof("kind") == "update"
+    shown = int(update["seq"])
+    await eventually(lambda: shown in {u.seq for u in first.updates()}, "the shown update")
+    assert "Submit" not in traffic.calls and "Watch" not in traffic.calls, traffic.calls
+    await screenshot(page, "socket-bid-before-reload")
+
+    before = await current(page)
+    await page.reload()
+    await page.wait_for_selector(".bid-table")
+    await eventually(lambda: len(traffic.sockets) == 2, "a fresh socket after the reload")
+    resumed = traffic.sockets[1]
+    await eventually(lambda: bool(resumed.updates()), "the resumed socket's first update")
+    hello = resumed.hello()
+    assert (hello.match_id, hello.seat) == (before["matchId"], before["seat"])
+    assert resumed.updates()[0].seq >= int(before["seq"])
+    await play_until(page, lambda: len(resumed.submits()), 1)
+    await eventually(lambda: not traffic.unanswered(), "the resumed socket's answers")
+    assert resumed.submits()[0].client_seq > seqs[-1]  # increasing across the reload
+    assert "Submit" not in traffic.calls and "Watch" not in traffic.calls, traffic.calls
+    await screenshot(page, "socket-bid-after-reload")
+
+
+def _draw() -> game_pb2.Command:
+    return game_pb2.Command(bid=bid_pb2.BidCommand(draw=bid_pb2.BidDraw()))
+
+
+RACE = events_pb2.Refusal(
+    code=9,
+    reason="pile_top_changed",
+    message="the pile's top changed before this card arrived",
+    metadata={"landed_card": "Q♥", "gap_us": "2500"},
+)
+
+
+class Relay:
+    """Between the page's play sockets and the gateway: each submit goes as ``plans`` says
+    ("draw": changed into a draw, "race": answered with ``RACE`` here, else unchanged);
+    a second socket's hello asks for ``other_seat``."""
+
+    def __init__(self) -> None:
+        self.plans: list[str] = []
+        self.routes: list[WebSocketRoute] = []
+        self.servers: list[WebSocketRoute] = []
+        self.submits: list[play_pb2.PlaySubmit] = []
+        self.answers: dict[int, play_pb2.PlayAnswer] = {}
+        self.closed: list[events_pb2.Refusal] = []
+        self.other_seat = -1
+
+    def route(self, ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        self.routes.append(ws)
+        self.servers.append(server)
+        ws.on_message(lambda frame: self._from_page(ws, server, frame))
+        server.on_message(lambda frame: self._from_server(ws, frame))
+
+    def _from_page(self, ws: WebSocketRoute, server: WebSocketRoute, frame: bytes | str) -> None:
+        assert isinstance(frame, bytes)
+        message = play_pb2.PlayIn.FromString(frame)
+        if message.WhichOneof("kind") == "hello" and len(self.routes) > 1:
+            message.hello.seat = self.other_seat
+        elif message.WhichOneof("kind") == "submit":
+            plan = self.plans.pop(0) if self.plans else ""
+            if plan == "race":
+                answer = play_pb2.PlayAnswer(client_seq=message.submit.client_seq, refusal=RACE)
+                ws.send(play_pb2.PlayOut(answer=answer).SerializeToString())
+                return
+            if plan == "draw":
+                message.submit.command.CopyFrom(_draw())
+            self.submits.append(message.submit)
+        server.send(message.SerializeToString())
+
+    def _from_server(self, ws: WebSocketRoute, frame: bytes | str) -> None:
+        assert isinstance(frame, bytes)
+        message = play_pb2.PlayOut.FromString(frame)
+        if message.WhichOneof("kind") == "answer":
+            self.answers[message.answer.client_seq] = message.answer
+        elif message.WhichOneof("kind") == "closed":
+            self.closed.append(message.closed)
+        ws.send(frame)
+
+
+async def notice(page: Page, tone: str) -> str:
+    return await page.locator(f".notices .notice.{tone}").first.inner_text()
+
+
+async def test_refusals_on_the_socket_read_as_over_grpc_web_and_a_lost_socket_reconnects(
+    arena: Arena,
+) -> None:
+    page = await new_page(arena.browser, arena.url)
+    relay = Relay()
+    await page.route_web_socket(re.compile(r"/play$"), relay.route)
+    await sign_in(page, "Relayed")
+    await page.click("#bid-computer")
+    await page.wait_for_selector("#ready")
+    update: dict[str, Any] = await current(page)
+    match_id, seat = update["matchId"], update["seat"]
+    relay.other_seat = 1 - seat
+
+    relay.plans = ["draw", "race"]
+    await page.click("#ready")  # changed into a draw on the way: the rules refuse it
+    await page.wait_for_selector(".notices .notice.refusal")
+    [refused] = relay.submits
+    assert relay.answers[refused.client_seq].WhichOneof("kind") == "refusal"
+    async with aiohttp.ClientSession() as session:
+        client = ArenaClient(session, arena.url)
+        client.web.token = await token_of(page)
+        # The same client_seq over gRPC-web: the first answer again, as gRPC-web tells it.
+        with pytest.raises(CallError) as over_grpc_web:
+            await client.submit(match_id, seat, _draw(), client_seq=refused.client_seq)
+        error = over_grpc_web.value
+        assert await notice(page, "refusal") == f"Refused: {error.message} ({error.reason})"
+
+        await page.click("#ready")  # answered on the way with a lost race
+        await page.wait_for_selector(".notices .notice.race")
+        assert await notice(page, "race") == (
+            f"Refused: {RACE.message} ({RACE.reason}) — Q♥ got there 2.500 ms earlier"
+        )
+        await page.click("#ready")  # unchanged: accepted
+        await page.wait_for_selector("#ready", state="detached")
+        assert len(relay.submits) == 2 and relay.answers[relay.submits[1].client_seq].HasField(
+            "reply"
+        )
+
+        # The connection is lost: the page says so and opens another socket, whose hello
+        # the relay turns to the other seat: the gateway ends that conversation.
+        await relay.routes[0].close(code=1011, reason="")
+        await relay.servers[0].close(code=1000, reason="")
+        await page.wait_for_selector(f".notices .notice.info:text-is('{LOST}')")
+        await page.wait_for_selector(".notices .notice.refusal:text-matches('^Watching')")
+        assert len(relay.routes) == 2 and len(relay.closed) == 1
+        with pytest.raises(CallError) as watching:
+            async for _ in client.watch(match_id, 1 - seat):
+                pass
+        error = watching.value
+        assert relay.closed[0].reason == error.reason == "not_your_seat"
+        assert await notice(page, "refusal") == (
+            f"Watching seat {seat} stopped: {error.message} ({error.reason})"
+        )
+    await screenshot(page, "socket-refusals")
+    await page.wait_for_timeout(2500)
+    assert len(relay.routes) == 2  # stopped: no third socket
+
+
+async def token_of(page: Page) -> str:
+    token: str = await page.evaluate("() => JSON.parse(localStorage.getItem('pf.session')).token")
+    return token
