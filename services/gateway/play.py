@@ -27,6 +27,7 @@ from collections.abc import Callable
 import grpc
 from aiohttp import WSMessage, WSMsgType, web
 from google.protobuf.message import DecodeError
+from google.protobuf.wrappers_pb2 import BytesValue
 
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.client.v1 import play_pb2
@@ -52,9 +53,6 @@ MAX_UNSENT_BYTES = 1 << 20
 
 # WebSocket close codes (RFC 6455, 7.4.1).
 NORMAL, GOING_AWAY, PROTOCOL_ERROR, POLICY, INTERNAL = 1000, 1001, 1002, 1008, 1011
-
-_OUT = play_pb2.PlayOut.DESCRIPTOR.fields_by_name
-_UPDATE_TAG = bytes([_OUT["update"].number << 3 | 2])
 
 
 class Ended(Exception):
@@ -82,17 +80,16 @@ def _binary_frame(payload: bytes) -> bytes:
 
 
 def _update_message(update: bytes) -> bytes:
-    """Return ``PlayOut{update}`` around an update's bytes as published (not decoded)."""
-    return _UPDATE_TAG + _varint(len(update)) + update
+    """Return ``PlayOut{update}`` around an update's bytes as published (not decoded).
+
+    ``PlayOut.update`` is field 1, as ``BytesValue.value`` is: a BytesValue holding the
+    update's bytes is, byte for byte, a PlayOut carrying that update.
+    """
+    return BytesValue(value=update).SerializeToString()
 
 
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while value > 0x7F:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
+if play_pb2.PlayOut.DESCRIPTOR.fields_by_name["update"].number != 1:
+    raise ImportError("PlayOut.update must stay field 1 (see _update_message)")
 
 
 class PlayEndpoint:
