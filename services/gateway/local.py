@@ -114,6 +114,14 @@ class LocalArena:
         only, and passed on in the bytes it came in (never encoded again)."""
         assert isinstance(request, arena_pb2.WatchRequest)
         player = text_values(metadata).get(PLAYER_ID, "")
+        if not subjects.is_match_id(request.match_id):  # it becomes a subject's token
+            raise refused(
+                Rejection(
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    "bad_match_id",
+                    f"{request.match_id[:80]!r} is no match id",
+                )
+            )
         published: asyncio.Queue[bytes] = asyncio.Queue()
         # Subscribe before asking for the latest update, so nothing falls in between.
         sid = self._link.subscribe(

@@ -164,3 +164,13 @@ async def test_a_spectator_sees_the_match_move_without_any_hand(
     moved = await until(updates, lambda u: u.seq > first.seq and u.view.bid.version > 0)
     assert not moved.view.bid.hand and list(moved.view.bid.hand_counts) == [7, 7]
     await updates.aclose()
+
+
+async def test_a_match_id_that_is_no_subject_token_is_refused_by_watch(
+    seated: tuple[Seated, Seated],
+) -> None:
+    alice, _ = seated
+    for bad in ("", " ", ">", "a b", "..", "pf.>", "x" * 65):
+        with pytest.raises(CallError) as refused:
+            await anext(alice.client.watch(bad, 0))
+        assert (refused.value.code, refused.value.reason) == (3, "bad_match_id"), bad
