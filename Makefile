@@ -79,6 +79,8 @@ bench: install
 	$(PY) -m bench.ratings
 	# 100 matches at human pace, and the floor at the same load: CPU per command and the ratio.
 	$(PY) -m bench.stack --floor
+	# The fewest hops the design allows (stamp, store, judge), doing nothing, at that load.
+	$(PY) -m bench.floor --matches 100 --shape design
 	# Capacity: the whole stack pinned to one core, the load on the other (docs/loadtest.md).
 	$(PY) -m bench.stack --matches 150 --pin --floor
 	# 500 concurrent matches at a tenth of the pace: timer lateness and the log store.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from bench.floor.run import run_floor
+from bench.floor.run import SHAPES, run_floor
 from bench.stack.timeline import TRANSPORTS
 
 
@@ -16,9 +16,22 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--pace", type=float, default=2.0, help="commands/s per player")
     parser.add_argument("--transport", choices=TRANSPORTS, default="socket")
+    parser.add_argument(
+        "--shape",
+        choices=SHAPES,
+        default="relay",
+        help="one hop to a relay, or the fewest hops the design allows (bench.floor.chain)",
+    )
     args = parser.parse_args()
     floor = asyncio.run(
-        run_floor(args.matches, args.seconds, args.warmup, args.pace, transport=args.transport)
+        run_floor(
+            args.matches,
+            args.seconds,
+            args.warmup,
+            args.pace,
+            transport=args.transport,
+            shape=args.shape,
+        )
     )
     print("\n".join(floor.lines()))
 

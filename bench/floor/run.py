@@ -1,10 +1,12 @@
 """Run the floor: nats-server, the relay and the real gateway, under the stack's load.
 
 The gateway is the stack's own (``services.gateway``, the same gRPC-web, tokens, Submit
-batching and Watch streams); the relay stands where the arbitration stands
-(``bench.floor.relay``). The matches are recorded as the relay's in the placement
-bucket, so the gateway routes their Submits as it routes any match's. CPU per command is
-each process's ``/proc`` CPU over the measured window divided by the commands answered.
+batching and Watch streams). Two shapes: ``relay``, one hop to a relay standing where the
+arbitration stands (``bench.floor.relay``); ``design``, the fewest hops the design allows
+(``bench.floor.chain``: a stamper, a JetStream store, a judge). The matches are recorded
+as the relay's in the placement bucket, so the gateway routes their Submits as it routes
+any match's. CPU per command is each process's ``/proc`` CPU over the measured window
+divided by the commands answered.
 """
 
 from __future__ import annotations
@@ -13,11 +15,13 @@ import asyncio
 import multiprocessing
 import multiprocessing.connection
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import nats
+from nats.js import api
 
+from bench.floor.chain import JUDGE_SUBJECT, LOG_SUBJECTS, STREAM
 from bench.floor.load import FloorSpec, floor_worker
 from bench.floor.relay import INSTANCE as RELAY_INSTANCE
 from bench.stack.pipe import receive
@@ -27,7 +31,7 @@ from services.common.placement import owners_bucket
 from services.stack.natsd import start_nats
 from services.stack.processes import Child, start_child
 
-PROCESSES = ("gateway", "relay", "nats-server")
+SHAPES = ("relay", "design")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +42,7 @@ class Floor:
     commands: int
     wall_s: float
     both_ms: list[float] = field(default_factory=list)
+    shape: str = "relay"
 
     @property
     def ms_per_command(self) -> float:
@@ -46,9 +51,14 @@ class Floor:
     def lines(self) -> list[str]:
         """Return the floor's printout: per process and in total, and its latency."""
         both = sorted(self.both_ms)
+        path = (
+            "one NATS hop to a relay and back to both seats' streams"
+            if self.shape == "relay"
+            else "a stamper, a JetStream store, a judge, both seats' streams"
+        )
         rows = [
-            f"floor: {self.commands} commands ({self.commands / self.wall_s:.0f}/s) through the "
-            f"gateway, one NATS hop to a relay and back to both seats' streams; "
+            f"floor ({self.shape}): {self.commands} commands ({self.commands / self.wall_s:.0f}/s)"
+            f" through the gateway, {path}; "
             f"submit → both views p50 {percentile(both, 0.5):.1f} ms, "
             f"p99 {percentile(both, 0.99):.1f} ms",
         ]
@@ -67,16 +77,31 @@ async def run_floor(
     workers: int = 2,
     load_cpus: frozenset[int] = frozenset(),
     transport: str = "socket",
+    shape: str = "relay",
 ) -> Floor:
-    """Return what the floor cost for ``matches`` pairs of players at the given pace,
-    playing over ``transport`` (bench.stack.timeline.TRANSPORTS)."""
+    """Return what the floor of ``shape`` cost for ``matches`` pairs of players at the
+    given pace, playing over ``transport`` (bench.stack.timeline.TRANSPORTS)."""
     with tempfile.TemporaryDirectory(prefix="pf-bench-floor-") as tmp:
         server = await start_nats(Path(tmp) / "nats")
         children: list[Child] = []
         try:
             base = {"NATS_URL": server.url}
-            relay = await start_child("relay", "bench.floor.relay", base, Path(tmp) / "logs")
+            logs = Path(tmp) / "logs"
+            pids: dict[str, int] = {}
+            if shape == "design":
+                await _store(server.url)
+                judge = await start_child(
+                    "judge", "bench.floor.chain", {**base, "PF_FLOOR_ROLE": "judge"}, logs
+                )
+                children.append(judge)
+                pids["judge"] = judge.process.pid
+                relay = await start_child(
+                    "stamper", "bench.floor.chain", {**base, "PF_FLOOR_ROLE": "stamp"}, logs
+                )
+            else:
+                relay = await start_child("relay", "bench.floor.relay", base, logs)
             children.append(relay)
+            pids[relay.name] = relay.process.pid
             gateway_env = {
                 **base,
                 "PF_HTTP_PORT": "0",
@@ -91,9 +116,9 @@ async def run_floor(
             children.append(gateway)
             match_ids = [f"floor-{n}" for n in range(matches)]
             await _place(server.url, match_ids)
-            pids = {"gateway": gateway.process.pid, "relay": relay.process.pid}
+            pids["gateway"] = gateway.process.pid
             pids["nats-server"] = server.process.pid
-            return await _measure(
+            floor = await _measure(
                 f"http://127.0.0.1:{gateway.ports['http']}",
                 match_ids,
                 pids,
@@ -104,10 +129,28 @@ async def run_floor(
                 load_cpus,
                 transport,
             )
+            return replace(floor, shape=shape)
         finally:
             for child in reversed(children):
                 await child.stop()
             await server.stop()
+
+
+async def _store(url: str) -> None:
+    """Declare the design floor's log stream and the push consumer that feeds the judge."""
+    nc = await nats.connect(url)
+    js = nc.jetstream()
+    await js.add_stream(name=STREAM, subjects=[LOG_SUBJECTS], storage=api.StorageType.FILE)
+    await js.add_consumer(
+        STREAM,
+        api.ConsumerConfig(
+            durable_name="judge",
+            deliver_subject=JUDGE_SUBJECT,
+            deliver_policy=api.DeliverPolicy.NEW,
+            ack_policy=api.AckPolicy.NONE,
+        ),
+    )
+    await nc.close()
 
 
 async def _place(url: str, match_ids: list[str]) -> None:

@@ -29,6 +29,7 @@ import argparse
 import asyncio
 from pathlib import Path
 
+from bench.floor.run import SHAPES
 from bench.stack.runner import bench
 from bench.stack.settings import BID_THINK_SCALE, SPIT_THINK_SCALE
 from bench.stack.timeline import TRANSPORTS
@@ -56,6 +57,12 @@ def main() -> None:
         "--floor",
         action="store_true",
         help="first measure the floor (bench.floor) at the same load, and print the ratio",
+    )
+    parser.add_argument(
+        "--floor-shape",
+        choices=SHAPES,
+        default="relay",
+        help="the floor's shape: one hop to a relay, or the fewest hops the design allows",
     )
     parser.add_argument(
         "--pin",

@@ -43,6 +43,7 @@ async def bench(args: argparse.Namespace) -> None:
             workers=args.workers,
             load_cpus=load_cpus,
             transport=args.transport,
+            shape=args.floor_shape,
         )
     with tempfile.TemporaryDirectory(prefix="pf-bench-stack-") as tmp:
         async with (

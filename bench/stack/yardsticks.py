@@ -32,7 +32,10 @@ def ratio_lines(stack_ms_per_accepted: float, floor: Floor | None, step_us: floa
     ]
     if floor is not None:
         ratio = stack_ms_per_accepted / floor.ms_per_command
-        lines.append(f"  = {ratio:.2f} × the floor ({floor.ms_per_command:.3f} ms per command)")
+        lines.append(
+            f"  = {ratio:.2f} × the floor "
+            f"({floor.shape}: {floor.ms_per_command:.3f} ms per command)"
+        )
     steps = 1000 * stack_ms_per_accepted / step_us
     lines.append(f"  = {steps:.0f} engine steps (the Spit engine's median step: {step_us:.1f} µs)")
     return lines

@@ -1,0 +1,103 @@
+"""The design's floor: the fewest hops a command can take while the design holds.
+
+Where ``bench.floor.relay`` is one hop (the gateway, a relay, back), this is the shortest
+path that keeps what DESIGN.md and #14 require of every command: the arbitration stamps
+and orders it, the log stores it before anyone sees what it did, and the rules service
+(a separate process) decides what each seat sees. Each part does nothing else:
+
+- ``PF_FLOOR_ROLE=stamp`` stands where the arbitration stands: it takes the gateway's
+  ``Submits`` batch, stamps and numbers each command and appends it to a JetStream stream
+  (one message per command, all in one write, no acknowledgement awaited or read);
+- nats-server stores each one and only then delivers it to a push consumer;
+- ``PF_FLOOR_ROLE=judge`` stands where the rules service stands: for each stored command
+  it publishes an update to both seats and the command's answer to the gateway.
+
+No game, no clock, no fence, no views: one Python wake fewer than the stack (the
+stamper never hears back), and a store in place of its acknowledged append. What this
+costs is the least any design that honours those rules could cost here.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import grpc
+
+from bench.floor.relay import INSTANCE, LIVE, Relay
+from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
+from services.common.natslink.frames import Message
+from services.common.natslink.link import NatsLink
+from wire import loops, subjects
+from wire.stopping import wait_for_stop_signal
+
+STREAM = "FLOORLOG"
+LOG_SUBJECTS = "floorlog.>"
+JUDGE_SUBJECT = "floor.judge"  # the push consumer's deliver subject
+
+
+class Stamper(Relay):
+    """Stamps, numbers and stores each command; never waits for anything."""
+
+    def on_batch(self, message: Message) -> None:
+        arrival_ns = time.monotonic_ns()
+        batch = arbitration_pb2.Submits.FromString(message.data)
+        for index, forwarded in enumerate(batch.submits):
+            match_id = forwarded.request.match_id
+            seq = self._seqs.get(match_id, 0) + 1
+            self._seqs[match_id] = seq
+            forwarded.received_ns = arrival_ns
+            head = f"{message.reply} {index} {seq} {match_id}\n".encode()
+            self._link.publish(f"floorlog.{match_id}", head + forwarded.SerializeToString())
+
+
+class Judge:
+    """Sends both seats an update, and the gateway its answer, for each stored command."""
+
+    def __init__(self, link: NatsLink) -> None:
+        self._link = link
+
+    def on_stored(self, message: Message) -> None:
+        head, _, body = message.data.partition(b"\n")
+        reply, index, seq, match_id = head.decode().split(" ")
+        arbitration_pb2.ForwardedSubmit.FromString(body)  # the command, as the rules read it
+        for seat in (0, 1):
+            update = arbitration_pb2.MatchUpdate(
+                match_id=match_id, seq=int(seq), seat=seat, status=LIVE
+            )
+            self._link.publish(subjects.match_view(match_id, seat), update.SerializeToString())
+        answer = arbitration_pb2.SubmitAnswer(
+            index=int(index), reply=arbitration_pb2.SubmitReply(seq=int(seq))
+        )
+        answers = arbitration_pb2.SubmitAnswers(answers=[answer])
+        self._link.publish(reply, answers.SerializeToString())
+
+
+async def main() -> None:
+    role = os.environ["PF_FLOOR_ROLE"]
+    link = await NatsLink.connect(os.environ["NATS_URL"], f"floor-{role}")
+    server = None
+    if role == "stamp":
+        stamper = Stamper(link)
+        link.subscribe(subjects.submits(INSTANCE), stamper.on_batch)
+        link.subscribe(subjects.SUBMITS_ANY, stamper.on_batch, queue=subjects.ARBITRATION_QUEUE)
+        server = grpc.aio.server()  # the Watch streams' first GetUpdate
+        arbitration_pb2_grpc.add_ArbitrationServicer_to_server(stamper, server)
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        ready = f"READY stamp grpc={port}"
+    else:
+        link.subscribe(JUDGE_SUBJECT, Judge(link).on_stored)
+        ready = "READY judge"
+    await link.flush()
+    print(ready, flush=True)
+    try:
+        await wait_for_stop_signal()
+    finally:
+        if server is not None:
+            await server.stop(0.5)
+        await link.close()
+
+
+if __name__ == "__main__":
+    loops.run(main())
