@@ -5,7 +5,7 @@ import { Game, Level } from "./gen/photofinish/game/v1/game_pb";
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
 import { gameName } from "./match";
 import type { Session } from "./store";
-import { tournamentsPanel } from "./tournaments";
+import { tournamentsPanel, type TournamentsActions } from "./tournaments";
 
 const LADDER_REFRESH_MS = 5000;
 const LADDER_SIZE = 10;
@@ -13,6 +13,7 @@ const LADDER_SIZE = 10;
 export interface LobbyActions {
   onMatch(assignment: MatchAssignment): void;
   onSignOut(): void;
+  tournaments: TournamentsActions;
 }
 
 export class Lobby {
@@ -36,7 +37,7 @@ export class Lobby {
       this.status,
       h("div.games", this.gameCard(Game.SPIT, "Real-time cards: the first card to reach the server counts."), this.gameCard(Game.BID, "Dominoes with chips, an auction and a 120 s clock.")),
       h("section.ladder-section", h("h3", "Ladders"), this.ladders),
-      tournamentsPanel(this.abort.signal, (assignment) => this.actions.onMatch(assignment)),
+      tournamentsPanel(this.abort.signal, actions.tournaments),
     );
   }
 

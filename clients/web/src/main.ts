@@ -1,27 +1,51 @@
-// The page: sign in, the lobby, a match; a reload resumes the match being played.
+// The page: sign in, the lobby, a match, a tournament; a reload resumes the match being
+// played, and a followed tournament takes the player to each of their games by itself.
 import { arena, explain, refusal, setToken } from "./api";
 import { BidBoard } from "./bid";
 import { h } from "./dom";
+import { TournamentBar, TournamentFollower, pointsText } from "./following";
+import { Status } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import { Game } from "./gen/photofinish/game/v1/game_pb";
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
 import { Lobby } from "./lobby";
 import { signInScreen } from "./lobby";
 import { MatchView, type Board, type MatchContext } from "./match";
 import { SpitBoard } from "./spit";
-import { forgetMatch, forgetSession, loadMatch, loadSession, saveMatch, saveSession, type CurrentMatch, type Session } from "./store";
+import {
+  forgetFollowed,
+  forgetMatch,
+  forgetSession,
+  loadFollowed,
+  loadMatch,
+  loadSession,
+  saveFollowed,
+  saveMatch,
+  saveSession,
+  type CurrentMatch,
+  type Followed,
+  type Session,
+} from "./store";
+import { TournamentPage } from "./tournamentpage";
 
 const main = document.querySelector("main") ?? document.body;
+const barHost = h("div.bar-host");
+const content = h("div.content");
+main.replaceChildren(barHost, content);
 let current: { stop(): void } | null = null;
 let matchView: MatchView | null = null;
+let shownMatch: CurrentMatch | null = null;
+let follower: TournamentFollower | null = null;
+let bar: TournamentBar | null = null;
 
 function show(node: HTMLElement, controller: { stop(): void } | null): void {
   current?.stop();
   current = controller;
-  main.replaceChildren(node);
+  content.replaceChildren(node);
 }
 
 function showSignIn(): void {
   matchView = null;
+  shownMatch = null;
   show(
     signInScreen(async (name) => {
       try {
@@ -43,20 +67,86 @@ function showSignIn(): void {
 
 function showLobby(session: Session): void {
   matchView = null;
+  shownMatch = null;
   const lobby = new Lobby(session, {
     onMatch: (assignment) => startMatch(session, assignment),
     onSignOut: () => {
+      unfollow();
       forgetSession();
       setToken("");
       showSignIn();
+    },
+    tournaments: {
+      open: (tournamentId) => showTournament(session, tournamentId),
+      joined: (t) => follow(session, { tournamentId: t.tournamentId, name: t.name }),
+      followed: () => follower?.tournamentId ?? null,
     },
   });
   show(lobby.root, lobby);
   lobby.start();
 }
 
-function startMatch(session: Session, assignment: MatchAssignment): void {
-  playMatch(session, saveMatch(assignment));
+function showTournament(session: Session, tournamentId: string): void {
+  matchView = null;
+  shownMatch = null;
+  const page = new TournamentPage(tournamentId, session, {
+    joined: (t) => follow(session, { tournamentId: t.tournamentId, name: t.name }),
+    withdrew: () => unfollow(),
+    back: () => showLobby(session),
+  });
+  show(page.root, page);
+  page.start();
+}
+
+/** Follow a joined tournament: its bar above every screen, and each game as it is paired. */
+function follow(session: Session, followed: Followed): void {
+  if (follower?.tournamentId === followed.tournamentId) return;
+  unfollow();
+  saveFollowed(followed);
+  const f: TournamentFollower = new TournamentFollower(followed.tournamentId, {
+    standings: () => bar?.render(),
+    match: (assignment) => nextGame(session, f, assignment),
+    ended: (why) => followingEnded(session, f, why),
+  });
+  follower = f;
+  bar = new TournamentBar(session.playerId, f, () => showTournament(session, followed.tournamentId));
+  barHost.replaceChildren(bar.root);
+  f.start();
+}
+
+function unfollow(): void {
+  follower?.stop();
+  bar?.stop();
+  follower = null;
+  bar = null;
+  forgetFollowed();
+}
+
+/**
+ * A new game of the followed tournament: go to it, unless the page shows a live match of
+ * something else (a game against the computer, say): then offer it in the bar.
+ */
+function nextGame(session: Session, f: TournamentFollower, assignment: MatchAssignment): void {
+  if (shownMatch?.matchId === assignment.matchId) return;
+  const status = matchView?.last().update?.status;
+  const busy = shownMatch !== null && shownMatch.tournamentId !== f.tournamentId && status !== undefined && status === Status.LIVE;
+  const go = () => {
+    bar?.note("");
+    startMatch(session, assignment, f.tournamentId);
+  };
+  if (busy) bar?.note(" · your tournament game is ready ", h("button#tournament-go", { type: "button", onclick: go }, "Go to it"));
+  else go();
+}
+
+function followingEnded(session: Session, f: TournamentFollower, why: string): void {
+  forgetFollowed(); // a reload no longer follows it; the bar keeps the final line until closed
+  const mine = f.standings?.standings.find((s) => s.playerId === session.playerId);
+  const line = why === "finished" ? `finished${mine ? `: you placed #${mine.rank} with ${pointsText(mine.points)}` : ""}` : why;
+  bar?.note(` · ${line} `, h("button.link#tournament-close", { type: "button", onclick: () => unfollow() }, "Close"));
+}
+
+function startMatch(session: Session, assignment: MatchAssignment, tournamentId?: string): void {
+  playMatch(session, saveMatch(assignment, tournamentId));
 }
 
 function playMatch(session: Session, match: CurrentMatch): void {
@@ -73,6 +163,7 @@ function playMatch(session: Session, match: CurrentMatch): void {
     showLobby(session);
   });
   matchView = view;
+  shownMatch = match;
   show(view.root, view);
   view.start();
 }
@@ -81,8 +172,11 @@ function boot(): void {
   const session = loadSession();
   if (!session) return showSignIn();
   setToken(session.token);
+  const followed = loadFollowed();
+  if (followed) follow(session, followed);
   const match = loadMatch();
   if (match) playMatch(session, match);
+  else if (followed) showTournament(session, followed.tournamentId);
   else showLobby(session);
 }
 

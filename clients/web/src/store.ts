@@ -1,4 +1,5 @@
-// What survives a reload: the guest session and the match being played.
+// What survives a reload: the guest session, the match being played and the tournament
+// the player follows.
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
 
 export interface Session {
@@ -14,10 +15,18 @@ export interface CurrentMatch {
   seats: number[];
   rated: boolean;
   names: string[];
+  tournamentId?: string; // a game of this tournament (the page goes to the next by itself)
+}
+
+/** A tournament the player has joined: the page follows it until it ends or they leave. */
+export interface Followed {
+  tournamentId: string;
+  name: string;
 }
 
 const SESSION = "pf.session";
 const MATCH = "pf.match";
+const FOLLOWED = "pf.tournament";
 
 export function loadSession(): Session | null {
   const raw = localStorage.getItem(SESSION);
@@ -33,6 +42,7 @@ export function saveSession(session: Session): void {
 export function forgetSession(): void {
   localStorage.removeItem(SESSION);
   localStorage.removeItem(MATCH);
+  localStorage.removeItem(FOLLOWED);
 }
 
 export function loadMatch(): CurrentMatch | null {
@@ -40,13 +50,14 @@ export function loadMatch(): CurrentMatch | null {
   return raw ? (JSON.parse(raw) as CurrentMatch) : null;
 }
 
-export function saveMatch(assignment: MatchAssignment): CurrentMatch {
+export function saveMatch(assignment: MatchAssignment, tournamentId?: string): CurrentMatch {
   const match: CurrentMatch = {
     matchId: assignment.matchId,
     game: assignment.game,
     seats: [...assignment.seats],
     rated: assignment.rated,
     names: [...assignment.playerNames],
+    tournamentId,
   };
   localStorage.setItem(MATCH, JSON.stringify(match));
   return match;
@@ -54,4 +65,17 @@ export function saveMatch(assignment: MatchAssignment): CurrentMatch {
 
 export function forgetMatch(): void {
   localStorage.removeItem(MATCH);
+}
+
+export function loadFollowed(): Followed | null {
+  const raw = localStorage.getItem(FOLLOWED);
+  return raw ? (JSON.parse(raw) as Followed) : null;
+}
+
+export function saveFollowed(followed: Followed): void {
+  localStorage.setItem(FOLLOWED, JSON.stringify(followed));
+}
+
+export function forgetFollowed(): void {
+  localStorage.removeItem(FOLLOWED);
 }

@@ -1,11 +1,14 @@
-// Tournaments: the list, joining, and live standings while watching one.
+// The lobby's tournaments: the list (open one, or join it), and a form to create one.
 import { arena, explain, refusal } from "./api";
 import { h } from "./dom";
-import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
-import { Status, type Standing, type Tournament } from "./gen/photofinish/tournaments/v1/tournaments_pb";
+import { entrantsText } from "./following";
 import { Game } from "./gen/photofinish/game/v1/game_pb";
+import { Status, type Tournament } from "./gen/photofinish/tournaments/v1/tournaments_pb";
+import { gameName } from "./match";
 
 const LIST_REFRESH_MS = 5000;
+const LENGTHS_MIN = [3, 5, 10, 20, 30, 60];
+const DEFAULT_LENGTH_MIN = 10;
 
 const STATUS: Record<number, string> = {
   [Status.UPCOMING]: "upcoming",
@@ -14,68 +17,99 @@ const STATUS: Record<number, string> = {
   [Status.FINISHED]: "finished",
 };
 
-export function tournamentsPanel(signal: AbortSignal, onMatch: (assignment: MatchAssignment) => void): HTMLElement {
-  const list = h("div.tournament-list", "Loading…");
-  const standings = h("div.standings");
-  const panel = h("section.tournaments", h("h3", "Tournaments"), list, standings);
-  let watching: AbortController | null = null;
+export interface TournamentsActions {
+  open(tournamentId: string): void;
+  joined(t: Tournament): void;
+  /** The tournament this page follows, if any (its Join reads "Joined"). */
+  followed(): string | null;
+}
 
-  const watch = async (tournament: Tournament, join: boolean) => {
-    watching?.abort();
-    const controller = (watching = new AbortController());
+export function tournamentsPanel(signal: AbortSignal, actions: TournamentsActions): HTMLElement {
+  const list = h("div.tournament-list", "Loading…");
+  const status = h("p.tournament-status", { role: "status", "aria-live": "polite" });
+
+  const join = async (t: Tournament) => {
     try {
-      if (join) await arena.joinTournament({ tournamentId: tournament.tournamentId });
-      for await (const update of arena.watchTournament({ tournamentId: tournament.tournamentId }, { signal: controller.signal })) {
-        if (update.kind.case === "standings") standings.replaceChildren(table(update.kind.value.tournament ?? tournament, update.kind.value.standings));
-        else if (update.kind.case === "match") onMatch(update.kind.value);
-      }
+      actions.joined(await arena.joinTournament({ tournamentId: t.tournamentId }));
+      actions.open(t.tournamentId);
     } catch (error) {
-      if (!controller.signal.aborted) standings.replaceChildren(h("p", `Standings unavailable: ${explain(refusal(error))}`));
+      status.replaceChildren(`Could not join: ${explain(refusal(error))}`);
     }
+  };
+
+  const item = (t: Tournament) => {
+    const open = t.status === Status.UPCOMING || t.status === Status.LIVE;
+    const joined = actions.followed() === t.tournamentId;
+    return h(
+      "li",
+      { "data-tournament": t.tournamentId },
+      `${t.name} · ${gameName(t.game)}${t.rated ? " · rated" : ""} · ${STATUS[t.status] ?? ""} · ${entrantsText(t.entrants)} `,
+      h("button.standings", { type: "button", onclick: () => actions.open(t.tournamentId) }, "Open"),
+      open && !joined ? h("button.join", { type: "button", onclick: () => void join(t) }, "Join") : null,
+      joined ? h("span.joined", " (joined)") : null,
+    );
   };
 
   const load = async () => {
     try {
       const reply = await arena.listTournaments({ limit: 20 }, { signal });
-      list.replaceChildren(
-        reply.tournaments.length
-          ? h(
-              "ul",
-              reply.tournaments.map((t) =>
-                h(
-                  "li",
-                  { "data-tournament": t.tournamentId },
-                  `${t.name} · ${t.game === Game.SPIT ? "Spit" : "Bid"} · ${STATUS[t.status] ?? ""} · ${t.entrants} entrants `,
-                  h("button.standings", { type: "button", onclick: () => void watch(t, false) }, "Standings"),
-                  t.status === Status.UPCOMING || t.status === Status.LIVE ? h("button.join", { type: "button", onclick: () => void watch(t, true) }, "Join") : null,
-                ),
-              ),
-            )
-          : h("p", "No tournaments right now."),
-      );
+      list.replaceChildren(reply.tournaments.length ? h("ul", reply.tournaments.map(item)) : h("p", "No tournaments right now."));
     } catch (error) {
       if (!signal.aborted) list.replaceChildren(h("p", `Tournaments are not available (${explain(refusal(error))}).`));
     }
   };
   void load();
   const timer = window.setInterval(() => void load(), LIST_REFRESH_MS);
-  signal.addEventListener("abort", () => {
-    window.clearInterval(timer);
-    watching?.abort();
-  });
-  return panel;
+  signal.addEventListener("abort", () => window.clearInterval(timer));
+  return h("section.tournaments", h("h3", "Tournaments"), list, status, createForm(status, actions));
 }
 
-function table(tournament: Tournament, rows: Standing[]): HTMLElement {
+/** Name, game, length, rated, start now or at a time: created, joined and opened. */
+function createForm(status: HTMLElement, actions: TournamentsActions): HTMLElement {
+  const name = h("input#tournament-name", { required: true, maxlength: "40", placeholder: "Name", "aria-label": "tournament name" }) as HTMLInputElement;
+  const game = h(
+    "select#tournament-game",
+    { "aria-label": "game" },
+    h("option", { value: String(Game.SPIT) }, "Spit"),
+    h("option", { value: String(Game.BID) }, "Spectacular Bid"),
+  ) as HTMLSelectElement;
+  const length = h(
+    "select#tournament-length",
+    { "aria-label": "length" },
+    LENGTHS_MIN.map((m) => h("option", { value: String(m), selected: m === DEFAULT_LENGTH_MIN }, `${m} min`)),
+  ) as HTMLSelectElement;
+  const rated = h("input#tournament-rated", { type: "checkbox", checked: true }) as HTMLInputElement;
+  const at = h("input#tournament-at", { type: "datetime-local", "aria-label": "start time (empty: now)" }) as HTMLInputElement;
+
+  const create = async (event: Event) => {
+    event.preventDefault();
+    const startsAt = at.value ? new Date(at.value).getTime() : 0;
+    if (at.value && !(startsAt > Date.now())) return void status.replaceChildren("Choose a start time in the future, or leave it empty to start now.");
+    try {
+      const t = await arena.createTournament({
+        name: name.value.trim(),
+        game: Number(game.value) as Game,
+        rated: rated.checked,
+        startsAtUnixMs: BigInt(startsAt),
+        durationS: Number(length.value) * 60,
+      });
+      actions.joined(await arena.joinTournament({ tournamentId: t.tournamentId }));
+      actions.open(t.tournamentId);
+    } catch (error) {
+      status.replaceChildren(`Could not create the tournament: ${explain(refusal(error))}`);
+    }
+  };
+
   return h(
-    "table.ladder.standings-table",
-    h("caption", `${tournament.name}: standings`),
-    h("thead", h("tr", h("th", "#"), h("th", "Player"), h("th", "Points"), h("th", "Games"), h("th", "Sheet"))),
+    "details.create-tournament",
+    h("summary", "Create a tournament"),
     h(
-      "tbody",
-      rows.map((s) =>
-        h("tr", h("td", String(s.rank)), h("td", `${s.name}${s.onFire ? " 🔥" : ""}${s.playing ? " (playing)" : ""}`), h("td", String(s.points)), h("td", String(s.games)), h("td", s.scoresheet)),
-      ),
+      "form#tournament-form",
+      { onsubmit: (event: Event) => void create(event) },
+      h("div.row", name, game),
+      h("div.row", h("label", "Length ", length), h("label", rated, " rated")),
+      h("div.row", h("label", "Starts ", at), h("span.hint", "empty: now")),
+      h("div.row", h("button.primary#tournament-create", { type: "submit" }, "Create and join")),
     ),
   );
 }

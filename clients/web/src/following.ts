@@ -1,0 +1,147 @@
+// Following a tournament the player joined: its standings as they change, and each of
+// the player's games as the server pairs it, so the page can go to it by itself. The bar
+// shown above every screen while following: the tournament, its time, the player's score.
+import { arena, explain, refusal } from "./api";
+import { h } from "./dom";
+import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
+import { Status, type Standings, type Tournament } from "./gen/photofinish/tournaments/v1/tournaments_pb";
+import { gameName } from "./match";
+
+const RETRY_PAUSE_MS = 1000;
+const MAX_PAUSES = 5;
+const TICK_MS = 1000;
+
+export interface FollowEvents {
+  standings(standings: Standings): void;
+  match(assignment: MatchAssignment): void;
+  /** The tournament finished (the final standings came first) or no longer exists. */
+  ended(why: string): void;
+}
+
+/** Watches one tournament for the signed-in player, reconnecting while it runs. */
+export class TournamentFollower {
+  standings: Standings | null = null;
+  private readonly abort = new AbortController();
+
+  constructor(
+    readonly tournamentId: string,
+    private readonly events: FollowEvents,
+  ) {}
+
+  start(): void {
+    void this.run();
+  }
+
+  stop(): void {
+    this.abort.abort();
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.abort.signal.aborted) {
+      try {
+        const request = { tournamentId: this.tournamentId };
+        for await (const update of arena.watchTournament(request, { signal: this.abort.signal })) {
+          failures = 0;
+          if (update.kind.case === "standings") {
+            this.standings = update.kind.value;
+            this.events.standings(update.kind.value);
+          } else if (update.kind.case === "match") {
+            this.events.match(update.kind.value);
+          }
+        }
+        // The server ends the stream once the tournament has finished.
+        if (this.standings?.tournament?.status === Status.FINISHED) return this.events.ended("finished");
+      } catch (error) {
+        if (this.abort.signal.aborted) return;
+        const why = refusal(error);
+        if (why.reason === "no_such_tournament") return this.events.ended(explain(why));
+        failures += 1;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_PAUSES, failures) * RETRY_PAUSE_MS));
+    }
+  }
+}
+
+/** "4:05": minutes and seconds of a non-negative span. */
+export function clockText(ms: number): string {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  const seconds = String(s % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
+}
+
+/** Where the tournament is in its time, in words: "starts in 0:45", "4:12 left", … */
+export function timeText(t: Tournament, now = Date.now()): string {
+  const starts = Number(t.startsAtUnixMs);
+  const ends = starts + t.durationS * 1000;
+  switch (t.status) {
+    case Status.UPCOMING:
+      return `starts in ${clockText(starts - now)}`;
+    case Status.LIVE:
+      return `${clockText(ends - now)} left`;
+    case Status.ENDING:
+      return "time is up: the last games are finishing";
+    case Status.FINISHED:
+      return "finished";
+    default:
+      return "";
+  }
+}
+
+export function entrantsText(count: number): string {
+  return `${count} ${count === 1 ? "entrant" : "entrants"}`;
+}
+
+export function pointsText(points: number): string {
+  return `${points} ${points === 1 ? "point" : "points"}`;
+}
+
+/** The line above every screen while following: what, how long, and where I stand. */
+export class TournamentBar {
+  readonly root = h("div.tournament-bar#tournament-bar", { role: "status", "aria-live": "polite" });
+  private readonly line = h("span.tournament-line");
+  private readonly time = h("span.tournament-time");
+  private readonly extra = h("span.tournament-extra");
+  private timer = 0;
+
+  constructor(
+    private readonly playerId: string,
+    private readonly follower: TournamentFollower,
+    private readonly open: () => void,
+  ) {
+    this.root.append(
+      this.line,
+      this.time,
+      this.extra,
+      h("button.link#tournament-open", { type: "button", onclick: () => this.open() }, "Standings"),
+    );
+    this.timer = window.setInterval(() => this.tick(), TICK_MS);
+  }
+
+  stop(): void {
+    window.clearInterval(this.timer);
+    this.root.remove();
+  }
+
+  /** Show a message (and an action) after the tournament's line: a game waiting, the end. */
+  note(...parts: (HTMLElement | string)[]): void {
+    this.extra.replaceChildren(...parts);
+  }
+
+  render(): void {
+    const standings = this.follower.standings;
+    const t = standings?.tournament;
+    if (!standings || !t) return;
+    const mine = standings.standings.find((s) => s.playerId === this.playerId);
+    const place = mine ? ` · you: #${mine.rank} of ${standings.standings.length}, ${pointsText(mine.points)}` : "";
+    this.line.textContent = `Tournament: ${t.name} (${gameName(t.game)}${t.rated ? ", rated" : ""})${place}`;
+    this.tick();
+  }
+
+  private tick(): void {
+    const t = this.follower.standings?.tournament;
+    this.time.textContent = t ? ` · ${timeText(t)}` : "";
+  }
+}
