@@ -14,7 +14,7 @@ from tests.cli.terminal import Terminal, first_legal
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-MENU = r"^choose 1–7:"
+MENU = r"^choose 1–8:"
 BANNER = r"^Pass the device to (.+)\. Press Enter to reveal your hand\.$"
 
 
@@ -44,7 +44,7 @@ async def open_terminal(
 
 async def quit_client(terminal: Terminal) -> None:
     await terminal.expect(MENU)
-    await terminal.send("7")
+    await terminal.send("8")
     assert await terminal.finish() == 0, terminal.text()
     assert terminal.transcript[-1] == "Bye."
 
@@ -162,3 +162,48 @@ async def test_a_challenge_code_brings_two_terminals_into_one_bid_match(
     await dan.expect(r"^MATCH OVER: cat wins")
     await quit_client(cat)
     await quit_client(dan)
+
+
+async def test_a_tournament_made_in_one_terminal_plays_game_after_game_in_two(
+    stack: Stack, terminals: list[Terminal], tmp_path: Path
+) -> None:
+    eve = await open_terminal(stack, terminals, tmp_path, "eve")
+    await eve.expect(MENU)
+    await eve.send("tournaments")
+    await eve.expect(r"^choose 1–5:")
+    await eve.send("create")
+    await eve.expect(r"^tournament name:")
+    for answer in ("Terminal Cup", "spit", "casual", "5", ""):  # 5 minutes, starting now
+        await eve.send(answer)
+    await eve.expect(r"^joined Terminal Cup: your games start by themselves$")
+    waiting = (await eve.expect(r"^tournament Terminal Cup: .*")).group(0)
+    assert "left; you: #1 of 1, 0 points — waiting for your next game" in waiting
+    fay = await open_terminal(stack, terminals, tmp_path, "fay")
+    await fay.expect(MENU)
+    for answer in ("7", "join"):
+        await fay.send(answer)
+    listed = (await fay.expect(r"^  1\. Terminal Cup .*")).group(0)
+    assert listed == "  1. Terminal Cup · Spit · casual · live · 1 entrant"
+    await fay.send("1")
+    matches = []
+    for _ in range(2):  # each game begins with no input, the second too
+        ids = set()
+        for terminal in (eve, fay):
+            await terminal.expect(r"^tournament game in Terminal Cup$")
+            ids.add((await terminal.expect(r"^Match (\S+): ")).group(1))
+            await terminal.expect(r"^gate     start: waiting for .*\(you\)")
+        assert len(ids) == 1
+        matches.append(ids.pop())
+        await fay.send("resign")
+        await eve.expect(r"^MATCH OVER: You win \(by resignation\)\.$")
+        await fay.expect(r"^MATCH OVER: eve wins \(by resignation\)\.$")
+    assert matches[0] != matches[1]
+    # The third game begins too; leaving its screen leaves the tournament's games.
+    for terminal in (eve, fay):
+        await terminal.expect(r"^tournament game in Terminal Cup$")
+        await terminal.expect(r"^gate     start: waiting for .*\(you\)")
+        await terminal.send("quit")
+        await terminal.expect(r"^left the tournament's games \(you stay entered")
+    for terminal in (eve, fay):
+        await quit_client(terminal)
+    assert re.search(r"you: #1 of 2, [2-9] points", eve.text()), eve.text()

@@ -1,0 +1,57 @@
+"""Questions with numbered answers, read from plain lines: the menus' one way to ask."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from clients.cli.console import INTERRUPT, Console
+from games import registry
+from photofinish.game.v1 import game_pb2
+
+GAMES: tuple[tuple[str, game_pb2.Game.ValueType], ...] = tuple(
+    (game.title, game_pb2.Game.ValueType(game.number)) for game in registry.GAMES
+)
+RATED = (("rated", True), ("casual", False))
+
+
+class Back(Exception):
+    """The person left a question unanswered (EOF, Ctrl-C): back to the main menu."""
+
+
+def pick(text: str, options: Sequence[str]) -> int | None:
+    """Return the option ``text`` names: its number from 1, or the start of one of its words."""
+    text = text.strip().lower()
+    if text.isdigit():
+        number = int(text)
+        return number - 1 if 1 <= number <= len(options) else None
+    if not text:
+        return None
+    found = [
+        index
+        for index, option in enumerate(options)
+        if any(word.startswith(text) for word in option.lower().split())
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+async def choose(console: Console, title: str, options: Sequence[str]) -> int:
+    """Return the index of the option the person picks.
+
+    Raises:
+        Back: when the input ends or Ctrl-C is pressed.
+    """
+    console.say(title)
+    for number, option in enumerate(options, start=1):
+        console.say(f"  {number}. {option}")
+    while True:
+        answer = await console.ask(f"choose 1–{len(options)}:")
+        if answer is None or answer == INTERRUPT:
+            raise Back
+        index = pick(answer, options)
+        if index is not None:
+            return index
+        console.say(f"{answer!r} is not one of the choices")
+
+
+async def choose_game(console: Console) -> game_pb2.Game.ValueType:
+    return GAMES[await choose(console, "Which game?", [name for name, _ in GAMES])][1]
