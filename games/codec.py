@@ -23,6 +23,7 @@ _TERMINATIONS: dict[Termination, game_pb2.Termination.ValueType] = {
     Termination.CARDS: game_pb2.TERMINATION_CARDS,
     Termination.TIME: game_pb2.TERMINATION_TIME,
     Termination.RESIGN: game_pb2.TERMINATION_RESIGN,
+    Termination.ABANDONED: game_pb2.TERMINATION_ABANDONED,
 }
 _TERMINATIONS_BY_NUMBER = {
     int(number): termination for termination, number in _TERMINATIONS.items()

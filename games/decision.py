@@ -46,6 +46,7 @@ class Termination(enum.Enum):
     CARDS = "cards"  # Spit: a player had no cards left at the end of a round
     TIME = "time"  # the arbitration flagged a player
     RESIGN = "resign"
+    ABANDONED = "abandoned"  # the opponent went away and the present player claimed
 
 
 @dataclass(frozen=True, slots=True)

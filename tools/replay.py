@@ -120,6 +120,10 @@ def _header(log: Sequence[log_pb2.LogEntry]) -> log_pb2.LogEntry:
 def _step(game: Game, state: bytes, logged: log_pb2.LogEntry) -> bytes:
     """Return the encoded state after ``logged`` (``state`` itself when nothing changes)."""
     kind = logged.kind
+    if kind == log_pb2.ENTRY_KIND_ACCEPTED and logged.command.HasField("claim"):
+        decoded = decode_state(game, state)  # the away opponent lost by the claim
+        step = game.engine.forfeit(decoded, parse_seat(1 - logged.seat), Termination.ABANDONED)
+        return game.engine.encode_state(step.state)
     if kind == log_pb2.ENTRY_KIND_ACCEPTED:
         return _apply(game, state, logged.seat, logged.command)
     if kind == log_pb2.ENTRY_KIND_NUDGE:

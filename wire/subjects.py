@@ -39,6 +39,8 @@ def rules_calls(instance: str) -> str:
 # The gateway's Submits for one arbitration instance (Submits → SubmitAnswers); those for a
 # match whose owner the gateway does not know go to the queue subject, any instance answers.
 SUBMITS_ANY = "pf.arbitration.submit"
+# Every gateway's SeatsPresent (the seats with a stream open on it), to every instance.
+PRESENCE = "pf.arbitration.presence"
 
 
 def submits(instance: str) -> str:

@@ -44,6 +44,7 @@ NUMBERED = frozenset(
         log_pb2.ENTRY_KIND_NUDGE,
         log_pb2.ENTRY_KIND_FLAG,
         log_pb2.ENTRY_KIND_REVEAL,
+        log_pb2.ENTRY_KIND_AWAY,
     }
 )
 FETCH_BATCH = 256

@@ -88,6 +88,7 @@ class Arbitration:
             config.tolerances,
             log_writer,
             placement,
+            away_after_s=config.away_after_s,
         )
         self._matches = matches
         self._servicer = ArbitrationServicer(matches, LogReader(js))
@@ -102,6 +103,10 @@ class Arbitration:
         stalls.start()
         intake = SubmitIntake(link, matches)
         intake.start(config.instance)
+        matches.attendance.start()
+        presence = link.subscribe(
+            subjects.PRESENCE, lambda message: matches.attendance.on_presence(message.data)
+        )
         await nc.subscribe(
             subjects.MATCH_CREATE,
             queue=subjects.ARBITRATION_QUEUE,
@@ -110,6 +115,8 @@ class Arbitration:
         try:
             yield
         finally:
+            link.unsubscribe(presence)
+            matches.attendance.stop()
             intake.stop()
             stalls.stop()
             for loop in loops:

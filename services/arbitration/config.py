@@ -17,6 +17,7 @@ class Config:
     nats_url: str
     instance: str
     gate_timeout_s: float  # a Start/Continue gate nobody presses lifts itself after this
+    away_after_s: float  # an online seat unheard (no command, no stream) this long is away
     keep_finished_s: float  # how long a finished match still answers GetUpdate
     bank_ms: int  # the match clock: 120 s bank (rules §5); other values for tests only
     grace_ms: int  # and a fresh 10 s grace per genuinely new decision
@@ -39,6 +40,7 @@ class Config:
             # Stable across restarts: a restarted instance takes its own matches back.
             instance=env.get("PF_INSTANCE", socket.gethostname()),
             gate_timeout_s=number(env, "PF_GATE_TIMEOUT_S", 30.0, float, 0.0),
+            away_after_s=number(env, "PF_AWAY_S", 30.0, float, 1.0),
             keep_finished_s=number(env, "PF_KEEP_FINISHED_S", 600.0, float, 0.0),
             bank_ms=number(env, "PF_BANK_MS", 120000, int, 0),
             grace_ms=number(env, "PF_GRACE_MS", 10000, int, 0),

@@ -68,9 +68,18 @@ class Nudge:
     due_ns: int  # when the timer was due (monotonic), for its lateness
 
 
+@dataclass(frozen=True, slots=True)
+class AwayChange:
+    """A seat of an online match went away (nothing heard for the away limit), or came
+    back: the worker logs it, and both players see it."""
+
+    seat: int
+    away: bool
+
+
 Answer = arbitration_pb2.SubmitReply | Rejection
 Reply = Callable[[Answer], None]
-Item = Submission | Flag | Nudge | FaultNotice
+Item = Submission | Flag | Nudge | FaultNotice | AwayChange
 # A retry resends one of a client's last few commands; older answers are not kept.
 ANSWERS_KEPT_PER_SEAT = 32
 
@@ -110,6 +119,14 @@ class Match:
     # Until when (monotonic ns) someone watches as a spectator: the spectators' view is
     # built and published only until then (each spectator stream renews it).
     spectators_until_ns: int = 0
+    # Online matches (services/arbitration/attendance.py): when each seat was last heard
+    # from (a command, or a stream open on a gateway), the seats away now (from the log),
+    # the seats that made a move (an accepted command outside a gate: from the log), and
+    # the seats whose going or coming back is queued and not yet logged.
+    seen_ns: dict[int, int] = field(default_factory=dict)
+    away: frozenset[int] = frozenset()
+    moved: frozenset[int] = frozenset()
+    attendance_queued: set[int] = field(default_factory=set)
 
     @property
     def match_id(self) -> str:

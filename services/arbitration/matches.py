@@ -18,6 +18,7 @@ import grpc
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
 from services.arbitration import record
+from services.arbitration.attendance import Attendance
 from services.arbitration.clock import Clock
 from services.arbitration.faults import Fault, FaultKind, Tolerances, measured
 from services.arbitration.match import FaultNotice, Match
@@ -32,6 +33,8 @@ from services.arbitration.timers import Timers
 from services.common.rejection import Rejection
 
 log = logging.getLogger("arbitration")
+
+AWAY_AFTER_S = 30.0  # a seat of an online match unheard for this long is away (PF_AWAY_S)
 
 
 class Matches:
@@ -48,6 +51,7 @@ class Matches:
         log_writer: LogWriter | None = None,
         placement: Placement | None = None,
         now: Callable[[], int] = time.monotonic_ns,
+        away_after_s: float = AWAY_AFTER_S,
     ) -> None:
         self.instance = instance
         self.placement = placement
@@ -57,6 +61,7 @@ class Matches:
         self._publisher = publisher
         self.tolerances = tolerances or Tolerances()
         self.log_writer = log_writer or LogWriter.discarding()
+        self.attendance = Attendance(self.held, self.find, away_after_s, now)
         self._referee = Referee(
             rules,
             publisher,
@@ -65,6 +70,7 @@ class Matches:
             self.on_fault,
             self.log_writer,
             now,
+            self.attendance,
         )
         self._timers = timers
         self._live: dict[str, Match] = {}
@@ -120,6 +126,10 @@ class Matches:
     def hold(self, match: Match) -> None:
         """Hold the match and start its worker; a worker that ends on its own lets it go."""
         self._live[match.match_id] = match
+        # Everyone gets the whole away limit from now: a match taken over is not judged
+        # by how long its players went unheard by an instance that did not hold it.
+        held_ns = self.now()
+        match.seen_ns = {seat: held_ns for seat in (0, 1)}
         LIVE_MATCHES.inc()
         worker = spawn(self._referee, match)
         self._workers[match.match_id] = worker

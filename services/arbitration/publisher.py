@@ -65,6 +65,8 @@ class Shown:
             void_reason=match.void_reason,
             outcome=match.outcome,
             flag=match.flag,
+            away_seats=sorted(match.away),
+            claim_aborts=any(seat not in match.moved for seat in match.away),
         ).SerializeToString()
 
     def to(self, seat: int) -> bytes:

@@ -66,10 +66,15 @@ def apply(match: Match, entry: log_pb2.LogEntry, now_ns: int | None = None) -> N
     """
     at_ns = match.opened_ns + entry.stamp_ns
     kind = entry.kind
+    if kind == log_pb2.ENTRY_KIND_ACCEPTED and _is_a_move(match, entry):
+        match.moved = match.moved | {entry.seat}
     if kind in _STEPS:
         _stepped(match, entry, at_ns, at_ns if now_ns is None else now_ns)
     elif kind == log_pb2.ENTRY_KIND_REVEAL:
         match.timing = after_reveal(match.timing, Seat(entry.seat), at_ns)
+        match.seq = entry.seq
+    elif kind == log_pb2.ENTRY_KIND_AWAY:
+        match.away = match.away | {entry.seat} if entry.away else match.away - {entry.seat}
         match.seq = entry.seq
     elif kind == log_pb2.ENTRY_KIND_REFUSED:
         if entry.HasField("race"):
@@ -85,13 +90,23 @@ def apply(match: Match, entry: log_pb2.LogEntry, now_ns: int | None = None) -> N
     elif kind == log_pb2.ENTRY_KIND_VOIDED:
         match.status = arbitration_pb2.STATUS_VOIDED
         match.void_reason = entry.void_reason
-        match.void_kind = entry.fault.kind
+        match.void_kind = entry.fault.kind or entry.reason  # a fault's kind, or "aborted"
         match.finished_ns = at_ns
         match.seq = entry.seq
     if kind in _ENDS:
         match.closed = True
     _answered(match, entry)
     match.exposure = exposure_after(match.exposure, match.is_exposed(), at_ns)
+
+
+def _is_a_move(match: Match, entry: log_pb2.LogEntry) -> bool:
+    """Return whether an accepted entry is a player's move: not a press at a gate (Ready),
+    not a claim. A match the away player never moved in is aborted on a claim."""
+    return (
+        entry.client_seq != 0
+        and not match.decision.gated
+        and entry.command.WhichOneof("kind") != "claim"
+    )
 
 
 def _stepped(match: Match, entry: log_pb2.LogEntry, at_ns: int, now_ns: int) -> None:

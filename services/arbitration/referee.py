@@ -24,6 +24,7 @@ from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
 from services.arbitration import record, spectators
+from services.arbitration.attendance import Attendance, attended, last_heard_ns
 from services.arbitration.faults import (
     Fault,
     FaultKind,
@@ -32,7 +33,16 @@ from services.arbitration.faults import (
     measured,
     should_void,
 )
-from services.arbitration.match import Answer, FaultNotice, Flag, Item, Match, Nudge, Submission
+from services.arbitration.match import (
+    Answer,
+    AwayChange,
+    FaultNotice,
+    Flag,
+    Item,
+    Match,
+    Nudge,
+    Submission,
+)
 from services.arbitration.matchlog import entries
 from services.arbitration.matchlog.writer import LogWriter, Superseded
 from services.arbitration.metrics import ACCEPTED, REFUSED, TIMER_LATENESS, VOIDS
@@ -62,7 +72,9 @@ class Referee:
         broadcast: Callable[[Fault], None],
         log_writer: LogWriter,
         now: Callable[[], int] = time.monotonic_ns,
+        attendance: Attendance | None = None,
     ) -> None:
+        self._attendance = attendance
         self._rules = rules
         self._publisher = publisher
         self._schedule = schedule
@@ -108,6 +120,8 @@ class Referee:
             (REFUSED if isinstance(answer, Rejection) else ACCEPTED).inc()
         elif isinstance(item, FaultNotice):
             await self.judge_fault(match, item.fault)
+        elif isinstance(item, AwayChange):
+            await self._away_change(match, item)
         elif isinstance(item, Flag):
             # The loop may wake a hair early; the flag falls at the deadline, not before.
             early_ns = item.deadline_ns - self._now()
@@ -163,6 +177,8 @@ class Referee:
         self._schedule(match)
 
     async def _submission(self, match: Match, item: Submission) -> Answer:
+        if self._attendance is not None:
+            self._attendance.heard(match, item.seat, item.arrival_ns)
         cached = match.answer_to(item.seat, item.client_seq)
         if cached is not None:
             return cached  # a retry: answered, never applied twice
@@ -206,6 +222,8 @@ class Referee:
             return await self._refused(match, item, late, deadline_ns)
         if kind == "reveal":
             return await self._reveal(match, item, deadline_ns)
+        if kind == "claim":
+            return await self._claim(match, item, deadline_ns)
         handover = match.timing.handover is not None
         watched = match.is_watched(self._now())
         try:
@@ -266,6 +284,65 @@ class Referee:
         await self._record(match, entries.reveal_entry(match, item, deadline_ns))
         await self._published(match)
         return _kept(match, item)
+
+    async def _claim(self, match: Match, item: Submission, deadline_ns: int | None) -> Answer:
+        """End an online match whose opponent is away: the claimant wins, or, when the
+        away player never made a move, the match is aborted with no result."""
+        opponent = 1 - item.seat
+        if not attended(match) or opponent not in (0, 1):
+            no_claim = refuse("no_claim", "a claim is for an online match whose opponent left")
+            return await self._refused(match, item, no_claim, deadline_ns)
+        name = match.created.players[opponent].name
+        if opponent not in match.away:
+            here = refuse(
+                "opponent_present",
+                f"{name} is still here: a claim needs them away (no move and no connection)",
+            )
+            return await self._refused(match, item, here, deadline_ns)
+        if opponent not in match.moved:
+            reason = f"aborted: {name} left before making a move"
+            entry = entries.aborted_entry(match, item, reason, deadline_ns)
+            await self._record(match, entry, self._now())
+            self._publisher.updates(match)
+            await self._publisher.voided(match, match.void_kind, reason)
+            self._schedule(match)
+            log.info("aborted", extra={"fields": {"match": match.match_id, "away": opponent}})
+            return _kept(match, item)
+        watched = match.is_watched(self._now())
+        step = await self._stepped(
+            match,
+            lambda: self._rules.forfeit(
+                match.match_id, match.version, opponent, game_pb2.TERMINATION_ABANDONED, watched
+            ),
+        )
+        await self._record(
+            match, entries.accepted_entry(match, item, step, deadline_ns), self._now()
+        )
+        self._show(match, step)
+        await self._published(match)
+        return _kept(match, item)
+
+    async def _away_change(self, match: Match, change: AwayChange) -> None:
+        """Log a seat's going away or coming back, unless it no longer holds."""
+        match.attendance_queued.discard(change.seat)
+        if match.is_over() or (change.seat in match.away) == change.away:
+            return
+        attendance = self._attendance
+        if (
+            change.away
+            and attendance is not None
+            and not attendance.is_away_now(match, change.seat)
+        ):
+            return  # heard from while the change waited in the queue
+        entry = entries.away_entry(
+            match, change.seat, change.away, last_heard_ns(match, change.seat), self._now()
+        )
+        await self._record(match, entry)
+        self._publisher.updates(match)
+        log.info(
+            "away" if change.away else "back",
+            extra={"fields": {"match": match.match_id, "seat": change.seat}},
+        )
 
     async def _flag(self, match: Match, now_ns: int) -> None:
         """End the match on time if the running deadline has passed by ``now_ns``."""

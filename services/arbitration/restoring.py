@@ -30,7 +30,11 @@ def restore_steps(entries: Iterable[log_pb2.LogEntry]) -> list[rules_pb2.Restore
     """Return the steps that changed a match's state, in the order its log holds them."""
     steps = []
     for entry in entries:
-        if entry.kind in _COMMANDS:
+        if entry.command.HasField("claim"):  # the away opponent lost by the claim
+            steps.append(
+                rules_pb2.RestoreStep(seat=1 - entry.seat, forfeit=game_pb2.TERMINATION_ABANDONED)
+            )
+        elif entry.kind in _COMMANDS:
             steps.append(rules_pb2.RestoreStep(seat=entry.seat, command=entry.command))
         elif entry.kind == log_pb2.ENTRY_KIND_FLAG:
             steps.append(

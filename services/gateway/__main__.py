@@ -21,6 +21,7 @@ from services.gateway.local import LocalArena
 from services.gateway.ops import add_ops_routes
 from services.gateway.page import placeholder
 from services.gateway.play import PlayEndpoint
+from services.gateway.presence import Presence
 from services.gateway.routing import public_routes
 from services.gateway.submits import SubmitForwarder
 from wire import logs, loops
@@ -35,7 +36,9 @@ async def main(config: Config) -> None:
     arbitration = ArbitrationChannels(config.arbitration_addr, directory)
     submits = SubmitForwarder(link, directory)
     submits.start()
-    arena = LocalArena(config.token_key, link, arbitration, submits)
+    presence = Presence(link, config.presence_every_s)
+    presence.start()
+    arena = LocalArena(config.token_key, link, arbitration, submits, presence)
     grpc_web = GrpcWebConfig(
         routes=public_routes(),
         local=arena.methods(),
@@ -55,7 +58,7 @@ async def main(config: Config) -> None:
     inject_delay_s = config.inject_forwarding_delay_ms / 1000
     setup(app, grpc_web, identity_hook(tokens, inject_delay_s))
     play = PlayEndpoint(
-        tokens, link, arbitration, submits, config.max_message_bytes, inject_delay_s
+        tokens, link, arbitration, submits, presence, config.max_message_bytes, inject_delay_s
     )
     app.router.add_get("/play", play.handle)
     app.on_shutdown.append(lambda _: play.close_all())
@@ -80,6 +83,7 @@ async def main(config: Config) -> None:
     finally:
         lag.stop()
         await runner.cleanup()
+        presence.stop()
         submits.stop()
         await link.close()
         await arbitration.close()

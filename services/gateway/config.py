@@ -27,6 +27,7 @@ class Config:
     inject_forwarding_delay_ms: float  # fault injection for tests only: hold each request
     metrics_targets: tuple[MetricsTarget, ...] = ()  # the services the ops page reads
     tournaments_addr: str = ""
+    presence_every_s: float = 5.0  # how often the seats with a stream open are named
 
     @classmethod
     def from_env(cls) -> Config:
@@ -46,4 +47,5 @@ class Config:
             inject_forwarding_delay_ms=float(env.get("PF_INJECT_FORWARDING_DELAY_MS", "0")),
             metrics_targets=parse_targets(env.get("PF_METRICS_TARGETS", "")),
             tournaments_addr=env.get("PF_TOURNAMENTS_ADDR", "127.0.0.1:7105"),
+            presence_every_s=float(env.get("PF_PRESENCE_EVERY_S", "5")),
         )

@@ -23,6 +23,7 @@ from services.common.watching import RENEW_S, SPECTATORS
 from services.gateway.arbiters import ArbitrationChannels
 from services.gateway.grpcweb import RequestRefused
 from services.gateway.grpcweb.config import LocalMethod
+from services.gateway.presence import Presence
 from services.gateway.routing import ARENA
 from services.gateway.submits import SubmitForwarder
 from services.gateway.tokens import issue
@@ -68,7 +69,9 @@ class LocalArena:
         link: NatsLink,
         arbitration: ArbitrationChannels,
         submits: SubmitForwarder,
+        presence: Presence | None = None,
     ) -> None:
+        self._presence = presence
         self._key = token_key
         self._link = link
         self._arbitration = arbitration
@@ -128,8 +131,12 @@ class LocalArena:
             subjects.match_view(request.match_id, request.seat),
             lambda message: published.put_nowait(message.data),
         )
+        present = False
         try:
-            first = await self._latest(request, player)
+            first = await self._latest(request, player)  # refused unless the seat is theirs
+            if self._presence is not None:
+                self._presence.opened(request.match_id, request.seat)
+                present = True
             yield first.SerializeToString()
             last_seq = first.seq
             if first.status != arbitration_pb2.STATUS_LIVE:
@@ -143,6 +150,8 @@ class LocalArena:
                     return
         finally:
             self._link.unsubscribe(sid)
+            if present and self._presence is not None:
+                self._presence.closed(request.match_id, request.seat)
 
     async def _published(
         self, published: asyncio.Queue[bytes], request: arena_pb2.WatchRequest, player: str

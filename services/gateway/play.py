@@ -40,6 +40,7 @@ from services.gateway.arbiters import ArbitrationChannels
 from services.gateway.auth import TokenCheck
 from services.gateway.grpcweb.metrics import OPEN_STREAMS, UNARY_SECONDS
 from services.gateway.local import is_newer, lead_of
+from services.gateway.presence import Presence
 from services.gateway.submits import SubmitForwarder
 from services.gateway.tokens import InvalidToken
 from wire import subjects
@@ -101,9 +102,11 @@ class PlayEndpoint:
         link: NatsLink,
         arbitration: ArbitrationChannels,
         submits: SubmitForwarder,
+        presence: Presence,
         max_message_bytes: int,
         inject_delay_s: float = 0.0,
     ) -> None:
+        self._presence = presence
         self._tokens = tokens
         self._link = link
         self._arbitration = arbitration
@@ -201,6 +204,7 @@ class SeatSocket:
         self._transport = transport
         self._match_id, self._seat, self._player = match_id, seat, player_id
         self._last_seq = -1
+        self._present = False  # counted in the gateway's Presence
         self._sid: int | None = None
         self._renewal: asyncio.Task[None] | None = None
         self._ending: asyncio.Task[bool] | None = None
@@ -215,9 +219,11 @@ class SeatSocket:
         self._sid = link.subscribe(
             subjects.match_view(self._match_id, self._seat), self._on_published
         )
-        first = await self._latest()
+        first = await self._latest()  # refused unless the seat is the player's
         self._last_seq = first.seq
         self._send(_update_message(first.SerializeToString()))
+        self._endpoint._presence.opened(self._match_id, self._seat)
+        self._present = True
         if first.status != arbitration_pb2.STATUS_LIVE:
             self.flush()
             await self.ws.close(code=NORMAL, message=b"the match is over")
@@ -249,6 +255,9 @@ class SeatSocket:
 
     async def stop(self) -> None:
         """Stop following the match; let a closing that has begun finish."""
+        if self._present:
+            self._present = False
+            self._endpoint._presence.closed(self._match_id, self._seat)
         if self._sid is not None:
             self._endpoint._link.unsubscribe(self._sid)
             self._sid = None

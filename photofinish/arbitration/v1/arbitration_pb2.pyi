@@ -239,6 +239,8 @@ class MatchUpdate(_message.Message):
     VOID_REASON_FIELD_NUMBER: _builtins.int
     RACE_FIELD_NUMBER: _builtins.int
     FLAG_FIELD_NUMBER: _builtins.int
+    AWAY_SEATS_FIELD_NUMBER: _builtins.int
+    CLAIM_ABORTS_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     seq: _builtins.int
     seat: _builtins.int
@@ -248,6 +250,7 @@ class MatchUpdate(_message.Message):
     rated: _builtins.bool
     status: Global___Status.ValueType
     void_reason: _builtins.str
+    claim_aborts: _builtins.bool
     @_builtins.property
     def players(self) -> _containers.RepeatedCompositeFieldContainer[_events_pb2.Player]: ...
     @_builtins.property
@@ -265,6 +268,13 @@ class MatchUpdate(_message.Message):
     @_builtins.property
     def flag(self) -> _log_pb2.FlagRecord:
         """set once the server's timer flagged a player: its own figures"""
+
+    @_builtins.property
+    def away_seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Online matches: the seats away now (no command and no stream for the away limit,
+        PF_AWAY_S); the other player may then Claim: the win, or, when the away player never
+        made a move (`claim_aborts`), the match aborted with no result and no rating.
+        """
 
     def __init__(
         self,
@@ -285,14 +295,62 @@ class MatchUpdate(_message.Message):
         void_reason: _builtins.str = ...,
         race: Global___Race | None = ...,
         flag: _log_pb2.FlagRecord | None = ...,
+        away_seats: _abc.Iterable[_builtins.int] | None = ...,
+        claim_aborts: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "decision", b"decision", "flag", b"flag", "outcome", b"outcome", "race", b"race", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "decision", b"decision", "events", b"events", "flag", b"flag", "game", b"game", "match_id", b"match_id", "mode", b"mode", "outcome", b"outcome", "players", b"players", "race", b"race", "rated", b"rated", "seat", b"seat", "seq", b"seq", "status", b"status", "view", b"view", "void_reason", b"void_reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["away_seats", b"away_seats", "claim_aborts", b"claim_aborts", "clock", b"clock", "decision", b"decision", "events", b"events", "flag", b"flag", "game", b"game", "match_id", b"match_id", "mode", b"mode", "outcome", b"outcome", "players", b"players", "race", b"race", "rated", b"rated", "seat", b"seat", "seq", b"seq", "status", b"status", "view", b"view", "void_reason", b"void_reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___MatchUpdate: _TypeAlias = MatchUpdate  # noqa: Y015
+
+@_typing.final
+class SeatRef(_message.Message):
+    """The gateway, every few seconds and when a stream opens, on pf.arbitration.presence:
+    the seats that have a stream open on it (a play socket or a Watch of a seat).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    seat: _builtins.int
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatRef: _TypeAlias = SeatRef  # noqa: Y015
+
+@_typing.final
+class SeatsPresent(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEATS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatRef]: ...
+    def __init__(
+        self,
+        *,
+        seats: _abc.Iterable[Global___SeatRef] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seats", b"seats"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatsPresent: _TypeAlias = SeatsPresent  # noqa: Y015
 
 @_typing.final
 class ForwardedSubmit(_message.Message):

@@ -56,6 +56,10 @@ class _EntryKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_EntryKind.V
     """a timing fault that overlapped the match while its time mattered"""
     ENTRY_KIND_TAKEN_OVER: _EntryKind.ValueType  # 10
     """another instance (or the restarted owner) runs the match now"""
+    ENTRY_KIND_AWAY: _EntryKind.ValueType  # 11
+    """An online match: a seat went away (no command and no stream for the away limit), or
+    came back. While the opponent is away, a player may claim (docs/arbitration-log.md).
+    """
 
 class EntryKind(_EntryKind, metaclass=_EntryKindEnumTypeWrapper): ...
 
@@ -80,6 +84,10 @@ ENTRY_KIND_FAULT: EntryKind.ValueType  # 9
 """a timing fault that overlapped the match while its time mattered"""
 ENTRY_KIND_TAKEN_OVER: EntryKind.ValueType  # 10
 """another instance (or the restarted owner) runs the match now"""
+ENTRY_KIND_AWAY: EntryKind.ValueType  # 11
+"""An online match: a seat went away (no command and no stream for the away limit), or
+came back. While the opponent is away, a player may claim (docs/arbitration-log.md).
+"""
 Global___EntryKind: _TypeAlias = EntryKind  # noqa: Y015
 
 @_typing.final
@@ -259,6 +267,8 @@ class LogEntry(_message.Message):
     REFUSAL_FIELD_NUMBER: _builtins.int
     FAULT_FIELD_NUMBER: _builtins.int
     OPENED_NS_FIELD_NUMBER: _builtins.int
+    AWAY_FIELD_NUMBER: _builtins.int
+    LAST_SEEN_US_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     index: _builtins.int
     """the entry's place in the match's log: 0, 1, 2, … without gaps"""
@@ -293,6 +303,10 @@ class LogEntry(_message.Message):
     """The stamp behind arrival_us, to the nanosecond: the one the clocks were run with."""
     opened_ns: _builtins.int
     """OPENED: the arbitration's monotonic stamp of the opening (the clocks continue from it)."""
+    away: _builtins.bool
+    """AWAY: the seat went away (false: it came back)"""
+    last_seen_us: _builtins.int
+    """AWAY: when the seat was last heard from (a command or a stream)"""
     @_builtins.property
     def command(self) -> _game_pb2.Command:
         """ACCEPTED, REFUSED, REVEAL; NUDGE: the nudge"""
@@ -359,10 +373,12 @@ class LogEntry(_message.Message):
         refusal: _events_pb2.Refusal | None = ...,
         fault: Global___FaultRecord | None = ...,
         opened_ns: _builtins.int = ...,
+        away: _builtins.bool = ...,
+        last_seen_us: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us", "command", b"command", "created", b"created", "deadline_us", b"deadline_us", "decision", b"decision", "fault", b"fault", "flag", b"flag", "landing", b"landing", "outcome", b"outcome", "race", b"race", "refusal", b"refusal"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us", "arrival_us", b"arrival_us", "bank_ms", b"bank_ms", "client_seq", b"client_seq", "clocked", b"clocked", "command", b"command", "created", b"created", "deadline_us", b"deadline_us", "decision", b"decision", "fault", b"fault", "flag", b"flag", "grace_ms", b"grace_ms", "index", b"index", "instance", b"instance", "kind", b"kind", "landing", b"landing", "match_id", b"match_id", "opened_ns", b"opened_ns", "outcome", b"outcome", "race", b"race", "reason", b"reason", "refusal", b"refusal", "seat", b"seat", "seq", b"seq", "stamp_ns", b"stamp_ns", "state_sha256", b"state_sha256", "version", b"version", "void_reason", b"void_reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us", "arrival_us", b"arrival_us", "away", b"away", "bank_ms", b"bank_ms", "client_seq", b"client_seq", "clocked", b"clocked", "command", b"command", "created", b"created", "deadline_us", b"deadline_us", "decision", b"decision", "fault", b"fault", "flag", b"flag", "grace_ms", b"grace_ms", "index", b"index", "instance", b"instance", "kind", b"kind", "landing", b"landing", "last_seen_us", b"last_seen_us", "match_id", b"match_id", "opened_ns", b"opened_ns", "outcome", b"outcome", "race", b"race", "reason", b"reason", "refusal", b"refusal", "seat", b"seat", "seq", b"seq", "stamp_ns", b"stamp_ns", "state_sha256", b"state_sha256", "version", b"version", "void_reason", b"void_reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__deadline_us: _TypeAlias = _typing.Literal["deadline_us"]  # noqa: Y015
     _WhichOneofArgType__deadline_us: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us"]  # noqa: Y015

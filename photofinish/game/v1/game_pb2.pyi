@@ -107,6 +107,8 @@ class _TerminationEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Terminati
     TERMINATION_TIME: _Termination.ValueType  # 3
     """flagged by the server's timer"""
     TERMINATION_RESIGN: _Termination.ValueType  # 4
+    TERMINATION_ABANDONED: _Termination.ValueType  # 5
+    """the opponent went away and the present player claimed"""
 
 class Termination(_Termination, metaclass=_TerminationEnumTypeWrapper): ...
 
@@ -118,6 +120,8 @@ TERMINATION_CARDS: Termination.ValueType  # 2
 TERMINATION_TIME: Termination.ValueType  # 3
 """flagged by the server's timer"""
 TERMINATION_RESIGN: Termination.ValueType  # 4
+TERMINATION_ABANDONED: Termination.ValueType  # 5
+"""the opponent went away and the present player claimed"""
 Global___Termination: _TypeAlias = Termination  # noqa: Y015
 
 class _Lift:
@@ -237,6 +241,25 @@ class Nudge(_message.Message):
 Global___Nudge: _TypeAlias = Nudge  # noqa: Y015
 
 @_typing.final
+class Claim(_message.Message):
+    """Online: the opponent has been away for the away limit; the arbitration ends the match,
+    the claimant winning, or aborts it with no result when the away player never moved.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Claim: _TypeAlias = Claim  # noqa: Y015
+
+@_typing.final
 class Command(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -244,6 +267,7 @@ class Command(_message.Message):
     SPIT_FIELD_NUMBER: _builtins.int
     REVEAL_FIELD_NUMBER: _builtins.int
     NUDGE_FIELD_NUMBER: _builtins.int
+    CLAIM_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def bid(self) -> _bid_pb2.BidCommand: ...
     @_builtins.property
@@ -252,6 +276,8 @@ class Command(_message.Message):
     def reveal(self) -> Global___Reveal: ...
     @_builtins.property
     def nudge(self) -> Global___Nudge: ...
+    @_builtins.property
+    def claim(self) -> Global___Claim: ...
     def __init__(
         self,
         *,
@@ -259,12 +285,13 @@ class Command(_message.Message):
         spit: _spit_pb2.SpitCommand | None = ...,
         reveal: Global___Reveal | None = ...,
         nudge: Global___Nudge | None = ...,
+        claim: Global___Claim | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "kind", b"kind", "nudge", b"nudge", "reveal", b"reveal", "spit", b"spit"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "claim", b"claim", "kind", b"kind", "nudge", b"nudge", "reveal", b"reveal", "spit", b"spit"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "kind", b"kind", "nudge", b"nudge", "reveal", b"reveal", "spit", b"spit"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "claim", b"claim", "kind", b"kind", "nudge", b"nudge", "reveal", b"reveal", "spit", b"spit"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["bid", "spit", "reveal", "nudge"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["bid", "spit", "reveal", "nudge", "claim"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

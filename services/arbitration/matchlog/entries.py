@@ -20,6 +20,7 @@ from services.arbitration.match import Match, Submission
 from services.common.rejection import Rejection
 
 SERVER = -1  # the seat of an entry the server made itself
+ABORTED = "aborted"  # a void's kind when a claim aborted the match (no fault)
 
 # Entries after which the state may differ: they carry its hash.
 CHANGES_STATE = frozenset(
@@ -188,6 +189,31 @@ def nudge_entry(match: Match, step: rules_pb2.StepReply, at_ns: int) -> log_pb2.
     """Return the entry of a nudge the server applied (a lifted gate, a due spit)."""
     entry = _stepped(_entry(match, log_pb2.ENTRY_KIND_NUDGE, SERVER, at_ns), step)
     entry.command.CopyFrom(game_pb2.Command(nudge=game_pb2.Nudge()))
+    return entry
+
+
+def away_entry(
+    match: Match, seat: int, away: bool, last_seen_ns: int, at_ns: int
+) -> log_pb2.LogEntry:
+    """Return the entry of a seat of an online match going away, or coming back."""
+    entry = _entry(match, log_pb2.ENTRY_KIND_AWAY, seat, at_ns)
+    entry.seq += 1
+    entry.away = away
+    entry.last_seen_us = since_open_us(match, last_seen_ns)
+    return entry
+
+
+def aborted_entry(
+    match: Match, item: Submission, void_reason: str, deadline_ns: int | None
+) -> log_pb2.LogEntry:
+    """Return the last entry of a match a player's Claim aborted: no result, no rating
+    (the away opponent never made a move)."""
+    entry = _entry(match, log_pb2.ENTRY_KIND_VOIDED, item.seat, item.arrival_ns)
+    entry = _judged(entry, item, deadline_ns, match)
+    entry.seq += 1
+    entry.reason = ABORTED
+    entry.void_reason = void_reason
+    entry.state_sha256 = match.state_sha256
     return entry
 
 

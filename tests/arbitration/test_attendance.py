@@ -1,0 +1,96 @@
+"""Who is still there: a seat of an online match unheard for the limit is queued as away,
+heard from again it is queued as back, once each; other modes are never attended."""
+
+from __future__ import annotations
+
+import pytest
+
+from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
+from photofinish.events.v1 import events_pb2
+from photofinish.game.v1 import game_pb2
+from services.arbitration import record
+from services.arbitration.attendance import Attendance
+from services.arbitration.decision import decision_from_proto
+from services.arbitration.match import AwayChange, Match
+
+S = 1_000_000_000
+OPENED_NS = 100 * S
+
+
+def a_match(mode: events_pb2.Mode.ValueType = events_pb2.MODE_ONLINE) -> Match:
+    header = log_pb2.LogEntry(
+        kind=log_pb2.ENTRY_KIND_OPENED,
+        created=events_pb2.MatchCreated(match_id="m1", game=game_pb2.GAME_SPIT, mode=mode),
+        decision=game_pb2.Decision(seats=[0, 1]),
+        opened_ns=OPENED_NS,
+    )
+    return record.opened(header)
+
+
+def queued(match: Match) -> list[AwayChange]:
+    items = []
+    while not match.queue.empty():
+        item = match.queue.get_nowait()
+        assert isinstance(item, AwayChange)
+        items.append(item)
+    return items
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now_ns = OPENED_NS
+
+    def __call__(self) -> int:
+        return self.now_ns
+
+
+def test_a_seat_unheard_for_the_limit_is_queued_away_once() -> None:
+    match, clock = a_match(), Clock()
+    attendance = Attendance(lambda: [match], lambda _: match, away_after_s=30, now=clock)
+    attendance.heard(match, 0, OPENED_NS + 25 * S)
+    clock.now_ns = OPENED_NS + 29 * S
+    attendance.sweep()
+    assert queued(match) == []
+    clock.now_ns = OPENED_NS + 30 * S
+    attendance.sweep()
+    attendance.sweep()  # still queued: not twice
+    assert queued(match) == [AwayChange(1, away=True)]
+    assert attendance.is_away_now(match, 1) and not attendance.is_away_now(match, 0)
+
+
+def test_a_seat_logged_away_and_heard_from_is_queued_back() -> None:
+    match, clock = a_match(), Clock()
+    attendance = Attendance(lambda: [match], lambda _: match, away_after_s=30, now=clock)
+    record.apply(match, log_pb2.LogEntry(kind=log_pb2.ENTRY_KIND_AWAY, seat=1, away=True, seq=1))
+    assert match.away == {1} and match.seq == 1
+    attendance.heard(match, 0, OPENED_NS + S)  # the present seat: nothing to log
+    assert queued(match) == []
+    present = arbitration_pb2.SeatsPresent(seats=[arbitration_pb2.SeatRef(match_id="m1", seat=1)])
+    attendance.on_presence(present.SerializeToString())
+    assert queued(match) == [AwayChange(1, away=False)]
+
+
+@pytest.mark.parametrize("mode", [events_pb2.MODE_HOTSEAT, events_pb2.MODE_COMPUTER])
+def test_only_online_matches_are_attended(mode: events_pb2.Mode.ValueType) -> None:
+    match, clock = a_match(mode), Clock()
+    attendance = Attendance(lambda: [match], lambda _: None, away_after_s=30, now=clock)
+    clock.now_ns = OPENED_NS + 3600 * S
+    attendance.sweep()
+    assert queued(match) == []
+
+
+def test_a_move_is_an_accepted_command_outside_a_gate_and_not_a_claim() -> None:
+    match = a_match()
+    gated = game_pb2.Decision(seats=[0, 1], gate=game_pb2.GATE_START)
+    match.decision = decision_from_proto(gated)
+    record.apply(match, log_pb2.LogEntry(kind=log_pb2.ENTRY_KIND_ACCEPTED, seat=0, client_seq=1))
+    assert match.moved == frozenset()  # a press at the gate
+    match.decision = decision_from_proto(game_pb2.Decision(seats=[0, 1]))
+    claim = game_pb2.Command(claim=game_pb2.Claim())
+    record.apply(
+        match,
+        log_pb2.LogEntry(kind=log_pb2.ENTRY_KIND_ACCEPTED, seat=1, client_seq=1, command=claim),
+    )
+    assert match.moved == frozenset()
+    record.apply(match, log_pb2.LogEntry(kind=log_pb2.ENTRY_KIND_ACCEPTED, seat=0, client_seq=2))
+    assert match.moved == {0}
