@@ -80,6 +80,8 @@ def build_command(text: str, update: arbitration_pb2.MatchUpdate) -> game_pb2.Co
     """
     if is_reveal(text):
         return game_pb2.Command(reveal=game_pb2.Reveal())
+    if text.strip().lower() == "claim":
+        return game_pb2.Command(claim=game_pb2.Claim())
     if update.game == game_pb2.GAME_BID:
         return bid_codec.command_to_proto(bid.parse_command(text))
     if update.game == game_pb2.GAME_SPIT:
@@ -125,6 +127,8 @@ CLIENT_HELP = """\
 also:
   (Enter)                  at a hand-over: reveal your hand; otherwise redraw the board
   @0 … / @1 …              on a shared device: send the command for that seat
+  claim                    online, when your opponent has left (shown as away): win,
+                           or abort a match they never moved in (no rating)
   time                     the clocks, counted down since the last update
   help                     this list
   quit                     leave this screen (the match and its clock go on)"""

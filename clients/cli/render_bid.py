@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from clients.cli.clocks import SeatTime
 from clients.cli.render_common import (
     Update,
+    away_line,
     clock_line,
     decision_line,
     ending_lines,
@@ -57,6 +58,8 @@ def render_bid(
     lines += [decision] if decision else []
     race = race_line(update, me)
     lines += [race] if race else []
+    away = away_line(update, me)
+    lines += [away] if away else []
     lines += ending_lines(update, me)
     return "\n".join(line if "\n" in line else "\n".join(wrap(line)) for line in lines)
 

@@ -17,6 +17,7 @@ _TERMINATIONS = {
     game_pb2.TERMINATION_CARDS: "no cards left",
     game_pb2.TERMINATION_TIME: "on time",
     game_pb2.TERMINATION_RESIGN: "by resignation",
+    game_pb2.TERMINATION_ABANDONED: "the opponent left",
 }
 _GATES = {
     game_pb2.GATE_START: "start",
@@ -126,6 +127,21 @@ def race_line(update: Update, viewer: int) -> str | None:
         f"race     {landed}'s {race.landed_card} beat {refused}'s {race.refused_card}"
         f" on pile {race.pile} by {gap}"
     )
+
+
+def away_line(update: Update, viewer: int) -> str | None:
+    """Return a notice of an opponent who left, and what a claim would do."""
+    if update.status != arbitration_pb2.STATUS_LIVE or not update.away_seats:
+        return None
+    gone = ", ".join(label(update, seat, viewer) for seat in update.away_seats)
+    if viewer in update.away_seats or viewer < 0:
+        return f"away     {gone}: no move and no connection for a while"
+    claim = (
+        "claim to abort the match (no result, no rating)"
+        if update.claim_aborts
+        else "claim to win the match"
+    )
+    return f"away     {gone} left: {claim}, or wait for them"
 
 
 def ending_lines(update: Update, viewer: int) -> list[str]:

@@ -7,7 +7,15 @@ server still decides: the other player may get there first).
 
 from __future__ import annotations
 
-from clients.cli.render_common import Update, decision_line, ending_lines, header, label, race_line
+from clients.cli.render_common import (
+    Update,
+    away_line,
+    decision_line,
+    ending_lines,
+    header,
+    label,
+    race_line,
+)
 from games.spit import Rank, is_adjacent
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2, spit_pb2
@@ -32,6 +40,8 @@ def render_spit(update: Update, viewer: int | None = None) -> str:
             lines.append(f"can      {who}" + " | ".join(hints))
     race = race_line(update, me)
     lines += [race] if race else []
+    away = away_line(update, me)
+    lines += [away] if away else []
     lines += ending_lines(update, me)
     return "\n".join(lines)
 
