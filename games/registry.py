@@ -7,7 +7,7 @@ one. Adding a game is a package under ``games/`` (engine, codec, bots) and a lin
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +18,7 @@ from games.contract import Bots, ClaimOf, Codec, Engine, no_claim
 from games.errors import Reason
 from games.spit import bots as spit_bots
 from games.spit import codec as spit_codec
-from games.spit.claims import LOST_RACE, spit_claim
+from games.spit.claims import spit_claim, spit_lost_race
 from photofinish.game.v1 import game_pb2
 
 
@@ -35,7 +35,8 @@ class Game:
     options: Any  # the options of an ordinary match
     clocked: bool  # a match clock (bank + grace per decision) runs in the arbitration
     claim: ClaimOf  # what a command races for, if anything
-    lost_race: frozenset[Reason]  # refusals of a claimed command that mean "someone was first"
+    # Whether a claimed command refused for a reason means "someone was first".
+    lost_race: Callable[[Reason, Any], bool]
     pausable_vs_computer: bool  # a match against the computer may be paused
 
     def __str__(self) -> str:
@@ -52,7 +53,7 @@ SPIT = Game(
     spit.Options(),
     clocked=False,
     claim=spit_claim,
-    lost_race=LOST_RACE,
+    lost_race=spit_lost_race,
     pausable_vs_computer=True,
 )
 BID = Game(
@@ -65,7 +66,7 @@ BID = Game(
     bid.Options(),
     clocked=True,
     claim=no_claim,
-    lost_race=frozenset(),
+    lost_race=lambda _reason, _command: False,
     pausable_vs_computer=False,
 )
 

@@ -16,8 +16,21 @@ from games.seats import Seat
 from games.spit.commands import Play
 from games.spit.model import State
 
-# A play refused for these reasons met a pile whose top another play had changed.
+# A play refused for these reasons may have met a pile whose top another play changed.
 LOST_RACE = frozenset({Reason.PILE_TOP_CHANGED, Reason.NOT_ADJACENT})
+
+
+def spit_lost_race(reason: Reason, command: Any) -> bool:
+    """Return whether a play refused for ``reason`` lost a race for its pile.
+
+    A play that names the top its player saw (``onto``, as the page, the CLI and the bots
+    send) lost a race exactly when that top had changed (PILE_TOP_CHANGED); refused as
+    NOT_ADJACENT it aimed at the top as it still is: a misclick, not a race. A play
+    without ``onto`` cannot tell, so NOT_ADJACENT counts as a race for it.
+    """
+    if reason is Reason.PILE_TOP_CHANGED:
+        return True
+    return reason is Reason.NOT_ADJACENT and isinstance(command, Play) and command.onto is None
 
 
 def spit_claim(state: State, seat: Seat, command: Any) -> Claim | None:

@@ -42,7 +42,7 @@ def apply(entry: Game, state: Any, seat: int, command: game_pb2.Command) -> Appl
     if kind == "nudge":
         with errors.engine_errors():
             return Applied(nudge(entry.engine, state))
-    if kind == "reveal":
+    if kind in ("reveal", "claim"):
         raise errors.not_for_rules(kind)
     with errors.engine_errors():
         who = parse_seat(seat)
@@ -51,15 +51,17 @@ def apply(entry: Game, state: Any, seat: int, command: game_pb2.Command) -> Appl
     try:
         step = entry.engine.apply(state, who, decoded)
     except EngineError as error:
-        raise errors.from_engine(error, _claim_metadata(entry, claim, error)) from None
+        raise errors.from_engine(error, _claim_metadata(entry, claim, error, decoded)) from None
     return Applied(step, claim)
 
 
-def _claim_metadata(entry: Game, claim: Claim | None, error: EngineError) -> dict[str, str] | None:
+def _claim_metadata(
+    entry: Game, claim: Claim | None, error: EngineError, command: Any
+) -> dict[str, str] | None:
     """Return what a refusal tells of the claim its command made (None: it made none)."""
     if claim is None:
         return None
     metadata = {"claim": claim.key, "claim_slot": str(claim.slot), "label": claim.label}
-    if error.reason in entry.lost_race:
+    if entry.lost_race(error.reason, command):
         metadata["lost_race"] = "true"
     return metadata

@@ -112,6 +112,32 @@ def test_the_second_play_onto_a_pile_is_refused_with_the_claim_it_lost() -> None
     }
 
 
+def _misfit(state: spit.State) -> tuple[int, int, object] | None:
+    """Return (stock, pile, top) for a seat-0 stock top that does not go onto a centre top."""
+    decision = spit.decision(state)
+    if state.outcome is not None or decision.gate is not None or 0 not in decision.seats:
+        return None
+    for stock, pile_cards in enumerate(state.sides[0].stock):
+        for pile, centre in enumerate(state.centre):
+            if pile_cards and centre and not spit.is_adjacent(pile_cards[-1].rank, centre[-1].rank):
+                return stock, pile, centre[-1].rank
+    return None
+
+
+def test_a_misclick_on_the_top_its_player_saw_is_no_race_and_a_blind_one_may_be() -> None:
+    state = reach(spit, spit.new_match(spit.Options(), 3), lambda s: _misfit(s) is not None)
+    found = _misfit(state)
+    assert found is not None
+    stock, pile, top = found
+    for onto, raced in ((top, False), (None, True)):
+        play = spit.Play(stock=stock, pile=pile, onto=onto)  # type: ignore[arg-type]
+        refusal = _refusal(
+            lambda p=play: steps.apply(SPIT, state, 0, spit_codec.command_to_proto(p))
+        )
+        assert refusal.reason == "not_adjacent"
+        assert ("lost_race" in refusal.metadata) is raced
+
+
 def test_a_claimed_play_refused_for_another_reason_lost_no_race() -> None:
     state = spit.new_match(spit.Options(), 3)  # at the start gate: nobody may play yet
     play = spit.Play(stock=0, pile=1)

@@ -1,10 +1,10 @@
 // One match in the page: follow every seat held on its play socket, choose what to show,
 // send commands.
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { arena, explain, isTransportFailure, nextClientSeq, refusal, submit } from "./api";
+import { arena, explain, isTransportFailure, nextClientSeq, refusal, submit, type Refusal } from "./api";
 import { countDown, type SeatTime } from "./clock";
 import { h } from "./dom";
-import { Status, type ClockView, type MatchUpdate } from "./gen/photofinish/arbitration/v1/arbitration_pb";
+import { Status, type ClockView, type MatchUpdate, type Race } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import { Game, Termination, type CommandSchema } from "./gen/photofinish/game/v1/game_pb";
 import { choose, newest, type Screen } from "./perspective";
 import { PlaySocket, SocketClosed } from "./play";
@@ -24,10 +24,17 @@ export interface MatchContext {
 export interface Board {
   render(screen: Screen): HTMLElement;
   key(event: KeyboardEvent): boolean;
+  /** The refusal of one of the board's commands in the game's words (undefined: the server's). */
+  refusalText?(why: Refusal): string | undefined;
 }
+
+/** What a notice tells of a lost race: the update's Race, or a refusal's metadata. */
+type RaceFacts = Pick<Race, "pile" | "landedCard" | "landedSeat" | "refusedCard" | "refusedSeat" | "gapUs">;
 
 const RETRY_PAUSE_MS = 1000;
 const TICK_MS = 50;
+const NOTICES_KEPT = 3; // the newest is shown; the older wait beneath it, for screen readers
+const RACES_REMEMBERED = 8; // a race is told once, though the refusal and each seat's update tell it
 
 const TERMINATIONS: Record<number, string> = {
   [Termination.CHIPS]: "a balance reached 0",
@@ -44,6 +51,7 @@ export class MatchView {
   private readonly sockets = new Map<number, PlaySocket>(); // each seat's, while it is open
   private readonly boardHost = h("div.board-host");
   private readonly notices = h("div.notices", { role: "status", "aria-live": "polite" });
+  private readonly racesTold: string[] = [];
   private readonly endHost = h("div.end-host");
   private board: Board;
   private shown: Screen | null = null;
@@ -108,7 +116,7 @@ export class MatchView {
       await this.submit(seat, command);
       return true;
     } catch (error) {
-      this.sayRefused(error);
+      this.sayRefused(error, seat);
       return false;
     }
   }
@@ -132,13 +140,12 @@ export class MatchView {
     await submit(matchId, seat, command, clientSeq);
   }
 
-  private sayRefused(error: unknown): void {
+  /** Tell a refusal of `seat`'s command: as the race it lost, or in the board's words. */
+  private sayRefused(error: unknown, seat: number): void {
     const why = refusal(error);
-    let text = `Refused: ${explain(why)}`;
-    const landed = why.metadata["landed_card"];
-    const gap = why.metadata["gap_us"];
-    if (landed && gap && /^-?\d+$/.test(gap)) text += ` — ${landed} got there ${(Number(gap) / 1000).toFixed(3)} ms earlier`;
-    this.say(text, landed ? "race" : "refusal");
+    const race = lostRace(why, seat);
+    if (race) return this.tellRace(race);
+    this.say(this.board.refusalText?.(why) ?? `Refused: ${explain(why)}`, "refusal");
   }
 
   private async watch(seat: number): Promise<void> {
@@ -189,15 +196,41 @@ export class MatchView {
   }
 
   private sayRace(update: MatchUpdate): void {
-    const race = update.race;
-    if (!race) return;
-    const ms = (Number(race.gapUs) / 1000).toFixed(3);
-    const who = (seat: number) => update.players[seat]?.name ?? `seat ${seat}`;
-    this.say(
-      `Race on centre pile ${race.pile + 1}: ${race.landedCard} (${who(race.landedSeat)}) landed first; ` +
-        `${race.refusedCard} (${who(race.refusedSeat)}) was refused, ${ms} ms later by the server's stamps.`,
-      "race",
+    if (update.race) this.tellRace(update.race);
+  }
+
+  /** One notice per race, from whichever tells it first: the refusal or an update. */
+  private tellRace(race: RaceFacts): void {
+    const key = raceKey(race);
+    if (this.racesTold.includes(key)) return;
+    this.racesTold.push(key);
+    if (this.racesTold.length > RACES_REMEMBERED) this.racesTold.shift();
+    const stamps = h("details.stamps", h("summary", "Exact times"), h("p", this.raceStamps(race)));
+    this.say(this.raceText(race), "race", stamps);
+  }
+
+  /** "2♥ beat your 4♦ to centre pile 1 by 81 ms", as the seat this page holds sees it. */
+  private raceText(race: RaceFacts): string {
+    const seats = this.ctx.match.seats;
+    const mine = seats.length === 1 ? seats[0] : -1; // -1: both seats on this device
+    const whose = (seat: number, card: string) => (seat === mine ? `your ${card}` : `${this.nameOf(seat)}'s ${card}`);
+    const winner = mine === race.refusedSeat ? race.landedCard : whose(race.landedSeat, race.landedCard);
+    const loser = whose(race.refusedSeat, race.refusedCard || "card");
+    const pile = race.pile >= 0 ? ` to centre pile ${race.pile + 1}` : "";
+    const text = `${winner} beat ${loser}${pile} by ${roughMs(race.gapUs)}`;
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+
+  private raceStamps(race: RaceFacts): string {
+    const exact = (Number(race.gapUs) / 1000).toFixed(3);
+    return (
+      `By the server's arrival stamps: ${race.landedCard} (${this.nameOf(race.landedSeat)}) landed first; ` +
+      `${race.refusedCard || "the card"} (${this.nameOf(race.refusedSeat)}) arrived ${exact} ms later and was refused.`
     );
+  }
+
+  private nameOf(seat: number): string {
+    return this.ctx.match.names[seat] ?? "the other player";
   }
 
   /** Redraw the running clock faces from the last update and the time since it arrived. */
@@ -220,10 +253,11 @@ export class MatchView {
     if (this.shown && this.board.key(event)) event.preventDefault();
   };
 
-  say(text: string, tone: "info" | "refusal" | "race" = "info"): void {
-    const line = h(`p.notice.${tone}`, text);
+  /** Show `text` in the notice area, whose size never changes: the newest on top. */
+  say(text: string, tone: "info" | "refusal" | "race" = "info", more?: HTMLElement): void {
+    const line = h("div.notice-line", h(`p.notice.${tone}`, text), more);
     this.notices.prepend(line);
-    while (this.notices.childElementCount > 3) this.notices.lastElementChild?.remove();
+    while (this.notices.childElementCount > NOTICES_KEPT) this.notices.lastElementChild?.remove();
   }
 
   private async showEnd(last: MatchUpdate): Promise<void> {
@@ -264,6 +298,33 @@ export class MatchView {
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
+}
+
+/** What tells one race from another, whoever tells it. */
+export function raceKey(race: RaceFacts): string {
+  return `${race.landedCard}|${race.refusedCard}|${race.gapUs}`;
+}
+
+/** The race a refused command lost, from the refusal's metadata (null: it lost none). */
+function lostRace(why: Refusal, seat: number): RaceFacts | null {
+  const { landed_card: landedCard, gap_us: gapUs, landed_seat: landedSeat, claim_slot: pile, label } = why.metadata;
+  if (!landedCard || !gapUs || !/^\d+$/.test(gapUs)) return null;
+  const number = (text: string | undefined) => (text && /^\d+$/.test(text) ? Number(text) : -1);
+  return {
+    pile: number(pile),
+    landedCard,
+    landedSeat: number(landedSeat),
+    refusedCard: label ?? "",
+    refusedSeat: seat,
+    gapUs: BigInt(gapUs),
+  };
+}
+
+/** A gap as a player reads it: whole milliseconds, tenths below 10 ms. */
+function roughMs(gapUs: bigint): string {
+  const ms = Number(gapUs) / 1000;
+  if (ms >= 10) return `${Math.round(ms)} ms`;
+  return ms >= 0.1 ? `${ms.toFixed(1)} ms` : "less than 0.1 ms";
 }
 
 export function gameName(game: number): string {

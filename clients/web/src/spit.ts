@@ -1,10 +1,12 @@
 // The Spit table: own stock piles, both centre piles, the opponent's face-up cards.
 // Play by clicking a card then a pile, by dragging, by double-clicking, or by keyboard.
+import type { Refusal } from "./api";
 import { adjacent, cardFace } from "./cards";
 import { h } from "./dom";
+import type { Race } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import { Gate } from "./gen/photofinish/game/v1/game_pb";
 import type { SpitView } from "./gen/photofinish/game/v1/spit_pb";
-import type { Board, Command, MatchContext } from "./match";
+import { raceKey, type Board, type Command, type MatchContext } from "./match";
 import type { Screen } from "./perspective";
 import { rulesHelp } from "./help";
 
@@ -12,11 +14,36 @@ const KEYS_HELP =
   "Keys: 1–5 pick a stock pile · ←/→ (or Q/W) play it on centre pile 1/2 · then 1–5 on an empty space moves it there · " +
   "Enter ready or spit · P pause/resume · Esc drop the pick";
 
+// How long a lost race marks its pile and the refused card (the CSS animations' length).
+const RACE_MARK_MS = 1000;
+
+// Refusals of a Spit command in a player's words, by reason (plays are worded from the card).
+const REFUSALS: Record<string, string> = {
+  empty_stock: "That stock pile is empty.",
+  space_not_empty: "A card moves only into an empty space.",
+  nothing_to_uncover: "Moving that card would uncover nothing: no card lies under it.",
+  not_blocked: "No spit now: a card can still be played.",
+  already_pressed: "You pressed Ready: waiting for the other player.",
+  paused: "The match is paused: resume it first.",
+  not_pausable: "Only a match against the computer can be paused.",
+  match_over: "The match is over.",
+};
+
+/** The race being marked on the table: which pile, which refused card, since when. */
+interface RaceMark {
+  key: string;
+  pile: number;
+  seat: number;
+  card: string;
+  since: number;
+}
+
 export class SpitBoard implements Board {
   private view: SpitView | null = null;
   private seat = 0;
   private selected: number | null = null;
   private root: HTMLElement = h("div");
+  private mark: RaceMark | null = null;
 
   constructor(private readonly ctx: MatchContext) {}
 
@@ -48,7 +75,39 @@ export class SpitBoard implements Board {
       h("p.keys-help", KEYS_HELP),
       rulesHelp("spit"),
     );
+    this.markRace(screen.update.race);
     return this.root;
+  }
+
+  /** A play refused by the rules, worded from its card and the pile top on the table. */
+  refusalText(why: Refusal): string | undefined {
+    const card = why.metadata["label"];
+    const pile = Number(why.metadata["claim_slot"] ?? "-1");
+    const top = this.view?.centre[pile]?.top?.text;
+    if (card && why.reason === "not_adjacent") return top ? `${card} can't go on ${top} (not one rank apart)` : `${card} can't go on an empty pile`;
+    if (card && why.reason === "pile_top_changed") return `${card} didn't go: centre pile ${pile + 1} is now ${top ?? "empty"}`;
+    if (why.reason === "at_gate") return this.view?.gate === Gate.SPIT ? "Nobody can go on: wait for the spit." : "Both players press Ready first.";
+    return REFUSALS[why.reason];
+  }
+
+  /**
+   * Flash the pile a race was for and the card that lost it, for RACE_MARK_MS from the
+   * first update that tells it; a redraw meanwhile carries the flash on where it was.
+   */
+  private markRace(race: Race | undefined): void {
+    const now = performance.now();
+    if (race && this.mark?.key !== raceKey(race)) {
+      this.mark = { key: raceKey(race), pile: race.pile, seat: race.refusedSeat, card: race.refusedCard, since: now };
+    }
+    const mark = this.mark;
+    if (!mark || now - mark.since >= RACE_MARK_MS) return;
+    const delay = `${Math.round(mark.since - now)}ms`;
+    const pile = this.root.querySelector<HTMLElement>(`[data-pile="${mark.pile}"]`);
+    const card = this.root.querySelector<HTMLElement>(`.spit-side[data-seat="${mark.seat}"] .card[aria-label="${CSS.escape(mark.card)}"]`);
+    for (const [element, mood] of [[pile, "race-landed"], [card, "race-refused"]] as const) {
+      element?.classList.add(mood);
+      element?.style.setProperty("animation-delay", delay);
+    }
   }
 
   private side(side: SpitView["sides"][number] | undefined, seat: number, name: string, mine: boolean): HTMLElement {
@@ -198,12 +257,14 @@ export class SpitBoard implements Board {
 
   private play(stock: number, pile: number): Promise<boolean> {
     this.selected = null;
+    this.highlight(); // a refused card must not look picked still: nothing redraws the table
     const onto = this.view?.centre[pile]?.top?.rank;
     return this.send({ kind: { case: "spit", value: { kind: { case: "play", value: { stock, pile, onto } } } } });
   }
 
   private move(src: number, dst: number): Promise<boolean> {
     this.selected = null;
+    this.highlight();
     return this.send({ kind: { case: "spit", value: { kind: { case: "move", value: { src, dst } } } } });
   }
 
