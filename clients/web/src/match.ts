@@ -41,6 +41,7 @@ const TERMINATIONS: Record<number, string> = {
   [Termination.CARDS]: "no cards left",
   [Termination.TIME]: "on time",
   [Termination.RESIGN]: "by resignation",
+  [Termination.ABANDONED]: "the opponent left",
 };
 
 export class MatchView {
@@ -53,6 +54,7 @@ export class MatchView {
   private readonly notices = h("div.notices", { role: "status", "aria-live": "polite" });
   private readonly racesTold: string[] = [];
   private readonly endHost = h("div.end-host");
+  private awayNotice: HTMLElement | null = null; // while the opponent is away: claim or abort
   private board: Board;
   private shown: Screen | null = null;
   private ticker = 0;
@@ -188,6 +190,7 @@ export class MatchView {
       this.tick();
     }
     const last = newest(this.latest);
+    this.showAway(last);
     if (last.status !== Status.LIVE && !this.ended) {
       this.ended = true;
       window.clearInterval(this.ticker); // the faces were just drawn from the final clock
@@ -252,6 +255,33 @@ export class MatchView {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (this.shown && this.board.key(event)) event.preventDefault();
   };
+
+  /**
+   * An online opponent who left (no move and no connection for the server's away limit):
+   * offer the claim, which wins, or aborts with no rating a match they never moved in.
+   */
+  private showAway(last: MatchUpdate): void {
+    const seats = this.ctx.match.seats;
+    const opponent = seats.length === 1 ? 1 - seats[0] : -1;
+    const away = last.status === Status.LIVE && opponent >= 0 && last.awaySeats.includes(opponent);
+    const name = last.players[opponent]?.name ?? "Your opponent";
+    if (!away) {
+      if (this.awayNotice) {
+        this.awayNotice.remove();
+        this.awayNotice = null;
+        if (last.status === Status.LIVE) this.say(`${name} is back.`);
+      }
+      return;
+    }
+    const label = last.claimAborts ? "Abort the match (no rating)" : "Claim the win";
+    const shown = this.awayNotice?.querySelector<HTMLButtonElement>("#claim");
+    if (shown?.textContent === label && this.awayNotice?.isConnected) return;
+    this.awayNotice?.remove();
+    const claim = h("button.primary#claim", { type: "button", onclick: () => void this.send(seats[0], { kind: { case: "claim", value: {} } }) }, label);
+    const why = last.claimAborts ? `${name} left before making a move.` : `${name} has left the match.`;
+    this.say(`${why} No move and no connection for a while: you may end it, or wait for them.`, "info", claim);
+    this.awayNotice = this.notices.firstElementChild as HTMLElement;
+  }
 
   /** Show `text` in the notice area, whose size never changes: the newest on top. */
   say(text: string, tone: "info" | "refusal" | "race" = "info", more?: HTMLElement): void {

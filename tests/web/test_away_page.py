@@ -1,0 +1,126 @@
+"""A Spit opponent who leaves, seen from the page: the present player aborts a rated match
+the other never moved in (both ratings unchanged), or claims the win once they moved; a
+return clears the offer. Short limits keep it quick (away after 3 s unheard)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+import pytest_asyncio
+from playwright.async_api import Page
+
+from clients.arena import ArenaClient
+from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.game.v1 import game_pb2, spit_pb2
+from services.stack.stack import StackConfig, run_stack
+from tests.web.browser import chromium, new_page, screenshot, sign_in
+from tests.web.conftest import Arena
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+ENV = (("PF_AWAY_S", "3"), ("PF_PRESENCE_EVERY_S", "0.5"), ("PF_GATE_TIMEOUT_S", "600"))
+READY = game_pb2.Command(spit=spit_pb2.SpitCommand(ready=spit_pb2.SpitReady()))
+AWAY_WAIT_MS = 20_000
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def quick_away(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Arena]:
+    config = StackConfig(Path(tmp_path_factory.mktemp("stack")), with_bots=False, extra_env=ENV)
+    async with run_stack(config) as stack, chromium() as browser:
+        yield Arena(stack.gateway_url, browser)
+
+
+async def challenged(
+    arena: Arena, http: aiohttp.ClientSession
+) -> tuple[Page, ArenaClient, str, int]:
+    """Ann challenges from the page (rated Spit); Ben accepts from here and is never on a
+    page: a seat with no stream and no command."""
+    page = await new_page(arena.browser, arena.url)
+    await sign_in(page, "Ann")
+    await page.click("#spit-challenge")
+    code = await page.inner_text("#challenge-code")
+    ben = ArenaClient(http, arena.url)
+    await ben.sign_in("Ben")
+    assignment = await ben.accept_challenge(code)
+    await page.wait_for_selector(".spit-table")
+    return page, ben, assignment.match_id, assignment.seats[0]
+
+
+async def player_id(page: Page) -> str:
+    found: str = await page.evaluate(
+        "() => JSON.parse(localStorage.getItem('pf.session')).playerId"
+    )
+    return found
+
+
+def a_play(update: arbitration_pb2.MatchUpdate, seat: int) -> game_pb2.Command | None:
+    """A play of one of ``seat``'s stock tops onto a centre pile it fits, naming the top."""
+    view = update.view.spit
+    for stock, pile in enumerate(view.sides[seat].stock):
+        if not pile.HasField("top"):
+            continue
+        for target, centre in enumerate(view.centre):
+            if centre.HasField("top") and abs(pile.top.rank - centre.top.rank) in (1, 12):
+                play = spit_pb2.SpitPlay(stock=stock, pile=target, onto=centre.top.rank)
+                return game_pb2.Command(spit=spit_pb2.SpitCommand(play=play))
+    return None
+
+
+async def test_a_rated_match_the_opponent_never_moved_in_is_aborted_unrated(
+    quick_away: Arena,
+) -> None:
+    async with aiohttp.ClientSession() as http:
+        page, ben, _, _ = await challenged(quick_away, http)
+        claim = page.locator("#claim")
+        await claim.wait_for(timeout=AWAY_WAIT_MS)
+        assert await claim.inner_text() == "Abort the match (no rating)"
+        assert "Ben left before making a move" in await page.inner_text(".notices")
+        await screenshot(page, "away-abort-offer")
+        await claim.click()
+        await page.wait_for_selector(".end-panel")
+        assert await page.inner_text(".end-panel h3") == "Match void"
+        reason = await page.inner_text(".void-reason")
+        assert reason == "Reason: aborted: Ben left before making a move"
+        await page.locator(".rating-change").filter(has_text="void").wait_for()
+        assert await page.inner_text(".rating-change") == "No rating change (void: aborted)."
+        await screenshot(page, "away-aborted")
+        for who in (await player_id(page), ben.player_id):
+            rating = await ben.get_rating(who, game_pb2.GAME_SPIT)
+            assert (rating.games, rating.rating) == (0, 1500.0)
+        await page.context.close()
+
+
+async def test_an_opponent_who_moved_and_left_is_claimed_against_and_a_return_clears_it(
+    quick_away: Arena,
+) -> None:
+    async with aiohttp.ClientSession() as http:
+        page, ben, match_id, seat = await challenged(quick_away, http)
+        await page.click("#ready")
+        watching = ben.watch(match_id, seat)
+        update = await anext(watching)
+        await ben.submit(match_id, seat, READY)
+        while (play := a_play(update, seat)) is None or update.decision.gate:
+            update = await anext(watching)
+        await ben.submit(match_id, seat, play)  # a move: a claim now wins, not aborts
+        await watching.aclose()  # Ben leaves
+        claim = page.locator("#claim")
+        await claim.wait_for(timeout=AWAY_WAIT_MS)
+        assert await claim.inner_text() == "Claim the win"
+        # Ben comes back: the offer goes, and play goes on.
+        back = ben.watch(match_id, seat)
+        await anext(back)
+        await claim.wait_for(state="detached", timeout=AWAY_WAIT_MS)
+        assert "Ben is back." in await page.inner_text(".notices")
+        await back.aclose()  # and leaves again
+        await claim.wait_for(timeout=AWAY_WAIT_MS)
+        await screenshot(page, "away-claim-offer")
+        await claim.click()
+        await page.wait_for_selector(".end-panel")
+        assert await page.inner_text(".end-panel h3") == "You won"
+        assert await page.inner_text(".outcome") == "Ann won: the opponent left."
+        await page.locator(".rating-change").filter(has_text="Rating:").wait_for()
+        await screenshot(page, "away-claimed")
+        await page.context.close()
