@@ -53,6 +53,16 @@ class ArenaClient:
             f"{ARENA}/PlayHotSeat", request, matchmaking_pb2.MatchAssignment
         )
 
+    def rematch(self, match_id: str) -> AsyncGenerator[matchmaking_pb2.RematchUpdate, None]:
+        """Follow the rematch offers of a finished online match (the new match last)."""
+        request = matchmaking_pb2.RematchRequest(match_id=match_id)
+        return self.web.stream(f"{ARENA}/Rematch", request, matchmaking_pb2.RematchUpdate)
+
+    async def offer_rematch(self, match_id: str) -> matchmaking_pb2.RematchUpdate:
+        """Offer a rematch of a finished online match, or accept the opponent's offer."""
+        request = matchmaking_pb2.RematchRequest(match_id=match_id)
+        return await self.web.unary(f"{ARENA}/OfferRematch", request, matchmaking_pb2.RematchUpdate)
+
     def queue(
         self, game: game_pb2.Game.ValueType, rated: bool
     ) -> AsyncGenerator[matchmaking_pb2.QueueUpdate, None]:

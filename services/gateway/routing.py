@@ -32,6 +32,8 @@ _TABLE: dict[str, tuple[MethodKind, str, str]] = {
     "AcceptChallenge": (MethodKind.UNARY, "matchmaking", f"{_MATCHMAKING}/AcceptChallenge"),
     "PlayComputer": (MethodKind.UNARY, "matchmaking", f"{_MATCHMAKING}/PlayComputer"),
     "PlayHotSeat": (MethodKind.UNARY, "matchmaking", f"{_MATCHMAKING}/PlayHotSeat"),
+    "Rematch": (MethodKind.SERVER_STREAMING, "matchmaking", f"{_MATCHMAKING}/Rematch"),
+    "OfferRematch": (MethodKind.UNARY, "matchmaking", f"{_MATCHMAKING}/OfferRematch"),
     "GetLadder": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetLadder"),
     "GetHistory": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetHistory"),
     "GetRating": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetRating"),

@@ -14,6 +14,7 @@ from photofinish.game.v1 import game_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2
 from services.common.opening.codec import level_to_proto, match_assignment
 from services.common.opening.matches import Assignment
+from services.matchmaking.again import Standing
 from services.matchmaking.codes import Code
 from services.matchmaking.errors import Malformed, Reason
 from services.matchmaking.tickets import Waiting
@@ -62,3 +63,14 @@ def challenge_update(update: Code | Assignment) -> matchmaking_pb2.ChallengeUpda
     if isinstance(update, Assignment):
         return matchmaking_pb2.ChallengeUpdate(match=match_assignment(update))
     return matchmaking_pb2.ChallengeUpdate(code=update)
+
+
+def rematch_update(standing: Standing) -> matchmaking_pb2.RematchUpdate:
+    update = matchmaking_pb2.RematchUpdate(
+        you_offer=standing.you_offer,
+        opponent_offers=standing.opponent_offers,
+        opponent_here=standing.opponent_here,
+    )
+    if standing.match is not None:
+        update.match.CopyFrom(match_assignment(standing.match))
+    return update

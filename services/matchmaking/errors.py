@@ -15,6 +15,7 @@ class Reason(enum.Enum):
     NO_SUCH_LEVEL = "no_such_level"
     # Not found: nothing answers to the name given.
     NO_SUCH_CHALLENGE = "no_such_challenge"
+    NO_REMATCH = "no_rematch"  # not an online match of the caller's that this service opened
     # Refused: well formed, but not allowed now.
     OWN_CHALLENGE = "own_challenge"
     MATCH_BEING_OPENED = "match_being_opened"

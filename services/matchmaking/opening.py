@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from games.bot import Level
 from games.registry import Game
 from services.common.identity import Player
 from services.common.opening import matches
 from services.common.opening.matches import MatchId, MatchSpec
+from services.matchmaking.again import Recent
 from services.matchmaking.broker import Broker
 from services.matchmaking.errors import Unavailable
 from services.matchmaking.metrics import MATCHES_CREATED, OPEN_FAILURES
@@ -25,6 +26,7 @@ class Opener:
     broker: Broker
     draw_match_id: Callable[[], MatchId] = matches.fresh_match_id
     draw_seed: Callable[[], int] = matches.fresh_seed
+    recent: Recent = field(default_factory=Recent)  # the online matches, for rematches
 
     async def online(self, first: Player, second: Player, game: Game, rated: bool) -> MatchSpec:
         """Return the opened match between two people; ``first`` has waited longer.
@@ -33,7 +35,9 @@ class Opener:
             Unavailable: when arbitration did not open it.
         """
         spec = matches.online(first, second, game, rated, self.draw_match_id(), self.draw_seed())
-        return await self._open(spec)
+        opened = await self._open(spec)
+        self.recent.add(opened)
+        return opened
 
     async def computer(self, human: Player, game: Game, level: Level) -> MatchSpec:
         """Return the opened match of ``human`` against a bot of ``level``.

@@ -12,6 +12,7 @@ import grpc
 import nats
 
 from photofinish.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
+from services.matchmaking.again import Rematches
 from services.matchmaking.broker import NatsBroker
 from services.matchmaking.challenges import Challenges
 from services.matchmaking.config import Config
@@ -64,7 +65,8 @@ class Service:
         """Add the Matchmaking service to ``server``; return its full name."""
         assert self._opener and self._queues, "register runs inside the lifespan"
         challenges = Challenges(self._opener.online)
-        servicer = MatchmakingServicer(self._queues, challenges, self._opener)
+        rematches = Rematches(self._opener.recent, self._opener.online)
+        servicer = MatchmakingServicer(self._queues, challenges, self._opener, rematches)
         matchmaking_pb2_grpc.add_MatchmakingServicer_to_server(servicer, server)
         return [SERVICE_NAME]
 

@@ -12,6 +12,7 @@ from services.common.opening.codec import match_assignment
 from services.common.opening.matches import assignment
 from services.common.statuses import Context
 from services.matchmaking import codec, status
+from services.matchmaking.again import Rematches
 from services.matchmaking.challenges import Challenges
 from services.matchmaking.errors import Reason, Unauthenticated
 from services.matchmaking.opening import Opener
@@ -34,10 +35,13 @@ def player_of(context: Context) -> Player:
 class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
     """Serves one process's queues and challenges; opens matches through ``opener``."""
 
-    def __init__(self, queues: Queues, challenges: Challenges, opener: Opener) -> None:
+    def __init__(
+        self, queues: Queues, challenges: Challenges, opener: Opener, rematches: Rematches
+    ) -> None:
         self._queues = queues
         self._challenges = challenges
         self._opener = opener
+        self._rematches = rematches
 
     @status.stream
     async def Queue(
@@ -73,6 +77,23 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
     ) -> pb.MatchAssignment:
         player = player_of(context)
         return match_assignment(await self._challenges.accept(player, request.code))
+
+    @status.stream
+    async def Rematch(
+        self, request: pb.RematchRequest, context: Context
+    ) -> AsyncGenerator[pb.RematchUpdate, None]:
+        player = player_of(context)
+        async with self._rematches.follow(player, request.match_id) as updates:
+            while True:
+                standing = await updates.get()
+                yield codec.rematch_update(standing)
+                if standing.match is not None:
+                    return
+
+    @status.unary
+    async def OfferRematch(self, request: pb.RematchRequest, context: Context) -> pb.RematchUpdate:
+        player = player_of(context)
+        return codec.rematch_update(await self._rematches.offer(player, request.match_id))
 
     @status.unary
     async def PlayComputer(

@@ -11,7 +11,7 @@ const LADDER_REFRESH_MS = 5000;
 const LADDER_SIZE = 10;
 
 export interface LobbyActions {
-  onMatch(assignment: MatchAssignment): void;
+  onMatch(assignment: MatchAssignment, level?: Level): void; // level: against the computer
   onSignOut(): void;
   tournaments: TournamentsActions;
 }
@@ -95,9 +95,9 @@ export class Lobby {
     this.status.replaceChildren(text);
   }
 
-  private async call(what: () => Promise<MatchAssignment>): Promise<void> {
+  private async call(what: () => Promise<MatchAssignment>, level?: Level): Promise<void> {
     try {
-      this.actions.onMatch(await what());
+      this.actions.onMatch(await what(), level);
     } catch (error) {
       const why = refusal(error);
       this.say(`Could not start: ${explain(why)}`);
@@ -106,7 +106,7 @@ export class Lobby {
 
   private computer(game: Game, level: Level): void {
     this.say("Finding a computer opponent…");
-    void this.call(() => arena.playComputer({ game, level }));
+    void this.call(() => arena.playComputer({ game, level }), level);
   }
 
   private hotSeat(game: Game): void {

@@ -69,7 +69,7 @@ function showLobby(session: Session): void {
   matchView = null;
   shownMatch = null;
   const lobby = new Lobby(session, {
-    onMatch: (assignment) => startMatch(session, assignment),
+    onMatch: (assignment, level) => startMatch(session, assignment, undefined, level),
     onSignOut: () => {
       unfollow();
       forgetSession();
@@ -145,8 +145,8 @@ function followingEnded(session: Session, f: TournamentFollower, why: string): v
   bar?.note(` · ${line} `, h("button.link#tournament-close", { type: "button", onclick: () => unfollow() }, "Close"));
 }
 
-function startMatch(session: Session, assignment: MatchAssignment, tournamentId?: string): void {
-  playMatch(session, saveMatch(assignment, tournamentId));
+function startMatch(session: Session, assignment: MatchAssignment, tournamentId?: string, level?: number): void {
+  playMatch(session, saveMatch(assignment, tournamentId, level));
 }
 
 function playMatch(session: Session, match: CurrentMatch): void {
@@ -158,10 +158,15 @@ function playMatch(session: Session, match: CurrentMatch): void {
     say: (text, tone) => view?.say(text, tone),
   };
   const makeBoard = (c: MatchContext): Board => (match.game === Game.SPIT ? new SpitBoard(c) : new BidBoard(c));
-  view = new MatchView(ctx, makeBoard, () => {
-    forgetMatch();
-    showLobby(session);
-  });
+  view = new MatchView(
+    ctx,
+    makeBoard,
+    () => {
+      forgetMatch();
+      showLobby(session);
+    },
+    (next) => startMatch(session, next, undefined, match.level), // a rematch, or play again
+  );
   matchView = view;
   shownMatch = match;
   show(view.root, view);

@@ -6,6 +6,8 @@ import { countDown, type SeatTime } from "./clock";
 import { h } from "./dom";
 import { Status, type ClockView, type MatchUpdate, type Race } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import { Game, Termination, type CommandSchema } from "./gen/photofinish/game/v1/game_pb";
+import { Mode } from "./gen/photofinish/events/v1/events_pb";
+import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
 import { choose, newest, type Screen } from "./perspective";
 import { PlaySocket, SocketClosed } from "./play";
 import type { CurrentMatch, Session } from "./store";
@@ -64,6 +66,7 @@ export class MatchView {
     private readonly ctx: MatchContext,
     makeBoard: (ctx: MatchContext) => Board,
     private readonly onLeave: () => void,
+    private readonly onNext: (assignment: MatchAssignment) => void = () => undefined,
   ) {
     this.board = makeBoard(ctx);
     const names = ctx.match.names.join(" vs ");
@@ -304,9 +307,59 @@ export class MatchView {
       parts.push(h("h3", title), h("p.outcome", `${names[winner] ?? "?"} won${how ? `: ${how}` : ""}.`));
     }
     const rating = h("p.rating-change", last.rated ? "Rating change: waiting for the ladder…" : "Unrated match: no rating change.");
-    parts.push(rating, h("button.primary#leave", { type: "button", onclick: () => this.onLeave() }, "Back to the lobby"));
+    parts.push(rating, this.again(last), h("button#leave", { type: "button", onclick: () => this.onLeave() }, "Back to the lobby"));
     this.endHost.replaceChildren(h("div.end-panel", parts));
     if (last.rated) await this.showRatingChange(last, rating);
+  }
+
+  /**
+   * What comes next: against the computer or on one device, the same again; online (not a
+   * tournament game), a rematch both must offer, followed while this panel is shown.
+   */
+  private again(last: MatchUpdate): HTMLElement {
+    const { game, level, tournamentId, seats } = this.ctx.match;
+    const host = h("div.again#again");
+    const start = async (what: () => Promise<MatchAssignment>) => {
+      try {
+        this.onNext(await what());
+      } catch (error) {
+        host.append(h("p.refusal", `Could not start: ${explain(refusal(error))}`));
+      }
+    };
+    if (last.mode === Mode.COMPUTER && level) {
+      host.append(h("button.primary#play-again", { type: "button", onclick: () => void start(() => arena.playComputer({ game, level })) }, "Play again (same level)"));
+    } else if (last.mode === Mode.HOTSEAT) {
+      host.append(h("button.primary#play-again", { type: "button", onclick: () => void start(() => arena.playHotSeat({ game })) }, "Play again on this device"));
+    } else if (last.mode === Mode.ONLINE && !tournamentId && seats.length === 1) {
+      void this.followRematch(last, host);
+    }
+    return host;
+  }
+
+  private async followRematch(last: MatchUpdate, host: HTMLElement): Promise<void> {
+    const opponent = last.players[1 - this.ctx.match.seats[0]]?.name ?? "Your opponent";
+    const offer = () =>
+      void arena.offerRematch({ matchId: last.matchId }).catch((error: unknown) => {
+        host.replaceChildren(h("p.refusal", `No rematch: ${explain(refusal(error))}`));
+      });
+    try {
+      for await (const update of arena.rematch({ matchId: last.matchId }, { signal: this.abort.signal })) {
+        if (update.match) return this.onNext(update.match);
+        const line = update.youOffer
+          ? `Rematch offered: waiting for ${opponent} to accept…`
+          : update.opponentOffers
+            ? `${opponent} offers a rematch (same game and terms).`
+            : update.opponentHere
+              ? `A rematch: same opponent, game and terms, once you both offer it.`
+              : `${opponent} has left this screen; you may still offer a rematch.`;
+        const button = update.youOffer
+          ? null
+          : h("button.primary#rematch", { type: "button", onclick: offer }, update.opponentOffers ? "Accept the rematch" : "Offer a rematch");
+        host.replaceChildren(h("p.rematch-status", line), ...(button ? [button] : []));
+      }
+    } catch (error) {
+      if (!this.abort.signal.aborted) host.replaceChildren(h("p", `No rematch: ${explain(refusal(error))}`));
+    }
   }
 
   private async showRatingChange(last: MatchUpdate, into: HTMLElement): Promise<void> {

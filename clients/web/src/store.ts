@@ -16,6 +16,7 @@ export interface CurrentMatch {
   rated: boolean;
   names: string[];
   tournamentId?: string; // a game of this tournament (the page goes to the next by itself)
+  level?: number; // against the computer: its level, for "Play again"
 }
 
 /** A tournament the player has joined: the page follows it until it ends or they leave. */
@@ -50,7 +51,7 @@ export function loadMatch(): CurrentMatch | null {
   return raw ? (JSON.parse(raw) as CurrentMatch) : null;
 }
 
-export function saveMatch(assignment: MatchAssignment, tournamentId?: string): CurrentMatch {
+export function saveMatch(assignment: MatchAssignment, tournamentId?: string, level?: number): CurrentMatch {
   const match: CurrentMatch = {
     matchId: assignment.matchId,
     game: assignment.game,
@@ -58,6 +59,7 @@ export function saveMatch(assignment: MatchAssignment, tournamentId?: string): C
     rated: assignment.rated,
     names: [...assignment.playerNames],
     tournamentId,
+    level,
   };
   localStorage.setItem(MATCH, JSON.stringify(match));
   return match;

@@ -74,6 +74,16 @@ class ArenaStub:
                 request_serializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.PlayHotSeatRequest.SerializeToString,
                 response_deserializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.MatchAssignment.FromString,
                 _registered_method=True)
+        self.Rematch = channel.unary_stream(
+                '/photofinish.client.v1.Arena/Rematch',
+                request_serializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchRequest.SerializeToString,
+                response_deserializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchUpdate.FromString,
+                _registered_method=True)
+        self.OfferRematch = channel.unary_unary(
+                '/photofinish.client.v1.Arena/OfferRematch',
+                request_serializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchRequest.SerializeToString,
+                response_deserializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchUpdate.FromString,
+                _registered_method=True)
         self.Watch = channel.unary_stream(
                 '/photofinish.client.v1.Arena/Watch',
                 request_serializer=photofinish_dot_client_dot_v1_dot_arena__pb2.WatchRequest.SerializeToString,
@@ -176,6 +186,19 @@ class ArenaServicer:
         raise NotImplementedError('Method not implemented!')
 
     def PlayHotSeat(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Rematch(self, request, context):
+        """After an online match: a rematch, same opponent, game and terms, when both offer it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def OfferRematch(self, request, context):
         """Missing associated documentation comment in .proto file."""
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -296,6 +319,16 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.PlayHotSeat,
                     request_deserializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.PlayHotSeatRequest.FromString,
                     response_serializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.MatchAssignment.SerializeToString,
+            ),
+            'Rematch': grpc.unary_stream_rpc_method_handler(
+                    servicer.Rematch,
+                    request_deserializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchRequest.FromString,
+                    response_serializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchUpdate.SerializeToString,
+            ),
+            'OfferRematch': grpc.unary_unary_rpc_method_handler(
+                    servicer.OfferRematch,
+                    request_deserializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchRequest.FromString,
+                    response_serializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchUpdate.SerializeToString,
             ),
             'Watch': grpc.unary_stream_rpc_method_handler(
                     servicer.Watch,
@@ -547,6 +580,60 @@ class Arena:
             '/photofinish.client.v1.Arena/PlayHotSeat',
             photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.PlayHotSeatRequest.SerializeToString,
             photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.MatchAssignment.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Rematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/Rematch',
+            photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchRequest.SerializeToString,
+            photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchUpdate.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def OfferRematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/OfferRematch',
+            photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchRequest.SerializeToString,
+            photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchUpdate.FromString,
             options,
             channel_credentials,
             insecure,

@@ -45,6 +45,9 @@ class ArenaStub:
     AcceptChallenge: _grpc.UnaryUnaryMultiCallable[_matchmaking_pb2.AcceptChallengeRequest, _matchmaking_pb2.MatchAssignment]
     PlayComputer: _grpc.UnaryUnaryMultiCallable[_matchmaking_pb2.PlayComputerRequest, _matchmaking_pb2.MatchAssignment]
     PlayHotSeat: _grpc.UnaryUnaryMultiCallable[_matchmaking_pb2.PlayHotSeatRequest, _matchmaking_pb2.MatchAssignment]
+    Rematch: _grpc.UnaryStreamMultiCallable[_matchmaking_pb2.RematchRequest, _matchmaking_pb2.RematchUpdate]
+    """After an online match: a rematch, same opponent, game and terms, when both offer it."""
+    OfferRematch: _grpc.UnaryUnaryMultiCallable[_matchmaking_pb2.RematchRequest, _matchmaking_pb2.RematchUpdate]
     Watch: _grpc.UnaryStreamMultiCallable[_arena_pb2.WatchRequest, _arbitration_pb2.MatchUpdate]
     """The caller's view of a match: the latest update first, then one per change."""
     Submit: _grpc.UnaryUnaryMultiCallable[_arbitration_pb2.SubmitRequest, _arbitration_pb2.SubmitReply]
@@ -76,6 +79,9 @@ class ArenaAsyncStub(ArenaStub):
     AcceptChallenge: _aio.UnaryUnaryMultiCallable[_matchmaking_pb2.AcceptChallengeRequest, _matchmaking_pb2.MatchAssignment]  # type: ignore[assignment]
     PlayComputer: _aio.UnaryUnaryMultiCallable[_matchmaking_pb2.PlayComputerRequest, _matchmaking_pb2.MatchAssignment]  # type: ignore[assignment]
     PlayHotSeat: _aio.UnaryUnaryMultiCallable[_matchmaking_pb2.PlayHotSeatRequest, _matchmaking_pb2.MatchAssignment]  # type: ignore[assignment]
+    Rematch: _aio.UnaryStreamMultiCallable[_matchmaking_pb2.RematchRequest, _matchmaking_pb2.RematchUpdate]  # type: ignore[assignment]
+    """After an online match: a rematch, same opponent, game and terms, when both offer it."""
+    OfferRematch: _aio.UnaryUnaryMultiCallable[_matchmaking_pb2.RematchRequest, _matchmaking_pb2.RematchUpdate]  # type: ignore[assignment]
     Watch: _aio.UnaryStreamMultiCallable[_arena_pb2.WatchRequest, _arbitration_pb2.MatchUpdate]  # type: ignore[assignment]
     """The caller's view of a match: the latest update first, then one per change."""
     Submit: _aio.UnaryUnaryMultiCallable[_arbitration_pb2.SubmitRequest, _arbitration_pb2.SubmitReply]  # type: ignore[assignment]
@@ -146,6 +152,21 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _matchmaking_pb2.PlayHotSeatRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_matchmaking_pb2.MatchAssignment, _abc.Awaitable[_matchmaking_pb2.MatchAssignment]]: ...
+
+    @_abc_1.abstractmethod
+    def Rematch(
+        self,
+        request: _matchmaking_pb2.RematchRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_matchmaking_pb2.RematchUpdate], _abc.AsyncIterator[_matchmaking_pb2.RematchUpdate]]:
+        """After an online match: a rematch, same opponent, game and terms, when both offer it."""
+
+    @_abc_1.abstractmethod
+    def OfferRematch(
+        self,
+        request: _matchmaking_pb2.RematchRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_matchmaking_pb2.RematchUpdate, _abc.Awaitable[_matchmaking_pb2.RematchUpdate]]: ...
 
     @_abc_1.abstractmethod
     def Watch(

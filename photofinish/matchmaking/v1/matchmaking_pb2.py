@@ -25,33 +25,37 @@ _sym_db = _symbol_database.Default()
 from photofinish.game.v1 import game_pb2 as photofinish_dot_game_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n,photofinish/matchmaking/v1/matchmaking.proto\x12\x1aphotofinish.matchmaking.v1\x1a\x1ephotofinish/game/v1/game.proto\"\x80\x01\n\x0fMatchAssignment\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05seats\x18\x03 \x03(\x05\x12\r\n\x05rated\x18\x04 \x01(\x08\x12\x14\n\x0cplayer_names\x18\x05 \x03(\t\"F\n\x0cQueueRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05rated\x18\x02 \x01(\x08\"f\n\x0bQueueUpdate\x12\x11\n\x07waiting\x18\x01 \x01(\x05H\x00\x12<\n\x05match\x18\x02 \x01(\x0b\x32+.photofinish.matchmaking.v1.MatchAssignmentH\x00\x42\x06\n\x04kind\"=\n\x12\x43\x61ncelQueueRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\"%\n\x10\x43\x61ncelQueueReply\x12\x11\n\tcancelled\x18\x01 \x01(\x08\"P\n\x16\x43reateChallengeRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05rated\x18\x02 \x01(\x08\"g\n\x0f\x43hallengeUpdate\x12\x0e\n\x04\x63ode\x18\x01 \x01(\tH\x00\x12<\n\x05match\x18\x02 \x01(\x0b\x32+.photofinish.matchmaking.v1.MatchAssignmentH\x00\x42\x06\n\x04kind\"&\n\x16\x41\x63\x63\x65ptChallengeRequest\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\"i\n\x13PlayComputerRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12)\n\x05level\x18\x02 \x01(\x0e\x32\x1a.photofinish.game.v1.Level\"=\n\x12PlayHotSeatRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game2\x9c\x05\n\x0bMatchmaking\x12\\\n\x05Queue\x12(.photofinish.matchmaking.v1.QueueRequest\x1a\'.photofinish.matchmaking.v1.QueueUpdate0\x01\x12k\n\x0b\x43\x61ncelQueue\x12..photofinish.matchmaking.v1.CancelQueueRequest\x1a,.photofinish.matchmaking.v1.CancelQueueReply\x12t\n\x0f\x43reateChallenge\x12\x32.photofinish.matchmaking.v1.CreateChallengeRequest\x1a+.photofinish.matchmaking.v1.ChallengeUpdate0\x01\x12r\n\x0f\x41\x63\x63\x65ptChallenge\x12\x32.photofinish.matchmaking.v1.AcceptChallengeRequest\x1a+.photofinish.matchmaking.v1.MatchAssignment\x12l\n\x0cPlayComputer\x12/.photofinish.matchmaking.v1.PlayComputerRequest\x1a+.photofinish.matchmaking.v1.MatchAssignment\x12j\n\x0bPlayHotSeat\x12..photofinish.matchmaking.v1.PlayHotSeatRequest\x1a+.photofinish.matchmaking.v1.MatchAssignmentb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n,photofinish/matchmaking/v1/matchmaking.proto\x12\x1aphotofinish.matchmaking.v1\x1a\x1ephotofinish/game/v1/game.proto\"\"\n\x0eRematchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"\x8e\x01\n\rRematchUpdate\x12\x11\n\tyou_offer\x18\x01 \x01(\x08\x12\x17\n\x0fopponent_offers\x18\x02 \x01(\x08\x12\x15\n\ropponent_here\x18\x03 \x01(\x08\x12:\n\x05match\x18\x04 \x01(\x0b\x32+.photofinish.matchmaking.v1.MatchAssignment\"\x80\x01\n\x0fMatchAssignment\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05seats\x18\x03 \x03(\x05\x12\r\n\x05rated\x18\x04 \x01(\x08\x12\x14\n\x0cplayer_names\x18\x05 \x03(\t\"F\n\x0cQueueRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05rated\x18\x02 \x01(\x08\"f\n\x0bQueueUpdate\x12\x11\n\x07waiting\x18\x01 \x01(\x05H\x00\x12<\n\x05match\x18\x02 \x01(\x0b\x32+.photofinish.matchmaking.v1.MatchAssignmentH\x00\x42\x06\n\x04kind\"=\n\x12\x43\x61ncelQueueRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\"%\n\x10\x43\x61ncelQueueReply\x12\x11\n\tcancelled\x18\x01 \x01(\x08\"P\n\x16\x43reateChallengeRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05rated\x18\x02 \x01(\x08\"g\n\x0f\x43hallengeUpdate\x12\x0e\n\x04\x63ode\x18\x01 \x01(\tH\x00\x12<\n\x05match\x18\x02 \x01(\x0b\x32+.photofinish.matchmaking.v1.MatchAssignmentH\x00\x42\x06\n\x04kind\"&\n\x16\x41\x63\x63\x65ptChallengeRequest\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\"i\n\x13PlayComputerRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12)\n\x05level\x18\x02 \x01(\x0e\x32\x1a.photofinish.game.v1.Level\"=\n\x12PlayHotSeatRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game2\xe7\x06\n\x0bMatchmaking\x12\\\n\x05Queue\x12(.photofinish.matchmaking.v1.QueueRequest\x1a\'.photofinish.matchmaking.v1.QueueUpdate0\x01\x12k\n\x0b\x43\x61ncelQueue\x12..photofinish.matchmaking.v1.CancelQueueRequest\x1a,.photofinish.matchmaking.v1.CancelQueueReply\x12t\n\x0f\x43reateChallenge\x12\x32.photofinish.matchmaking.v1.CreateChallengeRequest\x1a+.photofinish.matchmaking.v1.ChallengeUpdate0\x01\x12r\n\x0f\x41\x63\x63\x65ptChallenge\x12\x32.photofinish.matchmaking.v1.AcceptChallengeRequest\x1a+.photofinish.matchmaking.v1.MatchAssignment\x12l\n\x0cPlayComputer\x12/.photofinish.matchmaking.v1.PlayComputerRequest\x1a+.photofinish.matchmaking.v1.MatchAssignment\x12j\n\x0bPlayHotSeat\x12..photofinish.matchmaking.v1.PlayHotSeatRequest\x1a+.photofinish.matchmaking.v1.MatchAssignment\x12\x62\n\x07Rematch\x12*.photofinish.matchmaking.v1.RematchRequest\x1a).photofinish.matchmaking.v1.RematchUpdate0\x01\x12\x65\n\x0cOfferRematch\x12*.photofinish.matchmaking.v1.RematchRequest\x1a).photofinish.matchmaking.v1.RematchUpdateb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'photofinish.matchmaking.v1.matchmaking_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_MATCHASSIGNMENT']._serialized_start=109
-  _globals['_MATCHASSIGNMENT']._serialized_end=237
-  _globals['_QUEUEREQUEST']._serialized_start=239
-  _globals['_QUEUEREQUEST']._serialized_end=309
-  _globals['_QUEUEUPDATE']._serialized_start=311
-  _globals['_QUEUEUPDATE']._serialized_end=413
-  _globals['_CANCELQUEUEREQUEST']._serialized_start=415
-  _globals['_CANCELQUEUEREQUEST']._serialized_end=476
-  _globals['_CANCELQUEUEREPLY']._serialized_start=478
-  _globals['_CANCELQUEUEREPLY']._serialized_end=515
-  _globals['_CREATECHALLENGEREQUEST']._serialized_start=517
-  _globals['_CREATECHALLENGEREQUEST']._serialized_end=597
-  _globals['_CHALLENGEUPDATE']._serialized_start=599
-  _globals['_CHALLENGEUPDATE']._serialized_end=702
-  _globals['_ACCEPTCHALLENGEREQUEST']._serialized_start=704
-  _globals['_ACCEPTCHALLENGEREQUEST']._serialized_end=742
-  _globals['_PLAYCOMPUTERREQUEST']._serialized_start=744
-  _globals['_PLAYCOMPUTERREQUEST']._serialized_end=849
-  _globals['_PLAYHOTSEATREQUEST']._serialized_start=851
-  _globals['_PLAYHOTSEATREQUEST']._serialized_end=912
-  _globals['_MATCHMAKING']._serialized_start=915
-  _globals['_MATCHMAKING']._serialized_end=1583
+  _globals['_REMATCHREQUEST']._serialized_start=108
+  _globals['_REMATCHREQUEST']._serialized_end=142
+  _globals['_REMATCHUPDATE']._serialized_start=145
+  _globals['_REMATCHUPDATE']._serialized_end=287
+  _globals['_MATCHASSIGNMENT']._serialized_start=290
+  _globals['_MATCHASSIGNMENT']._serialized_end=418
+  _globals['_QUEUEREQUEST']._serialized_start=420
+  _globals['_QUEUEREQUEST']._serialized_end=490
+  _globals['_QUEUEUPDATE']._serialized_start=492
+  _globals['_QUEUEUPDATE']._serialized_end=594
+  _globals['_CANCELQUEUEREQUEST']._serialized_start=596
+  _globals['_CANCELQUEUEREQUEST']._serialized_end=657
+  _globals['_CANCELQUEUEREPLY']._serialized_start=659
+  _globals['_CANCELQUEUEREPLY']._serialized_end=696
+  _globals['_CREATECHALLENGEREQUEST']._serialized_start=698
+  _globals['_CREATECHALLENGEREQUEST']._serialized_end=778
+  _globals['_CHALLENGEUPDATE']._serialized_start=780
+  _globals['_CHALLENGEUPDATE']._serialized_end=883
+  _globals['_ACCEPTCHALLENGEREQUEST']._serialized_start=885
+  _globals['_ACCEPTCHALLENGEREQUEST']._serialized_end=923
+  _globals['_PLAYCOMPUTERREQUEST']._serialized_start=925
+  _globals['_PLAYCOMPUTERREQUEST']._serialized_end=1030
+  _globals['_PLAYHOTSEATREQUEST']._serialized_start=1032
+  _globals['_PLAYHOTSEATREQUEST']._serialized_end=1093
+  _globals['_MATCHMAKING']._serialized_start=1096
+  _globals['_MATCHMAKING']._serialized_end=1967
 # @@protoc_insertion_point(module_scope)

@@ -22,6 +22,60 @@ else:
 DESCRIPTOR: _descriptor.FileDescriptor
 
 @_typing.final
+class RematchRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    """the match just played"""
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RematchRequest: _TypeAlias = RematchRequest  # noqa: Y015
+
+@_typing.final
+class RematchUpdate(_message.Message):
+    """Where a rematch stands, for the caller."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    YOU_OFFER_FIELD_NUMBER: _builtins.int
+    OPPONENT_OFFERS_FIELD_NUMBER: _builtins.int
+    OPPONENT_HERE_FIELD_NUMBER: _builtins.int
+    MATCH_FIELD_NUMBER: _builtins.int
+    you_offer: _builtins.bool
+    opponent_offers: _builtins.bool
+    opponent_here: _builtins.bool
+    """the opponent's end screen follows the offers too"""
+    @_builtins.property
+    def match(self) -> Global___MatchAssignment:
+        """set once both offered: the new match (same game and terms)"""
+
+    def __init__(
+        self,
+        *,
+        you_offer: _builtins.bool = ...,
+        opponent_offers: _builtins.bool = ...,
+        opponent_here: _builtins.bool = ...,
+        match: Global___MatchAssignment | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["match", b"match"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match", b"match", "opponent_here", b"opponent_here", "opponent_offers", b"opponent_offers", "you_offer", b"you_offer"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RematchUpdate: _TypeAlias = RematchUpdate  # noqa: Y015
+
+@_typing.final
 class MatchAssignment(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 

@@ -64,6 +64,16 @@ class MatchmakingStub:
                 request_serializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.PlayHotSeatRequest.SerializeToString,
                 response_deserializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.MatchAssignment.FromString,
                 _registered_method=True)
+        self.Rematch = channel.unary_stream(
+                '/photofinish.matchmaking.v1.Matchmaking/Rematch',
+                request_serializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchRequest.SerializeToString,
+                response_deserializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchUpdate.FromString,
+                _registered_method=True)
+        self.OfferRematch = channel.unary_unary(
+                '/photofinish.matchmaking.v1.Matchmaking/OfferRematch',
+                request_serializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchRequest.SerializeToString,
+                response_deserializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchUpdate.FromString,
+                _registered_method=True)
 
 
 class MatchmakingServicer:
@@ -107,6 +117,21 @@ class MatchmakingServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Rematch(self, request, context):
+        """After an online match this service opened: follow the rematch offers while the end
+        screen is open (the first update at once, then one per change, the new match last);
+        OfferRematch offers it, or accepts the opponent's offer (docs/matchmaking.md).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def OfferRematch(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MatchmakingServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -139,6 +164,16 @@ def add_MatchmakingServicer_to_server(servicer, server):
                     servicer.PlayHotSeat,
                     request_deserializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.PlayHotSeatRequest.FromString,
                     response_serializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.MatchAssignment.SerializeToString,
+            ),
+            'Rematch': grpc.unary_stream_rpc_method_handler(
+                    servicer.Rematch,
+                    request_deserializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchRequest.FromString,
+                    response_serializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchUpdate.SerializeToString,
+            ),
+            'OfferRematch': grpc.unary_unary_rpc_method_handler(
+                    servicer.OfferRematch,
+                    request_deserializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchRequest.FromString,
+                    response_serializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchUpdate.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -303,6 +338,60 @@ class Matchmaking:
             '/photofinish.matchmaking.v1.Matchmaking/PlayHotSeat',
             photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.PlayHotSeatRequest.SerializeToString,
             photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.MatchAssignment.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Rematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/photofinish.matchmaking.v1.Matchmaking/Rematch',
+            photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchRequest.SerializeToString,
+            photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchUpdate.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def OfferRematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.matchmaking.v1.Matchmaking/OfferRematch',
+            photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchRequest.SerializeToString,
+            photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.RematchUpdate.FromString,
             options,
             channel_credentials,
             insecure,

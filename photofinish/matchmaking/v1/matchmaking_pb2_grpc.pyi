@@ -41,6 +41,12 @@ class MatchmakingStub:
     AcceptChallenge: _grpc.UnaryUnaryMultiCallable[_matchmaking_pb2.AcceptChallengeRequest, _matchmaking_pb2.MatchAssignment]
     PlayComputer: _grpc.UnaryUnaryMultiCallable[_matchmaking_pb2.PlayComputerRequest, _matchmaking_pb2.MatchAssignment]
     PlayHotSeat: _grpc.UnaryUnaryMultiCallable[_matchmaking_pb2.PlayHotSeatRequest, _matchmaking_pb2.MatchAssignment]
+    Rematch: _grpc.UnaryStreamMultiCallable[_matchmaking_pb2.RematchRequest, _matchmaking_pb2.RematchUpdate]
+    """After an online match this service opened: follow the rematch offers while the end
+    screen is open (the first update at once, then one per change, the new match last);
+    OfferRematch offers it, or accepts the opponent's offer (docs/matchmaking.md).
+    """
+    OfferRematch: _grpc.UnaryUnaryMultiCallable[_matchmaking_pb2.RematchRequest, _matchmaking_pb2.RematchUpdate]
 
 @_typing.type_check_only
 class MatchmakingAsyncStub(MatchmakingStub):
@@ -53,6 +59,12 @@ class MatchmakingAsyncStub(MatchmakingStub):
     AcceptChallenge: _aio.UnaryUnaryMultiCallable[_matchmaking_pb2.AcceptChallengeRequest, _matchmaking_pb2.MatchAssignment]  # type: ignore[assignment]
     PlayComputer: _aio.UnaryUnaryMultiCallable[_matchmaking_pb2.PlayComputerRequest, _matchmaking_pb2.MatchAssignment]  # type: ignore[assignment]
     PlayHotSeat: _aio.UnaryUnaryMultiCallable[_matchmaking_pb2.PlayHotSeatRequest, _matchmaking_pb2.MatchAssignment]  # type: ignore[assignment]
+    Rematch: _aio.UnaryStreamMultiCallable[_matchmaking_pb2.RematchRequest, _matchmaking_pb2.RematchUpdate]  # type: ignore[assignment]
+    """After an online match this service opened: follow the rematch offers while the end
+    screen is open (the first update at once, then one per change, the new match last);
+    OfferRematch offers it, or accepts the opponent's offer (docs/matchmaking.md).
+    """
+    OfferRematch: _aio.UnaryUnaryMultiCallable[_matchmaking_pb2.RematchRequest, _matchmaking_pb2.RematchUpdate]  # type: ignore[assignment]
 
 class MatchmakingServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -98,5 +110,23 @@ class MatchmakingServicer(metaclass=_abc_1.ABCMeta):
         request: _matchmaking_pb2.PlayHotSeatRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_matchmaking_pb2.MatchAssignment, _abc.Awaitable[_matchmaking_pb2.MatchAssignment]]: ...
+
+    @_abc_1.abstractmethod
+    def Rematch(
+        self,
+        request: _matchmaking_pb2.RematchRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_matchmaking_pb2.RematchUpdate], _abc.AsyncIterator[_matchmaking_pb2.RematchUpdate]]:
+        """After an online match this service opened: follow the rematch offers while the end
+        screen is open (the first update at once, then one per change, the new match last);
+        OfferRematch offers it, or accepts the opponent's offer (docs/matchmaking.md).
+        """
+
+    @_abc_1.abstractmethod
+    def OfferRematch(
+        self,
+        request: _matchmaking_pb2.RematchRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_matchmaking_pb2.RematchUpdate, _abc.Awaitable[_matchmaking_pb2.RematchUpdate]]: ...
 
 def add_MatchmakingServicer_to_server(servicer: MatchmakingServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
