@@ -74,6 +74,8 @@ class Matches:
         )
         self._timers = timers
         self._live: dict[str, Match] = {}
+        # In play only: a finished match kept for late readers is not a live one (/ops).
+        LIVE_MATCHES.set_function(self.live_count)
         self._workers: dict[str, asyncio.Task[None]] = {}
 
     def get(self, match_id: str) -> Match:
@@ -130,7 +132,6 @@ class Matches:
         # by how long its players went unheard by an instance that did not hold it.
         held_ns = self.now()
         match.seen_ns = {seat: held_ns for seat in (0, 1)}
-        LIVE_MATCHES.inc()
         worker = spawn(self._referee, match)
         self._workers[match.match_id] = worker
         worker.add_done_callback(lambda task: self._worker_ended(match, task))
@@ -147,7 +148,6 @@ class Matches:
         rules instance may drop its state."""
         match = self._live.pop(match_id)
         self._workers.pop(match_id).cancel()
-        LIVE_MATCHES.dec()
         if match.timer is not None:
             match.timer.cancel()
         self.log_writer.forget(match_id)

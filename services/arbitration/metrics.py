@@ -40,7 +40,9 @@ FORWARDING_DELAY = Histogram(
     "From the gateway's receipt of a command to the arbitration's arrival stamp",
     buckets=LATENCY_BUCKETS_S,
 )
-LIVE_MATCHES = Gauge("pf_live_matches", "Matches this arbitration instance is running")
+LIVE_MATCHES = Gauge(
+    "pf_live_matches", "Matches in play on this arbitration instance (finished ones not counted)"
+)
 COMMANDS = Counter("pf_commands_total", "Commands judged, by result", ["result"])
 ACCEPTED = COMMANDS.labels("accepted")  # the children every command counts on, found once
 REFUSED = COMMANDS.labels("refused")

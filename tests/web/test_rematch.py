@@ -42,11 +42,14 @@ async def test_a_rematch_both_offer_opens_the_same_game_on_both_pages(arena: Are
     await ann.uncheck("#spit-rated")
     await ann.click("#spit-challenge")
     code = await ann.inner_text("#challenge-code")
+    banner = await ann.inner_text(".lobby-status")
+    assert banner.startswith(f"Spit, casual: share this code {code} Copy"), banner
     await ben.fill("#spit-code", code)
     await ben.click("#spit-accept")
     for page in (ann, ben):
         await page.wait_for_selector(".spit-table")
     first = await shown_match(ann)
+    assert await ann.inner_text(".match-terms") == "Spit · casual"  # not the raw match id
     await resign(ben)
     for page in (ann, ben):
         await page.wait_for_selector(".end-panel #rematch")

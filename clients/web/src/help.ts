@@ -20,7 +20,8 @@ export function rulesHelp(game: "bid" | "spit"): HTMLElement {
   const lines = game === "bid" ? BID : SPIT;
   return h(
     "details.rules-help",
-    h("summary", "Rules help (the clock keeps running)"),
+    // Spit has no clock (and pauses against the computer): only Bid's runs on meanwhile.
+    h("summary", game === "bid" ? "Rules help (the clock keeps running)" : "Rules help"),
     h("ul", lines.map((line) => h("li", line))),
   );
 }

@@ -8,6 +8,7 @@ import type { Session } from "./store";
 import { tournamentsPanel, type TournamentsActions } from "./tournaments";
 
 const LADDER_REFRESH_MS = 5000;
+const PROVISIONAL = "provisional: few rated games yet, so the rating may still move a lot";
 const LADDER_SIZE = 10;
 
 export interface LobbyActions {
@@ -157,9 +158,13 @@ export class Lobby {
     try {
       for await (const update of arena.createChallenge({ game, rated }, { signal: controller.signal })) {
         if (update.kind.case === "code") {
+          const code = update.kind.value;
+          const copy = h("button#copy-code", { type: "button", onclick: () => void copyCode(code, copy) }, "Copy");
           this.status.replaceChildren(
-            "Share this code: ",
-            h("strong.challenge-code#challenge-code", update.kind.value),
+            `${gameName(game)}, ${rated ? "rated" : "casual"}: share this code `,
+            h("strong.challenge-code#challenge-code", code),
+            " ",
+            copy,
             " — waiting for them to accept… ",
             this.cancelButton(game),
           );
@@ -183,8 +188,8 @@ export class Lobby {
             h(
               `tr${e.playerId === this.session.playerId ? ".me" : ""}`,
               h("td", String(e.rank)),
-              h("td", e.name),
-              h("td", `${e.rating.toFixed(0)}${e.provisional ? "?" : ""}`),
+              h("td", e.name, h("span.tag", { title: "a short tag of the player's id: two players may share a name" }, ` #${e.playerId.slice(-4)}`)),
+              h("td", e.rating.toFixed(0), e.provisional ? h("abbr.provisional", { title: PROVISIONAL }, "?") : null),
               h("td", `${e.wins}/${e.games}`),
             ),
           );
@@ -194,6 +199,7 @@ export class Lobby {
             h("caption", title),
             h("thead", h("tr", h("th", "#"), h("th", "Player"), h("th", "Rating"), h("th", "Won"))),
             h("tbody", rows.length ? rows : h("tr", h("td", { colspan: "4" }, "No rated games yet"))),
+            ladder.entries.some((e) => e.provisional) ? h("tfoot", h("tr", h("td.legend", { colspan: "4" }, `? ${PROVISIONAL}`))) : null,
           );
         } catch {
           return h("p", `${title}: the ladder is not available right now.`);
@@ -223,4 +229,16 @@ export function signInScreen(onSignedIn: (name: string) => Promise<string | null
     ),
     error,
   );
+}
+
+/** Copy a challenge code to the clipboard, saying so on the button (or select it to copy). */
+async function copyCode(code: string, button: HTMLElement): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(code);
+    button.textContent = "Copied";
+  } catch {
+    const shown = document.querySelector("#challenge-code");
+    if (shown) window.getSelection()?.selectAllChildren(shown);
+    button.textContent = "Selected: copy it";
+  }
 }

@@ -71,7 +71,11 @@ export class MatchView {
     this.board = makeBoard(ctx);
     const names = ctx.match.names.join(" vs ");
     this.root.append(
-      h("header.match-head", h("h2", names), h("span.match-id", ctx.match.matchId)),
+      h(
+        "header.match-head",
+        h("h2", names),
+        h("span.match-terms", { title: `match ${ctx.match.matchId}` }, `${gameName(ctx.match.game)} · ${ctx.match.rated ? "rated" : "casual"}${ctx.match.tournamentId ? " · tournament game" : ""}`),
+      ),
       this.notices,
       this.boardHost,
       this.endHost,
