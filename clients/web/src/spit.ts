@@ -4,8 +4,9 @@ import type { Refusal } from "./api";
 import { adjacent, cardFace } from "./cards";
 import { h } from "./dom";
 import type { Race } from "./gen/photofinish/arbitration/v1/arbitration_pb";
-import { Gate } from "./gen/photofinish/game/v1/game_pb";
-import type { SpitView } from "./gen/photofinish/game/v1/spit_pb";
+import { Gate, type Event } from "./gen/photofinish/game/v1/game_pb";
+import type { SpitPlayed, SpitRoundEnded, SpitView } from "./gen/photofinish/game/v1/spit_pb";
+import { roundEndText, takenSizes, type RoundEnd } from "./spitroundend";
 import { raceKey, type Board, type Command, type MatchContext } from "./match";
 import type { Screen } from "./perspective";
 import { rulesHelp } from "./help";
@@ -44,12 +45,14 @@ export class SpitBoard implements Board {
   private selected: number | null = null;
   private root: HTMLElement = h("div");
   private mark: RaceMark | null = null;
+  private roundEnd: RoundEnd | null = null;
 
   constructor(private readonly ctx: MatchContext) {}
 
   render(screen: Screen): HTMLElement {
     if (screen.kind !== "board" || screen.update.view?.kind.case !== "spit") return h("div", "…");
     const view = screen.update.view.kind.value;
+    this.noteRoundEnd(screen.update.events, this.view, view);
     this.view = view;
     this.seat = screen.viewer >= 0 ? screen.viewer : this.ctx.match.seats[0];
     const own = view.sides[this.seat];
@@ -61,6 +64,7 @@ export class SpitBoard implements Board {
       this.side(other, 1 - this.seat, names[1 - this.seat] ?? "", false),
       h(
         "div.centre",
+        this.roundEndPanel(view, names),
         view.centre.map((pile, index) =>
           h(
             "div.pile-slot",
@@ -77,6 +81,34 @@ export class SpitBoard implements Board {
     );
     this.markRace(screen.update.race);
     return this.root;
+  }
+
+  /**
+   * Keep the round end an update tells, once per round (a later update may repeat the
+   * step's events). The sizes come from the table just before the ending play, when that
+   * is the view this page drew last, and only when they add up to the event's counts.
+   */
+  private noteRoundEnd(events: Event[], before: SpitView | null, view: SpitView): void {
+    let ended: SpitRoundEnded | undefined;
+    let played: SpitPlayed | undefined;
+    for (const { kind } of events) {
+      if (kind.case !== "spit") continue;
+      if (kind.value.kind.case === "roundEnded") ended = kind.value.kind.value;
+      if (kind.value.kind.case === "played") played = kind.value.kind.value;
+    }
+    if (!ended || ended.roundNo === this.roundEnd?.ended.roundNo) return;
+    const next = before?.version === view.version - 1n; // `before` is the table the play ended
+    this.roundEnd = { ended, sizes: next && before && played ? takenSizes(ended, before, played.pile) : null };
+  }
+
+  /** At the next round's Ready gate, over the emptied centre: who went out, who took what. */
+  private roundEndPanel(view: SpitView, names: string[]): HTMLElement | null {
+    const end = this.roundEnd;
+    if (!end || view.roundNo !== end.ended.roundNo + 1 || !view.mustPress.length || view.winner >= 0) return null;
+    const seats = this.ctx.match.seats;
+    const mine = seats.length === 1 ? seats[0] : -1; // -1: both seats on this device
+    const [title, text] = roundEndText(end, (seat) => (seat === mine ? "" : names[seat] || `Seat ${seat + 1}`));
+    return h("div.spit-round-end", { role: "status" }, h("h3", title), h("p", text));
   }
 
   /** A play refused by the rules, worded from its card and the pile top on the table. */
