@@ -43,10 +43,12 @@ async def play_step(page: Page, bid_once: bool, state: dict[str, bool]) -> bool:
                 return True
     playable = page.locator(".hand-tile.playable")
     if await playable.count():
-        await playable.first.click()
-        if await page.locator("#open").count():
-            await page.click("#open")
-        else:
+        # A tile with one way to go is played by its click; else it is selected and its
+        # legal ends light up on the board.
+        tile = playable.first
+        key = await tile.get_attribute("data-tile")
+        await tile.click()
+        if await page.locator(f".hand-tile.selected[data-tile='{key}']").count():
             await page.locator(".end-slot.legal").first.click()
         return True
     if await page.locator("#draw").count():

@@ -1,30 +1,46 @@
 // The Spectacular Bid table: board, hand, auction, gates, both balances and both clocks.
 import { formatGrace, formatMs, type SeatTime } from "./clock";
 import { h } from "./dom";
-import { layBoard, tileKey } from "./bidboard";
+import { STRAIGHT, fitBoard, layBoard, tileKey, withPlay, type Runs } from "./bidboard";
 import type { MatchUpdate } from "./gen/photofinish/arbitration/v1/arbitration_pb";
-import type { BidCommand, BidCommandSchema, BidView, Tile } from "./gen/photofinish/game/v1/bid_pb";
+import { type BidBoard as Line, type BidCommand, type BidCommandSchema, type BidEvent } from "./gen/photofinish/game/v1/bid_pb";
+import type { BidPlay, BidPlayed, BidSettlement, BidView, Tile } from "./gen/photofinish/game/v1/bid_pb";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { tileFace } from "./tiles";
 import { Gate } from "./gen/photofinish/game/v1/game_pb";
 import type { Board, MatchContext } from "./match";
 import type { Screen } from "./perspective";
 import { rulesHelp } from "./help";
+import { BID_STEP, bidProblem, settlementShown, settlementWords } from "./bidwords";
 
 type BidKind = NonNullable<MessageInitShape<typeof BidCommandSchema>["kind"]>;
+
+/** How a round ended as this page saw it: its final board and the play that ended it. */
+interface RoundEnd {
+  roundNo: number;
+  board: Line | undefined;
+  last: BidPlayed | null;
+}
 
 const JOCKEY_DISCOUNT = 15;
 const CHIP = 5;
 const LOG_LINES = 8;
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+const NO_SLOTS = { onEnd: () => undefined, legalEnds: new Set<string>(), labels: new Map<string, string>() };
 
 export class BidBoard implements Board {
   private screen: Screen | null = null;
   private view: BidView | null = null;
   private seat = -1;
+  private names: string[] = [];
   private selected: string | null = null;
-  private readonly log: string[] = [];
+  private sending = false; // a play is on its way: a second click would only be refused
+  private readonly log: { n: number; text: string }[] = [];
+  private logged = 0;
   private loggedSeq = -1n;
+  private line: { roundNo: number; board: Line | undefined } | null = null; // the last view's
+  private ended: RoundEnd | null = null;
+  private fitter: ResizeObserver | null = null;
   private root: HTMLElement = h("div");
 
   constructor(private readonly ctx: MatchContext) {}
@@ -33,8 +49,9 @@ export class BidBoard implements Board {
     const update = screen.update;
     if (update.view?.kind.case !== "bid") return h("div", "…");
     const view = update.view.kind.value;
-    this.remember(update);
     this.screen = screen;
+    this.names = update.players.map((p) => p.name);
+    this.remember(update, view);
     if (screen.kind === "handover") {
       this.view = null;
       this.seat = -1;
@@ -42,81 +59,134 @@ export class BidBoard implements Board {
     }
     this.view = view;
     this.seat = screen.showHand ? screen.viewer : -1;
-    const legal = this.seat >= 0 ? view.legal : [];
-    const plays = legal.flatMap((c) => (c.kind.case === "play" ? [c.kind.value] : []));
+    const plays = this.plays();
     const playable = new Set(plays.map((p) => tileKey(p.tile)));
     if (this.selected && !playable.has(this.selected)) this.selected = null;
-    if (!this.selected && playable.size === 1) this.selected = [...playable][0];
-    const legalEnds = new Set(plays.filter((p) => tileKey(p.tile) === this.selected && p.end).map((p) => p.end?.text ?? ""));
-    const labels = new Map([...legalEnds].map((id, i) => [id, LETTERS[i] ?? ""]));
-    const names = update.players.map((p) => p.name);
+    if (!this.selected && playable.size === 1 && !this.sending) this.selected = [...playable][0];
+    const settled = settlementShown(view);
+    const ended = settled && this.ended?.roundNo === settled.roundNo ? this.ended : null;
+    const { wrap, lay } = this.boardWrap(view, plays, view.gate === Gate.CONTINUE ? ended : null);
     this.root = h(
       "div.bid-table",
-      this.scoreboard(update, view, names),
-      h(
-        "div.board-wrap",
-        layBoard(view.board, view.openPoints, { onEnd: (id) => this.playAt(id), legalEnds, labels }),
-      ),
-      this.endCount(view),
-      this.seat >= 0 ? this.hand(view, playable) : h("div.hand.hidden-hand", this.hiddenHandNote(view)),
-      this.actions(view, legal, names),
-      h("div.play-log", h("h4", "Plays"), h("ol", this.log.map((line) => h("li", line)))),
+      this.scoreboard(update, view),
+      wrap,
+      settled ? this.roundEnd(settled, ended?.last ?? null) : this.endCount(view),
+      this.seat >= 0 ? this.hand(view, plays) : h("div.hand.hidden-hand", this.hiddenHandNote(view)),
+      this.actions(view, this.seat >= 0 ? view.legal : []),
+      h("div.play-log", h("h4", "Plays"), h("ol", this.log.map(({ n, text }) => h("li", { value: String(n) }, text)))),
       rulesHelp("bid"),
     );
+    this.fit(wrap, lay);
     return this.root;
   }
 
-  /** Keep a short log of what happened, with the points each play scored. */
-  private remember(update: MatchUpdate): void {
+  /** The viewer's legal plays (none when the page shows no hand). */
+  private plays(): BidPlay[] {
+    if (!this.view || this.seat < 0) return [];
+    return this.view.legal.flatMap((c) => (c.kind.case === "play" ? [c.kind.value] : []));
+  }
+
+  /** The live board, or the final board of the round that `ended` (none after a reload). */
+  private boardWrap(view: BidView, plays: BidPlay[], ended: RoundEnd | null): { wrap: HTMLElement; lay: (runs: Runs) => HTMLElement } {
+    const final = ended?.board?.placements.length ? ended : null;
+    const lay = final ? (runs: Runs) => layBoard(final.board, [], NO_SLOTS, runs) : (runs: Runs) => this.liveBoard(view, plays, runs);
+    const caption = final ? h("p.board-caption", `Round ${final.roundNo} ended on this board`) : null;
+    return { wrap: h(`div.board-wrap${final ? ".final-board" : ""}`, caption, lay(STRAIGHT)), lay };
+  }
+
+  private liveBoard(view: BidView, plays: BidPlay[], runs: Runs): HTMLElement {
+    const ends = plays.filter((p) => tileKey(p.tile) === this.selected && p.end).map((p) => p.end?.text ?? "");
+    const legalEnds = new Set(ends);
+    const labels = new Map([...legalEnds].map((id, i) => [id, LETTERS[i] ?? ""]));
+    return layBoard(view.board, view.openPoints, { onEnd: (id) => this.playAt(id), legalEnds, labels }, runs);
+  }
+
+  /** Fit the board to the wrap once it is laid out, and again when the page is resized. */
+  private fit(wrap: HTMLElement, lay: (runs: Runs) => HTMLElement): void {
+    this.fitter?.disconnect();
+    let room = "";
+    this.fitter = new ResizeObserver(() => {
+      const now = `${wrap.clientWidth} ${getComputedStyle(wrap).maxHeight}`; // not the board's own size
+      if (now === room) return;
+      room = now;
+      fitBoard(wrap, lay);
+    });
+    this.fitter.observe(wrap);
+  }
+
+  /**
+   * Keep a short log of what happened, oldest first, with the points each play scored;
+   * and each round's final board, which no view shows (the next view is the next deal).
+   */
+  private remember(update: MatchUpdate, view: BidView): void {
     if (update.seq <= this.loggedSeq) return;
     this.loggedSeq = update.seq;
-    const name = (seat: number) => update.players[seat]?.name ?? `seat ${seat}`;
+    this.sending = false; // the play was taken, or the match moved on without it
+    let line = this.line;
+    let last: BidPlayed | null = null;
     for (const event of update.events) {
       if (event.kind.case !== "bid") continue;
       const e = event.kind.value.kind;
-      let line = "";
-      if (e.case === "played") line = `${name(e.value.seat)} played ${e.value.tile?.text ?? ""}: ends ${e.value.total}${e.value.points ? `, scored ${e.value.points}` : ", no score"}`;
-      else if (e.case === "drew") line = `${name(e.value.seat)} drew ${e.value.count}`;
-      else if (e.case === "passed") line = `${name(e.value.seat)} passed${e.value.forced ? " (could not play or draw)" : ""}`;
-      else if (e.case === "auctionPassed") line = `${name(e.value.seat)} passed the auction`;
-      else if (e.case === "bidMade") line = `${name(e.value.seat)} bid ${e.value.amount}`;
-      else if (e.case === "bidAccepted") line = `${name(e.value.seat)} accepted: ${name(e.value.bidder)} pays ${e.value.paid} and opens`;
-      else if (e.case === "roundEnded") line = `Round ${e.value.settlement?.roundNo ?? ""} ended: ${e.value.settlement?.transfer ?? 0} to ${name(e.value.settlement?.seat ?? -1)}`;
-      else if (e.case === "dealt") line = `Round ${e.value.roundNo} dealt`;
-      if (line) this.log.unshift(line);
+      if (e.case === "played" && e.value.tile) {
+        last = e.value;
+        if (line) line = { roundNo: line.roundNo, board: withPlay(line.board, e.value.tile, e.value.end) };
+      }
+      if (e.case === "roundEnded" && e.value.settlement) {
+        const roundNo = e.value.settlement.roundNo;
+        this.ended = { roundNo, board: line?.roundNo === roundNo ? line.board : undefined, last };
+      }
+      const text = e.case === "roundEnded" && e.value.settlement ? settlementWords(e.value.settlement, this.names, last)[0] : this.logLine(e);
+      if (text) this.log.push({ n: ++this.logged, text });
     }
-    this.log.splice(LOG_LINES);
+    this.log.splice(0, Math.max(0, this.log.length - LOG_LINES));
+    this.line = { roundNo: view.roundNo, board: view.board };
   }
 
-  private scoreboard(update: MatchUpdate, view: BidView, names: string[]): HTMLElement {
+  private logLine(e: BidEvent["kind"]): string {
+    const name = (seat: number) => this.nameOf(seat);
+    switch (e.case) {
+      case "played":
+        return `${name(e.value.seat)} played ${e.value.tile?.text ?? ""}: ends ${e.value.total}${e.value.points ? `, scored ${e.value.points}` : ", no score"}`;
+      case "drew":
+        return `${name(e.value.seat)} drew ${e.value.count}`;
+      case "passed":
+        return `${name(e.value.seat)} passed${e.value.forced ? " (could not play or draw)" : ""}`;
+      case "auctionPassed":
+        return `${name(e.value.seat)} passed the auction`;
+      case "bidMade":
+        return `${name(e.value.seat)} bid ${e.value.amount}`;
+      case "bidAccepted":
+        return `${name(e.value.seat)} accepted: ${name(e.value.bidder)} pays ${e.value.paid} and opens`;
+      case "dealt":
+        return `Round ${e.value.roundNo} dealt`;
+      default:
+        return "";
+    }
+  }
+
+  private nameOf(seat: number): string {
+    return this.names[seat] ?? this.ctx.match.names[seat] ?? `seat ${seat}`;
+  }
+
+  private scoreboard(update: MatchUpdate, view: BidView): HTMLElement {
     const running = update.clock?.running ?? -1;
     return h(
       "div.scoreboard",
       [0, 1].map((seat) => {
         const balance = view.balances[seat] ?? 0;
         const clock = update.clock?.seats[seat];
-        const face = h(
-          `div.clock${running === seat ? ".running" : ""}`,
-          { "data-clock-seat": String(seat) },
-          h("span.grace", { title: "grace for this decision" }, formatGrace(Number(clock?.graceMs ?? 0))),
-          h("span.bank", { title: "match bank" }, formatMs(Number(clock?.bankMs ?? 0))),
-        );
-        face.addEventListener("clock", (event) => {
-          const { time, running: on } = (event as CustomEvent<{ time: SeatTime; running: boolean }>).detail;
-          face.querySelector(".grace")!.textContent = formatGrace(time.graceMs);
-          face.querySelector(".bank")!.textContent = formatMs(time.bankMs);
-          face.dataset.graceMs = String(Math.floor(time.graceMs));
-          face.dataset.bankMs = String(Math.floor(time.bankMs));
-          face.classList.toggle("running", on);
-        });
         const you = this.ctx.match.seats.length === 1 && this.ctx.match.seats[0] === seat ? " (you)" : "";
         return h(
           `div.player${view.decide.includes(seat) ? ".deciding" : ""}`,
           { "data-seat": String(seat) },
-          h("div.player-name", `${names[seat] ?? ""}${you}${view.jockey === seat ? " · jockey" : ""}`),
-          h("div.balance", h("span.chips", { "aria-hidden": "true" }, Array.from({ length: Math.ceil(balance / CHIP) }, () => h("i.chip"))), h("b.points", String(balance))),
-          h("div.hand-count", `${view.handCounts[seat] ?? 0} tiles`),
-          face,
+          h("div.player-name", h("span.name", `${this.nameOf(seat)}${you}`), view.jockey === seat ? h("span.jockey", { title: "went out last round: 15 off their own winning bid" }, "jockey") : null),
+          h(
+            "div.balance",
+            h("span.chips", { "aria-hidden": "true" }, Array.from({ length: Math.ceil(balance / CHIP) }, () => h("i.chip"))),
+            h("b.points", String(balance)),
+            h("span.hand-count", tilesText(view.handCounts[seat] ?? 0)),
+          ),
+          clockFace(seat, { graceMs: Number(clock?.graceMs ?? 0), bankMs: Number(clock?.bankMs ?? 0) }, running === seat),
         );
       }),
       h("div.boneyard", `Boneyard ${view.boneyardCount} · Round ${view.roundNo}`),
@@ -135,74 +205,79 @@ export class BidBoard implements Board {
     );
   }
 
+  /** Why the round paid what it paid, shown until Continue is pressed (or at the end). */
+  private roundEnd(settlement: BidSettlement, last: BidPlayed | null): HTMLElement {
+    const [headline, why] = settlementWords(settlement, this.names, last);
+    return h("div.round-end", { "data-round": String(settlement.roundNo) }, h("p.round-end-title", headline), h("p.round-end-why", why));
+  }
+
   private hiddenHandNote(view: BidView): string {
     if (view.gate === Gate.START || view.gate === Gate.CONTINUE) return "Hands stay hidden until the gate is lifted.";
     return "";
   }
 
-  private hand(view: BidView, playable: Set<string>): HTMLElement {
+  private hand(view: BidView, plays: BidPlay[]): HTMLElement {
+    const mine = view.decide.includes(this.seat) && view.gate === Gate.NONE;
     return h(
       "div.hand",
       { "data-seat": String(this.seat) },
-      h("h4", "Your hand"),
+      h("h4", view.gate === Gate.CONTINUE ? `Your hand for round ${view.roundNo}` : "Your hand"),
       h(
         "div.tiles",
         view.hand.map((tile, index) => {
           const key = tileKey(tile);
-          const can = playable.has(key);
-          const button = h(
-            `button.hand-tile${can ? ".playable" : ""}${this.selected === key ? ".selected" : ""}`,
-            { type: "button", "data-tile": key, disabled: !can, onclick: () => this.choose(key), "aria-label": `${tile.text}${can ? " (playable)" : ""}` },
+          const can = plays.some((p) => tileKey(p.tile) === key);
+          return h(
+            `button.hand-tile${can ? ".playable" : ".unplayable"}${this.selected === key ? ".selected" : ""}`,
+            {
+              type: "button",
+              "data-tile": key,
+              onclick: () => this.choose(key),
+              "aria-label": `${tile.text}${can ? " (playable)" : ""}`,
+            },
             h("kbd", String(index + 1)),
             faceOf(tile),
           );
-          return button;
         }),
       ),
       view.mustPlay ? h("p.must", `You drew ${view.mustPlay.text}: it must be played now.`) : null,
-      view.mustOpenWith ? h("p.must", `You open with ${view.mustOpenWith.text}.`) : null,
+      view.mustOpenWith ? h("p.must", mine ? `You open with ${view.mustOpenWith.text}: click it.` : `You will open with ${view.mustOpenWith.text}.`) : null,
     );
   }
 
-  private actions(view: BidView, legal: BidCommand[], names: string[]): HTMLElement {
+  private actions(view: BidView, legal: BidCommand[]): HTMLElement {
     const has = (kind: BidCommand["kind"]["case"]) => legal.some((c) => c.kind.case === kind);
     const items: (HTMLElement | null)[] = [];
-    const held = this.ctx.match.seats;
-    if (view.gate === Gate.START || view.gate === Gate.CONTINUE) {
-      const mine = view.decide.filter((s) => held.includes(s));
+    const gate = view.gate === Gate.START || view.gate === Gate.CONTINUE;
+    if (gate) {
+      const mine = view.decide.filter((s) => this.ctx.match.seats.includes(s));
       items.push(
         mine.length
           ? h("button.primary#ready", { type: "button", onclick: () => this.ready(mine) }, view.gate === Gate.START ? "Start" : "Continue")
           : h("span.waiting", "Waiting for the other player to press…"),
       );
-      if (view.lastSettlement && view.gate === Gate.CONTINUE) {
-        const s = view.lastSettlement;
-        items.push(h("p.settlement", `Round ${s.roundNo}: ${s.seat >= 0 ? `${names[s.seat]} received ${s.transfer}` : "equal blocks, nothing moved"}${s.pips.length ? ` (hand totals ${s.pips.join(" / ")})` : ""}`));
-      }
     }
-    if (view.auction && (has("passBid") || has("bid") || has("accept"))) items.push(this.auction(view, has, names));
-    else if (view.auction) items.push(this.auctionSummary(view, names));
-    const opening = legal.some((c) => c.kind.case === "play" && !c.kind.value.end);
-    if (opening && this.selected) {
-      items.push(h("button.primary#open", { type: "button", onclick: () => this.playAt("") }, "Open with the selected tile"));
-    }
+    if (view.auction && (has("passBid") || has("bid") || has("accept"))) items.push(this.auction(view, legal, has));
+    else if (view.auction && !gate) items.push(this.auctionSummary(view));
     if (has("draw")) items.push(h("button#draw", { type: "button", onclick: () => this.sendBid({ case: "draw", value: {} }) }, "Draw (D)"));
     if (this.seat >= 0 && view.winner < 0) {
       items.push(h("button.danger#resign", { type: "button", onclick: () => confirm("Resign the match?") && this.sendBid({ case: "resign", value: {} }) }, "Resign"));
     }
-    const whose = view.decide.length === 1 && view.gate === Gate.NONE ? h("p.turn", `${names[view.decide[0]] ?? ""} to play`) : null;
+    const deciding = view.decide.length === 1 && view.gate === Gate.NONE;
+    const whose = deciding ? h("p.turn", `${this.nameOf(view.decide[0])} to ${view.auction ? "decide the auction" : "play"}`) : null;
     return h("div.actions", whose, items);
   }
 
-  private auctionSummary(view: BidView, names: string[]): HTMLElement {
+  private auctionSummary(view: BidView): HTMLElement {
     const a = view.auction!;
-    return h("div.auction", h("h4", "Auction"), h("p", a.bidder >= 0 ? `${names[a.bidder]} bids ${a.bid}` : "No bid yet"));
+    return h("div.auction", h("h4", "Auction"), h("p", a.bidder >= 0 ? `${this.nameOf(a.bidder)} bids ${a.bid}` : "No bid yet"));
   }
 
-  private auction(view: BidView, has: (k: BidCommand["kind"]["case"]) => boolean, names: string[]): HTMLElement {
+  private auction(view: BidView, legal: BidCommand[], has: (k: BidCommand["kind"]["case"]) => boolean): HTMLElement {
     const a = view.auction!;
     const jockey = view.jockey === this.seat;
-    const input = h("input#bid-amount", { type: "number", min: String(a.minBid), step: "5", value: String(a.minBid), "aria-label": "bid amount" }) as HTMLInputElement;
+    const amounts = legal.flatMap((c) => (c.kind.case === "bid" ? [c.kind.value.amount] : []));
+    const input = h("input#bid-amount", { type: "number", min: String(a.minBid), step: String(BID_STEP), value: String(a.minBid), "aria-label": "bid amount" }) as HTMLInputElement;
     const discount = h("span.discount", "");
     const updateDiscount = () => {
       const amount = Number(input.value);
@@ -210,7 +285,14 @@ export class BidBoard implements Board {
     };
     input.addEventListener("input", updateDiscount);
     updateDiscount();
-    const standing = a.bidder >= 0 ? `${names[a.bidder]} bids ${a.bid}; accepting makes them pay ${a.cost}${view.jockey === a.bidder ? " (jockey discount applied)" : ""}` : "No bid yet";
+    const bidder = this.nameOf(a.bidder);
+    const standing = a.bidder >= 0 ? `${bidder} bids ${a.bid}; accepting makes them pay ${a.cost}${view.jockey === a.bidder ? " (jockey discount applied)" : ""}` : "No bid yet";
+    const offer = (event: Event) => {
+      event.preventDefault();
+      const why = bidProblem(input.value, amounts, a.minBid);
+      if (why) this.ctx.say(why, "refusal");
+      else void this.sendBid({ case: "bid", value: { amount: Number(input.value) } });
+    };
     return h(
       "div.auction",
       h("h4", "Auction for the opening"),
@@ -218,20 +300,9 @@ export class BidBoard implements Board {
       h(
         "div.auction-buttons",
         has("passBid") ? h("button#pass-bid", { type: "button", onclick: () => this.sendBid({ case: "passBid", value: {} }) }, "Pass (jockey opens free)") : null,
-        has("accept") ? h("button#accept", { type: "button", onclick: () => this.sendBid({ case: "accept", value: {} }) }, `Accept (${names[a.bidder] ?? ""} pays ${a.cost})`) : null,
+        has("accept") ? h("button#accept", { type: "button", onclick: () => this.sendBid({ case: "accept", value: {} }) }, `Accept (${bidder} pays ${a.cost})`) : null,
         has("bid")
-          ? h(
-              "form.bid-form",
-              {
-                onsubmit: (event: Event) => {
-                  event.preventDefault();
-                  void this.sendBid({ case: "bid", value: { amount: Number(input.value) } });
-                },
-              },
-              input,
-              h("button.primary#bid", { type: "submit" }, a.bidder >= 0 ? "Raise" : "Bid"),
-              discount,
-            )
+          ? h("form.bid-form", { novalidate: true, onsubmit: offer }, input, h("button.primary#bid", { type: "submit" }, a.bidder >= 0 ? "Raise" : "Bid"), discount)
           : null,
       ),
     );
@@ -239,10 +310,9 @@ export class BidBoard implements Board {
 
   private handover(update: MatchUpdate, seat: number, name: string): HTMLElement {
     const view = update.view?.kind.case === "bid" ? update.view.kind.value : null;
-    const names = update.players.map((p) => p.name);
     return h(
       "div.bid-table.handover-screen",
-      view ? this.scoreboard(update, view, names) : null,
+      view ? this.scoreboard(update, view) : null,
       h(
         "div.handover",
         h("h3", `Pass the device to ${name}`),
@@ -265,30 +335,64 @@ export class BidBoard implements Board {
       return true;
     }
     if (key === "d") return this.root.querySelector<HTMLButtonElement>("#draw")?.click(), true;
-    if (key === "enter") {
-      const button = this.root.querySelector<HTMLButtonElement>("#ready, #open, .end-slot.legal");
-      if (button) button.click();
-      return Boolean(button);
-    }
+    if (key === "enter") return this.enter();
     const slot = [...this.root.querySelectorAll<HTMLElement>(".end-slot.legal")].find((s) => s.querySelector("kbd")?.textContent === key);
     if (slot) return slot.click(), true;
     return false;
   }
 
+  /** Enter: press the gate, play the selected tile's only play, or take its first end. */
+  private enter(): boolean {
+    const ready = this.root.querySelector<HTMLButtonElement>("#ready");
+    if (ready) return ready.click(), true;
+    const ways = this.plays().filter((p) => tileKey(p.tile) === this.selected);
+    if (ways.length === 1) return this.play(ways[0]), true;
+    const slot = this.root.querySelector<HTMLButtonElement>(".end-slot.legal");
+    slot?.click();
+    return Boolean(slot);
+  }
+
+  /** A tile clicked: play it when it has one way to go, else select it, else say why not. */
   private choose(key: string): void {
+    if (this.sending) return;
+    const ways = this.plays().filter((p) => tileKey(p.tile) === key);
+    if (ways.length === 0) return this.ctx.say(this.whyNot(key), "refusal");
+    if (ways.length === 1) return this.play(ways[0]);
     this.selected = this.selected === key ? null : key;
-    if (this.screen) this.root.replaceWith(this.render(this.screen));
+    this.redraw();
+  }
+
+  /** Why the tile `key` cannot be played now, in a player's words. */
+  private whyNot(key: string): string {
+    const view = this.view;
+    const tile = `[${key}]`;
+    if (!view || view.winner >= 0) return "The match is over.";
+    if (view.gate === Gate.START) return `Press Start first: ${tile} waits for the round to begin.`;
+    if (view.gate === Gate.CONTINUE) return `Press Continue first: ${tile} is for the next round.`;
+    if (!view.decide.includes(this.seat)) return `${tile} can't be played now: it is ${this.nameOf(view.decide[0] ?? -1)}'s turn.`;
+    if (view.auction) return `${tile} can't be played yet: the auction for the opening comes first.`;
+    if (view.mustPlay) return `${tile} can't be played: you drew ${view.mustPlay.text} and must play it now.`;
+    if (view.mustOpenWith) return `${tile} can't open: the round opens with ${view.mustOpenWith.text}.`;
+    const needs = [...new Set(view.openPoints.map((p) => p.value))].sort((a, b) => a - b).join(" or ");
+    const draw = view.legal.some((c) => c.kind.case === "draw") ? ": draw instead" : "";
+    return `${tile} matches no open end (they need ${needs})${draw}.`;
   }
 
   private playAt(endText: string): void {
-    const view = this.view;
-    if (!view || !this.selected) return;
-    const play = view.legal.find(
-      (c) => c.kind.case === "play" && tileKey(c.kind.value.tile) === this.selected && (c.kind.value.end?.text ?? "") === endText,
-    );
-    if (play?.kind.case !== "play") return;
+    const play = this.plays().find((p) => tileKey(p.tile) === this.selected && (p.end?.text ?? "") === endText);
+    if (play) this.play(play);
+  }
+
+  private play(play: BidPlay): void {
+    if (this.sending) return;
     this.selected = null;
-    void this.sendBid({ case: "play", value: { tile: play.kind.value.tile, end: play.kind.value.end } });
+    this.sending = true;
+    this.redraw();
+    void this.sendBid({ case: "play", value: { tile: play.tile, end: play.end } }).finally(() => (this.sending = false));
+  }
+
+  private redraw(): void {
+    if (this.screen && this.root.isConnected) this.root.replaceWith(this.render(this.screen));
   }
 
   private ready(seats: number[]): void {
@@ -299,6 +403,31 @@ export class BidBoard implements Board {
     const seat = this.seat >= 0 ? this.seat : this.ctx.match.seats[0];
     return this.ctx.send(seat, { kind: { case: "bid", value: { kind } } });
   }
+}
+
+/** A seat's clock face; the match redraws it with "clock" events as time runs. */
+function clockFace(seat: number, time: SeatTime, running: boolean): HTMLElement {
+  const grace = h("span.grace", { title: "grace for this decision" });
+  const bank = h("span.bank", { title: "match bank" });
+  const face = h("div.clock", { "data-clock-seat": String(seat) }, grace, bank);
+  const show = (t: SeatTime, on: boolean) => {
+    // Only a running decision has a grace: a waiting seat's is not spent, it has none yet.
+    grace.textContent = on ? formatGrace(t.graceMs) : "";
+    bank.textContent = formatMs(t.bankMs);
+    face.dataset.graceMs = String(Math.floor(t.graceMs));
+    face.dataset.bankMs = String(Math.floor(t.bankMs));
+    face.classList.toggle("running", on);
+  };
+  show(time, running);
+  face.addEventListener("clock", (event) => {
+    const { time: t, running: on } = (event as CustomEvent<{ time: SeatTime; running: boolean }>).detail;
+    show(t, on);
+  });
+  return face;
+}
+
+function tilesText(count: number): string {
+  return `${count} tile${count === 1 ? "" : "s"}`;
 }
 
 function faceOf(tile: Tile): HTMLElement {

@@ -1,8 +1,11 @@
 // The line of play laid out around its centre: the spinner (or the opening tile) in the
 // middle, the main arms left and right, the spinner's branches up and down. Each arm is a
-// chain; its tip carries the open point, if any, as a slot a tile can be played on.
+// chain; its tip carries the open point, if any, as a slot a tile can be played on. An arm
+// too long for the page turns back beside itself in runs, as tiles do at a table's edge,
+// each into a corner of its own: left arm down, down branch right, right arm up, up branch left.
+import { create } from "@bufbuild/protobuf";
 import { h } from "./dom";
-import { TilePort, type BidBoard, type OpenPoint, type Tile } from "./gen/photofinish/game/v1/bid_pb";
+import { BidBoardSchema, PlacementSchema, TilePort, type BidBoard, type End, type OpenPoint, type Tile } from "./gen/photofinish/game/v1/bid_pb";
 import { tileFace } from "./tiles";
 
 type Direction = "left" | "right" | "up" | "down";
@@ -45,7 +48,18 @@ export interface BoardSlots {
   labels: Map<string, string>;
 }
 
-export function layBoard(board: BidBoard | undefined, openPoints: OpenPoint[], slots: BoardSlots): HTMLElement {
+/** How many tiles one run of a main arm, or of a branch, holds before the arm turns. */
+export interface Runs {
+  main: number;
+  branch: number;
+}
+
+export const STRAIGHT: Runs = { main: Infinity, branch: Infinity };
+
+const BACK: Record<Direction, Direction> = { left: "right", right: "left", up: "down", down: "up" };
+
+/** The board, its arms in runs as `runs` says. */
+export function layBoard(board: BidBoard | undefined, openPoints: OpenPoint[], slots: BoardSlots, runs: Runs = STRAIGHT): HTMLElement {
   const placements = board?.placements ?? [];
   if (placements.length === 0) return h("div.domino-board.empty", h("p.board-hint", "The board is empty: the round opens here."));
   const tiles = new Map<string, Tile>();
@@ -111,20 +125,106 @@ export function layBoard(board: BidBoard | undefined, openPoints: OpenPoint[], s
       slots.labels.has(id) ? h("kbd", slots.labels.get(id) ?? "") : null,
     );
   };
-  const armFaces = (direction: Direction) =>
-    arms[direction].map(({ tile, inner, outer }) => {
-      const double = tile.low === tile.high;
-      const vertical = direction === "up" || direction === "down" ? !double : double;
-      const [first, second] = direction === "left" || direction === "up" ? [outer, inner] : [inner, outer];
-      return tileFace(first, second, vertical, { "data-tile": tileKey(tile) });
-    });
+  const arm = (direction: Direction) => {
+    const run = direction === "left" || direction === "right" ? runs.main : runs.branch;
+    return layArm(direction, arms[direction], tips[direction].map(slot), run);
+  };
   return h(
-    "div.domino-board",
-    h("div.arm.up", tips.up.map(slot), armFaces("up").reverse()),
-    h("div.arm.left", tips.left.map(slot), armFaces("left").reverse()),
-    h("div.centre-tile", { "data-tile": centre }, centreFace),
-    h("div.arm.right", armFaces("right"), tips.right.map(slot)),
-    h("div.arm.down", armFaces("down"), tips.down.map(slot)),
+    "div.board-view",
+    h("div.domino-board", arm("up"), arm("left"), h("div.centre-tile", { "data-tile": centre }, centreFace), arm("right"), arm("down")),
     isSpinner ? h("p.spinner-note", board?.branchesOpen ? "Spinner: branches open" : "Spinner: branches open once both main arms are filled") : null,
   );
+}
+
+/**
+ * An arm as runs of at most `run` tiles, outward: the first from the centre, each next one
+ * beside the last going back the other way (`.turns`, placed in the arm's corner); the open
+ * end after the last tile. Each run lies in DOM order outward, whichever way it goes.
+ */
+function layArm(direction: Direction, arm: InArm[], tip: HTMLElement[], run: number): HTMLElement[] {
+  const parts: InArm[][] = [];
+  for (let i = 0; i < arm.length; i += run) parts.push(arm.slice(i, i + run));
+  if (parts.length === 0) parts.push([]);
+  const lines = parts.map((part, r) => {
+    const way = r % 2 ? BACK[direction] : direction;
+    const upright = way === "up" || way === "down";
+    const faces = part.map(({ tile, inner, outer }) => {
+      const [first, second] = way === "left" || way === "up" ? [outer, inner] : [inner, outer];
+      const double = tile.low === tile.high;
+      return tileFace(first, second, upright ? !double : double, { "data-tile": tileKey(tile) });
+    });
+    return h(`div.run.${way}`, faces, r === parts.length - 1 ? tip : null);
+  });
+  const [first, ...rest] = lines;
+  return [h(`div.arm.${direction}`, first), h(`div.turns.${direction}`, rest)];
+}
+
+/** The number a tile must show to join `end`: the half its port exposes. */
+function endValue(end: End): number {
+  const tile = end.tile;
+  if (!tile) return -1;
+  return end.port === TilePort.HIGH ? Math.max(tile.low, tile.high) : Math.min(tile.low, tile.high);
+}
+
+/**
+ * The board after `tile` joins at `end` (unset: it opens the round), placed as the rules
+ * place it (rules §3: a double joins by a main arm, the first double is the spinner). For
+ * a round's last play, which no view shows: the next view is the next round's.
+ */
+export function withPlay(board: BidBoard | undefined, tile: Tile, end: End | undefined): BidBoard {
+  const placements = board?.placements ?? [];
+  if (board && placements.some((p) => tileKey(p.tile) === tileKey(tile))) return board;
+  const double = tile.low === tile.high;
+  const via = !end ? TilePort.UNSPECIFIED : double ? TilePort.STRAIGHT_A : Math.min(tile.low, tile.high) === endValue(end) ? TilePort.LOW : TilePort.HIGH;
+  return create(BidBoardSchema, {
+    placements: [...placements, create(PlacementSchema, { tile, on: end, via })],
+    spinner: board?.spinner ?? (double ? tile : undefined),
+    branchesOpen: board?.branchesOpen ?? false,
+  });
+}
+
+const SMALLEST_ZOOM = 0.5; // below this the pips are unreadable: the wrap scrolls instead
+const RUNS = [Infinity, 8, 6, 5, 4, 3, 2]; // run lengths tried, longest first
+
+/**
+ * Fit the board in `wrap` to the wrap's width and, when it has one, its max-height, so the
+ * whole line of play shows at once: lay it out again by `lay` with shorter runs (main arms
+ * while it is too wide, branches while it is too tall) until it fits, then shrink the best
+ * layout if it must, never below SMALLEST_ZOOM.
+ */
+export function fitBoard(wrap: HTMLElement, lay: (runs: Runs) => HTMLElement): void {
+  if (!wrap.querySelector(".board-view")) return; // an empty board
+  let runs = STRAIGHT;
+  let shown = STRAIGHT;
+  let best = { runs, scale: 0 };
+  for (let step = 0; step < 2 * RUNS.length; step++) {
+    if (runs !== shown) wrap.querySelector(".board-view")?.replaceWith(lay((shown = runs)));
+    const { width, height } = fitScales(wrap);
+    const scale = Math.min(1, width, height);
+    if (scale > best.scale) best = { runs, scale };
+    if (scale >= 1) break;
+    const [first, second]: (keyof Runs)[] = width < height ? ["main", "branch"] : ["branch", "main"];
+    const next = shorter(runs, first) ?? shorter(runs, second);
+    if (!next) break;
+    runs = next;
+  }
+  if (best.runs !== shown) wrap.querySelector(".board-view")?.replaceWith(lay(best.runs));
+  if (best.scale < 1) wrap.querySelector<HTMLElement>(".domino-board")!.style.zoom = String(Math.max(SMALLEST_ZOOM, Math.floor(best.scale * 100) / 100));
+}
+
+function shorter(runs: Runs, kind: keyof Runs): Runs | null {
+  const next = RUNS[RUNS.indexOf(runs[kind]) + 1];
+  return next === undefined ? null : { ...runs, [kind]: next };
+}
+
+/** How much the board in `wrap` must shrink to fit the wrap's width, and its height. */
+function fitScales(wrap: HTMLElement): { width: number; height: number } {
+  const board = wrap.querySelector<HTMLElement>(".domino-board");
+  if (!board) return { width: 1, height: 1 };
+  board.style.zoom = "";
+  const style = getComputedStyle(wrap);
+  const width = wrap.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const maxHeight = parseFloat(style.maxHeight); // NaN for "none"
+  const height = Number.isNaN(maxHeight) ? Infinity : maxHeight - (wrap.scrollHeight - board.offsetHeight);
+  return { width: width / board.offsetWidth, height: height / board.offsetHeight };
 }

@@ -77,8 +77,8 @@ export class MatchView {
         h("span.match-terms", { title: `match ${ctx.match.matchId}` }, `${gameName(ctx.match.game)} · ${ctx.match.rated ? "rated" : "casual"}${ctx.match.tournamentId ? " · tournament game" : ""}`),
       ),
       this.notices,
+      this.endHost, // above the board: on a phone the result and what next need no scroll
       this.boardHost,
-      this.endHost,
     );
   }
 
