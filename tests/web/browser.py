@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Browser, Page, ViewportSize, async_playwright
+from playwright.async_api import Browser, Dialog, Page, ViewportSize, async_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -50,6 +50,16 @@ async def sign_in(page: Page, name: str) -> None:
     await page.fill("#name", name)
     await page.click("#sign-in")
     await page.wait_for_selector(".lobby")
+
+
+async def resign(page: Page) -> None:
+    """Press Resign and confirm the browser's question."""
+
+    async def accept(dialog: Dialog) -> None:
+        await dialog.accept()
+
+    page.once("dialog", accept)
+    await page.click("#resign")
 
 
 async def screenshot(page: Page, name: str) -> Path:

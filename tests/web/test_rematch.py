@@ -4,9 +4,9 @@ at once), and "play again" against the computer at the same level."""
 from __future__ import annotations
 
 import pytest
-from playwright.async_api import Dialog, Page
+from playwright.async_api import Page
 
-from tests.web.browser import last_update, new_page, screenshot, sign_in
+from tests.web.browser import last_update, new_page, resign, screenshot, sign_in
 from tests.web.conftest import Arena
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -24,14 +24,6 @@ async def wait_for_another_match(page: Page, previous: str) -> None:
         "return u && u.matchId !== previous && !document.querySelector('.end-panel'); }",
         arg=previous,
     )
-
-
-async def resign(page: Page) -> None:
-    async def accept(dialog: Dialog) -> None:
-        await dialog.accept()
-
-    page.once("dialog", accept)
-    await page.click("#resign")
 
 
 async def test_a_rematch_both_offer_opens_the_same_game_on_both_pages(arena: Arena) -> None:

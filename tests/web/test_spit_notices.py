@@ -5,7 +5,7 @@ race. Ann plays in the page; Ben, her opponent by challenge code, plays from her
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -170,10 +170,14 @@ async def duel(arena: Arena) -> AsyncIterator[Duel]:
 
 
 @asynccontextmanager
-async def hot_seat(arena: Arena) -> AsyncIterator[Duel]:
+async def hot_seat(
+    arena: Arena, on_page: Callable[[Page], object] = lambda _page: None
+) -> AsyncIterator[Duel]:
     """A started Spit match of two on Ann's page: the lobby's hot-seat (offered for Bid)
-    asked for Spit on the way; seat 0 plays in the page, seat 1 from here."""
+    asked for Spit on the way; seat 0 plays in the page, seat 1 from here. ``on_page`` sees
+    the page first (to record its sockets from the start, say)."""
     page = await new_page(arena.browser, arena.url)
+    on_page(page)
     await page.route(re.compile(r"/PlayHotSeat$"), as_spit)
     await sign_in(page, "Ann")
     await page.click("#bid-hotseat")

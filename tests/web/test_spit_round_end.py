@@ -5,24 +5,21 @@ computer it speaks to "you"; on one device holding both seats it names both play
 
 from __future__ import annotations
 
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import Any
 
-import aiohttp
 import pytest
 from playwright.async_api import Page
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-from clients.arena import ArenaClient
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import spit_pb2
 from tests.web.browser import DESKTOP, PHONE, last_update, new_page, screenshot, sign_in
 from tests.web.conftest import Arena
 from tests.web.sockets import Traffic
 from tests.web.test_spit import next_move, spit_view
-from tests.web.test_spit_notices import Duel, HeldUpdates, as_spit, play_on, spit, wait_for_seq
+from tests.web.test_spit_notices import Duel, hot_seat, play_on, spit, wait_for_seq
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -197,25 +194,10 @@ async def test_the_round_end_is_told_at_the_next_ready_gate_and_goes_when_play_r
 @asynccontextmanager
 async def one_device(arena: Arena) -> AsyncIterator[tuple[Duel, Traffic]]:
     """A started Spit match of two on Ann's page, its sockets recorded from the start: seat 0
-    plays in the page, seat 1 from here (as ``test_spit_notices.hot_seat``)."""
-    page = await new_page(arena.browser, arena.url)
-    traffic = Traffic(page)
-    await page.route(re.compile(r"/PlayHotSeat$"), as_spit)
-    await sign_in(page, "Ann")
-    await page.click("#bid-hotseat")
-    await page.click("#ready")  # for both seats
-    await page.wait_for_function("() => window.__pf.last()?.update?.view?.kind?.value?.gate === 0")
-    update = await last_update(page)
-    assert update is not None
-    async with aiohttp.ClientSession() as session:
-        seat_1 = ArenaClient(session, arena.url)
-        seat_1.web.token = await page.evaluate(
-            "() => JSON.parse(localStorage.getItem('pf.session')).token"
-        )
-        try:
-            yield Duel(page, seat_1, update["matchId"], 0, 1, HeldUpdates(), hot_seat=True), traffic
-        finally:
-            await page.context.close()
+    plays in the page, seat 1 from here (``test_spit_notices.hot_seat``)."""
+    recorded: list[Traffic] = []
+    async with hot_seat(arena, on_page=lambda page: recorded.append(Traffic(page))) as duel:
+        yield duel, recorded[0]
 
 
 async def test_on_one_device_the_round_end_names_both_players(arena: Arena) -> None:

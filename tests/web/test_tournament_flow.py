@@ -5,9 +5,9 @@ mid-tournament lands in the current game, and Withdraw reflects the player's sta
 from __future__ import annotations
 
 import pytest
-from playwright.async_api import Dialog, Page
+from playwright.async_api import Page
 
-from tests.web.browser import new_page, screenshot, sign_in
+from tests.web.browser import new_page, resign, screenshot, sign_in
 from tests.web.conftest import Arena
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -29,15 +29,6 @@ async def wait_for_game_other_than(page: Page, previous: str) -> str:
         timeout=NEXT_GAME_MS,
     )
     return await shown_match(page)
-
-
-async def resign(page: Page) -> None:
-    async def accept(dialog: Dialog) -> None:
-        await dialog.accept()
-
-    page.once("dialog", accept)
-    await page.click("#resign")
-    await page.wait_for_selector(".end-panel")
 
 
 async def test_a_tournament_takes_both_players_from_game_to_game(arena: Arena) -> None:
@@ -72,7 +63,8 @@ async def test_a_tournament_takes_both_players_from_game_to_game(arena: Arena) -
 
     # The first game ends; the next one reaches both pages with no click.
     await resign(ann)
-    await ben.wait_for_selector(".end-panel")
+    for page in (ann, ben):
+        await page.wait_for_selector(".end-panel")
     second = await wait_for_game_other_than(ann, first)
     assert await wait_for_game_other_than(ben, first) == second
     await ben.locator("#tournament-bar").filter(has_text="2 points").wait_for()  # won the first
