@@ -6,6 +6,7 @@ server documents) and converted by the codec, so the client never hand-builds pr
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from games import bid, spit
@@ -85,8 +86,54 @@ def build_command(text: str, update: arbitration_pb2.MatchUpdate) -> game_pb2.Co
     if update.game == game_pb2.GAME_BID:
         return bid_codec.command_to_proto(bid.parse_command(text))
     if update.game == game_pb2.GAME_SPIT:
-        return spit_codec.command_to_proto(_with_seen(spit.parse_command(text), update))
+        engine_text = from_one(text)
+        try:
+            command = spit.parse_command(engine_text)
+        except Malformed as error:  # said of the engine's numbers: say it of the typed ones
+            detail = error.detail.replace(repr(engine_text), repr(text))
+            raise Malformed(error.reason, detail) from None
+        return spit_codec.command_to_proto(_with_seen(command, update))
     raise Malformed(Reason.UNKNOWN_COMMAND, f"{text!r}: no game to send it to")
+
+
+STOCK_PILES = 5
+_PILES = re.compile(r"^\s*(play|move)\s+(\d+)\s+(\d+)(.*)$", re.IGNORECASE)
+# In a server's message: the command as the engine wrote it, and any pile it names.
+_COUNTED = re.compile(r"\b(play|move) (\d+) (\d+)|(?<=pile )(\d+)")
+
+
+def from_one(text: str) -> str:
+    """Return a Spit command typed with piles counted from 1 (as the page and the board
+    here show them) in the engine's words, which count from 0.
+
+    Raises:
+        Malformed: for a pile numbered 0.
+    """
+    found = _PILES.match(text)
+    if found is None:
+        return text
+    verb, first, second, rest = found.groups()
+    targets = "centre piles are 1–2" if verb.lower() == "play" else "stock piles are 1–5"
+    if not (
+        1 <= int(first) <= STOCK_PILES
+        and 1 <= int(second) <= (2 if verb.lower() == "play" else STOCK_PILES)
+    ):
+        raise Malformed(
+            Reason.BAD_ARGUMENT,
+            f"{text.strip()!r}: piles are counted from 1: stock piles are 1–5, {targets}",
+        )
+    return f"{verb} {int(first) - 1} {int(second) - 1}{rest}"
+
+
+def to_one(message: str) -> str:
+    """Return a server message about a Spit command with its piles counted from 1."""
+
+    def renumber(found: re.Match[str]) -> str:
+        if found.group(4) is not None:
+            return str(int(found.group(4)) + 1)
+        return f"{found.group(1)} {int(found.group(2)) + 1} {int(found.group(3)) + 1}"
+
+    return _COUNTED.sub(renumber, message)
 
 
 def _with_seen(command: spit.Command, update: arbitration_pb2.MatchUpdate) -> spit.Command:
@@ -114,10 +161,10 @@ commands (Spectacular Bid):
   resign                   give up the match"""
 
 SPIT_HELP = """\
-commands (Spit; piles count from 0):
+commands (Spit; piles count from 1, as on the board):
   ready                    press Ready at the start of a round
-  play 2 0                 play the top of your stock pile 2 onto centre pile 0
-                           (the top you saw is added; play 2 0 Q names it yourself)
+  play 2 1                 play the top of your stock pile 2 onto centre pile 1
+                           (the top you saw is added; play 2 1 Q names it yourself)
   move 1 3                 move the top of stock pile 1 into the empty space 3
   spit                     spit when nobody can go on
   pause / resume           against the computer only

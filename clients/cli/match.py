@@ -12,7 +12,17 @@ from clients.arena import ArenaClient, CallError
 from clients.cli import perspective
 from clients.cli.clocks import count_down
 from clients.cli.console import INTERRUPT, Console
-from clients.cli.input import Blank, Help, Quit, Send, Time, build_command, help_text, parse_line
+from clients.cli.input import (
+    Blank,
+    Help,
+    Quit,
+    Send,
+    Time,
+    build_command,
+    help_text,
+    parse_line,
+    to_one,
+)
 from clients.cli.perspective import Board, Handover, Screen
 from clients.cli.render_bid import render_bid
 from clients.cli.render_common import Update, clock_line
@@ -206,7 +216,8 @@ class MatchScreen:
         try:
             await self._client.submit(self._match_id, seat, command)
         except CallError as error:
-            self._console.say(refusal_text(error))
+            said = refusal_text(error)
+            self._console.say(to_one(said) if self._game == game_pb2.GAME_SPIT else said)
             return False
         except (aiohttp.ClientError, TimeoutError) as error:
             self._console.say(f"not sent (connection: {error})")

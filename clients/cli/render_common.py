@@ -114,7 +114,7 @@ def race_line(update: Update, viewer: int) -> str | None:
         return None
     race = update.race
     gap = f"{race.gap_us / 1000:.3f} ms"
-    pile = f"pile {race.pile}"
+    pile = f"pile {race.pile + 1}"  # counted from 1, as the page does
     if race.refused_seat == viewer:
         return f"race     your {race.refused_card} lost {pile} to {race.landed_card} by {gap}"
     if race.landed_seat == viewer:
@@ -125,7 +125,7 @@ def race_line(update: Update, viewer: int) -> str | None:
     )
     return (
         f"race     {landed}'s {race.landed_card} beat {refused}'s {race.refused_card}"
-        f" on pile {race.pile} by {gap}"
+        f" on {pile} by {gap}"
     )
 
 

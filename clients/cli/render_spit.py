@@ -51,7 +51,7 @@ def _centre(view: spit_pb2.SpitView) -> str:
     for number, pile in enumerate(view.centre):
         top = pile.top.text if pile.HasField("top") else "empty"
         cards = "card" if pile.size == 1 else "cards"
-        piles.append(f"pile {number}: {top} ({pile.size} {cards})")
+        piles.append(f"pile {number + 1}: {top} ({pile.size} {cards})")
     return "centre   " + "   ".join(piles)
 
 
@@ -60,7 +60,7 @@ def _side(update: Update, side: spit_pb2.SpitSide, seat: int, me: int) -> str:
     for number, pile in enumerate(side.stock):
         top = pile.top.text if pile.HasField("top") else "—"
         hidden = f"+{pile.hidden}" if pile.hidden else ""
-        piles.append(f"{number}:{top}{hidden}")
+        piles.append(f"{number + 1}:{top}{hidden}")
     who = label(update, seat, me)
     return f"stock    {who:<16} " + "  ".join(piles) + f"   spit pile {side.spit_count}"
 
@@ -85,11 +85,11 @@ def playable(view: spit_pb2.SpitView, seat: int) -> list[str]:
             continue
         for target, centre in enumerate(view.centre):
             if centre.HasField("top") and is_adjacent(Rank(pile.top.rank), Rank(centre.top.rank)):
-                hints.append(f"play {number} {target}")
+                hints.append(f"play {number + 1} {target + 1}")
     empty = [n for n, pile in enumerate(stock) if not pile.HasField("top")]
     covering = [n for n, pile in enumerate(stock) if pile.HasField("top") and pile.hidden]
     if empty and covering:
-        hints.append(f"move {covering[0]} {empty[0]}")
+        hints.append(f"move {covering[0] + 1} {empty[0] + 1}")
     return hints
 
 
@@ -108,15 +108,18 @@ def _event_text(update: Update, event: spit_pb2.SpitEvent, me: int) -> str | Non
     if kind == "played":
         played = event.played
         who = label(update, played.seat, me)
-        return f"{who} played {played.card.text} from stock {played.stock} onto pile {played.pile}"
+        card, stock, pile = played.card.text, played.stock + 1, played.pile + 1
+        return f"{who} played {card} from stock {stock} onto pile {pile}"
     if kind == "spat":
         spat = event.spat
-        return f"{label(update, spat.seat, me)} spat {spat.card.text} onto pile {spat.pile}"
+        return f"{label(update, spat.seat, me)} spat {spat.card.text} onto pile {spat.pile + 1}"
     if kind == "round_ended":
         ended = event.round_ended
         counts = "–".join(str(count) for count in ended.card_counts)
         who = label(update, ended.finisher, me)
-        return f"round {ended.round_no}: {who} went out, took pile {ended.taken}; cards {counts}"
+        return (
+            f"round {ended.round_no}: {who} went out, took pile {ended.taken + 1}; cards {counts}"
+        )
     if kind == "reshuffled":
         return "both centre piles were shuffled into new spit piles"
     if kind == "paused":

@@ -124,7 +124,7 @@ async def test_two_terminals_meet_in_the_queue_after_one_left_it_with_ctrl_c(
         await terminal.expect(r"^Match \S+: ")
         await terminal.expect(r"^gate     start: waiting for .*\(you\)")
         await terminal.send("ready")
-    await ann.expect(r"^centre   pile 0: \S+ \(1 card\)")
+    await ann.expect(r"^centre   pile 1: \S+ \(1 card\)")
     await ben.send("resign")
     assert (await ann.expect(r"^MATCH OVER.*")).group(0) == "MATCH OVER: You win (by resignation)."
     assert (await ben.expect(r"^MATCH OVER.*")).group(0) == "MATCH OVER: ann wins (by resignation)."

@@ -67,4 +67,4 @@ def test_a_live_match_has_no_ending_and_a_race_between_others_names_both() -> No
             pile=1, landed_seat=0, landed_card="Q♠", refused_seat=1, refused_card="Q♥", gap_us=50
         )
     )
-    assert race_line(update, -1) == "race     Ada's Q♠ beat Bea's Q♥ on pile 1 by 0.050 ms"
+    assert race_line(update, -1) == "race     Ada's Q♠ beat Bea's Q♥ on pile 2 by 0.050 ms"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from clients.cli.input import Blank, Help, Quit, Send, Time, build_command, parse_line
+from clients.cli.input import Blank, Help, Quit, Send, Time, build_command, parse_line, to_one
 from games import bid, spit
 from games.errors import Malformed
 from photofinish.game.v1 import bid_pb2
@@ -35,9 +35,10 @@ def test_a_bid_play_is_parsed_by_the_engine_and_converted_by_the_codec() -> None
 def test_a_spit_play_without_the_seen_top_gets_the_top_on_the_board() -> None:
     state, _ = walk_until(spit, spit.new_match(spit.Options(), 3), lambda s: s.version > 6, seed=1)
     update = spit_update(state, 0)
-    play = build_command("play 2 1", update).spit.play
+    play = build_command("play 2 2", update).spit.play  # piles counted from 1, as shown
+    assert (play.stock, play.pile) == (1, 1)
     assert play.HasField("onto") and play.onto == state.centre[1][-1].rank.value
-    named = build_command("play 2 1 Q", update).spit.play
+    named = build_command("play 2 2 Q", update).spit.play
     assert named.onto == 12
 
 
@@ -57,5 +58,13 @@ def test_a_line_that_is_no_bid_command_is_malformed(text: str) -> None:
 def test_a_line_that_is_no_spit_command_is_malformed() -> None:
     update = spit_update(spit.new_match(spit.Options(), 1), 0)
     with pytest.raises(Malformed) as error:
-        build_command("play 9 0", update)
-    assert "play 9 0" in str(error.value)
+        build_command("play 9 1", update)
+    assert "play 9 1" in str(error.value)
+    with pytest.raises(Malformed) as zero:
+        build_command("move 0 2", update)
+    assert "counted from 1" in str(zero.value)
+
+
+def test_a_refusal_of_a_spit_command_counts_its_piles_from_1() -> None:
+    said = "refused (pile_top_changed): play 2 0 Q: the top of pile 0 is now 5"
+    assert to_one(said) == "refused (pile_top_changed): play 3 1 Q: the top of pile 1 is now 5"

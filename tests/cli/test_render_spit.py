@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from clients.cli.input import to_one
 from clients.cli.render_spit import playable, render_spit
 from games import spit
 from games.seats import SEATS
@@ -27,7 +28,7 @@ def test_both_sides_show_each_stock_top_its_hidden_count_and_the_spit_pile() -> 
         for number, pile in enumerate(side.stock):
             top = str(pile[-1]) if pile else "—"
             hidden = f"+{len(pile) - 1}" if len(pile) > 1 else ""
-            assert f"{number}:{top}{hidden}" in line.split()
+            assert f"{number + 1}:{top}{hidden}" in line.split()
         assert line.endswith(f"spit pile {len(side.spit)}")
     assert _side_line(text, NAMES[0]).startswith("stock    Ada (you)")
     assert text.index("Ada (you)") < text.index("stock    Bea")
@@ -38,14 +39,16 @@ def test_the_centre_shows_both_tops_and_sizes() -> None:
     text = render_spit(spit_update(state, 1, events))
     for number, pile in enumerate(state.centre):
         cards = "card" if len(pile) == 1 else "cards"
-        assert f"pile {number}: {pile[-1]} ({len(pile)} {cards})" in text
+        assert f"pile {number + 1}: {pile[-1]} ({len(pile)} {cards})" in text
 
 
 def test_hints_name_the_plays_and_a_move_the_engine_allows() -> None:
     state, events = _position()
     for seat in SEATS:
         hints = playable(spit_update(state, seat, events).view.spit, seat)
-        legal = {" ".join(str(c).split()[:3]) for c in spit.legal_commands(state, seat)}
+        legal = {  # the engine's words, with piles counted from 1 as the CLI shows them
+            to_one(" ".join(str(c).split()[:3])) for c in spit.legal_commands(state, seat)
+        }
         assert {h for h in hints if h.startswith("play")} == {
             c for c in legal if c.startswith("play")
         }
@@ -60,10 +63,10 @@ def test_a_race_notice_names_both_cards_the_pile_and_the_gap() -> None:
             pile=0, landed_seat=1, landed_card="6♥", refused_seat=0, refused_card="8♠", gap_us=1234
         )
     )
-    assert "race     your 8♠ lost pile 0 to 6♥ by 1.234 ms" in render_spit(update)
+    assert "race     your 8♠ lost pile 1 to 6♥ by 1.234 ms" in render_spit(update)
     mirrored = spit_update(state, 1, events)
     mirrored.race.CopyFrom(update.race)
-    assert "race     your 6♥ beat 8♠ on pile 0 by 1.234 ms" in render_spit(mirrored)
+    assert "race     your 6♥ beat 8♠ on pile 1 by 1.234 ms" in render_spit(mirrored)
 
 
 def test_the_start_gate_says_who_still_has_to_press_ready() -> None:
