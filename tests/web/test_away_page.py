@@ -82,6 +82,7 @@ async def test_a_rated_match_the_opponent_never_moved_in_is_aborted_unrated(
         await claim.click()
         await page.wait_for_selector(".end-panel")
         assert await page.inner_text(".end-panel h3") == "Match void"
+        assert not await page.is_visible("#resign")  # a match that is over takes no command
         reason = await page.inner_text(".void-reason")
         assert reason == "Reason: aborted: Ben left before making a move"
         await page.locator(".rating-change").filter(has_text="void").wait_for()

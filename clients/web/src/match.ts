@@ -197,6 +197,7 @@ export class MatchView {
       this.tick();
     }
     const last = newest(this.latest);
+    this.root.classList.toggle("over", last.status !== Status.LIVE); // its buttons go (CSS)
     this.showAway(last);
     if (last.status !== Status.LIVE && !this.ended) {
       this.ended = true;
