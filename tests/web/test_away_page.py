@@ -34,11 +34,11 @@ async def quick_away(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[
 
 
 async def challenged(
-    arena: Arena, http: aiohttp.ClientSession
+    arena: Arena, http: aiohttp.ClientSession, phone: bool = False
 ) -> tuple[Page, ArenaClient, str, int]:
     """Ann challenges from the page (rated Spit); Ben accepts from here and is never on a
     page: a seat with no stream and no command."""
-    page = await new_page(arena.browser, arena.url)
+    page = await new_page(arena.browser, arena.url, phone=phone)
     await sign_in(page, "Ann")
     await page.click("#spit-challenge")
     code = await page.inner_text("#challenge-code")
@@ -98,7 +98,7 @@ async def test_an_opponent_who_moved_and_left_is_claimed_against_and_a_return_cl
     quick_away: Arena,
 ) -> None:
     async with aiohttp.ClientSession() as http:
-        page, ben, match_id, seat = await challenged(quick_away, http)
+        page, ben, match_id, seat = await challenged(quick_away, http, phone=True)
         await page.click("#ready")
         watching = ben.watch(match_id, seat)
         update = await anext(watching)
@@ -117,11 +117,11 @@ async def test_an_opponent_who_moved_and_left_is_claimed_against_and_a_return_cl
         assert "Ben is back." in await page.inner_text(".notices")
         await back.aclose()  # and leaves again
         await claim.wait_for(timeout=AWAY_WAIT_MS)
-        await screenshot(page, "away-claim-offer")
+        await screenshot(page, "away-claim-offer-phone")
         await claim.click()
         await page.wait_for_selector(".end-panel")
         assert await page.inner_text(".end-panel h3") == "You won"
         assert await page.inner_text(".outcome") == "Ann won: the opponent left."
         await page.locator(".rating-change").filter(has_text="Rating:").wait_for()
-        await screenshot(page, "away-claimed")
+        await screenshot(page, "away-claimed-phone")
         await page.context.close()

@@ -286,8 +286,9 @@ export class MatchView {
     if (shown?.textContent === label && this.awayNotice?.isConnected) return;
     this.awayNotice?.remove();
     const claim = h("button.primary#claim", { type: "button", onclick: () => void this.send(seats[0], { kind: { case: "claim", value: {} } }) }, label);
+    // Short: on a phone it must fit the notice area beside its button.
     const why = last.claimAborts ? `${name} left before making a move.` : `${name} has left the match.`;
-    this.say(`${why} No move and no connection for a while: you may end it, or wait for them.`, "info", claim);
+    this.say(`${why} End it, or wait for them.`, "info", claim);
     this.awayNotice = this.notices.firstElementChild as HTMLElement;
   }
 
