@@ -14,7 +14,7 @@ from services.gateway.grpcweb import MetadataHook, RequestRefused, Route
 from services.gateway.routing import SIGN_IN
 from services.gateway.tokens import Identity, InvalidToken, verify
 from wire.grpcweb.metadata import Metadata
-from wire.grpcweb.status import Code, Status
+from wire.grpcweb.status import Code, refused
 
 KNOWN_TOKENS = 100_000  # checks remembered (see TokenCheck)
 
@@ -67,12 +67,16 @@ def identity_hook(tokens: TokenCheck, inject_delay_s: float = 0.0) -> MetadataHo
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token:
             raise RequestRefused(
-                Status(Code.UNAUTHENTICATED, "sign in first: authorization: Bearer <token>")
+                refused(
+                    Code.UNAUTHENTICATED,
+                    "unauthenticated",
+                    "sign in first: authorization: Bearer <token>",
+                )
             )
         try:
             identity = tokens.identity(token.strip())
         except InvalidToken as error:
-            raise RequestRefused(Status(Code.UNAUTHENTICATED, str(error))) from None
+            raise RequestRefused(refused(Code.UNAUTHENTICATED, "bad_token", str(error))) from None
         return (
             (PLAYER_ID, identity.player_id),
             (PLAYER_NAME, quote(identity.name)),  # metadata is ASCII: names are UTF-8

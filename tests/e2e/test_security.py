@@ -65,11 +65,11 @@ async def test_calls_without_a_valid_token_are_refused(
     anonymous = ArenaClient(http, stack.gateway_url)
     with pytest.raises(CallError) as refused:
         await anonymous.ladder(game_pb2.GAME_BID)
-    assert refused.value.code == 16
+    assert (refused.value.code, refused.value.reason) == (16, "unauthenticated")
     anonymous.web.token = "e30.forged"
     with pytest.raises(CallError) as forged:
         await anonymous.play_hot_seat(game_pb2.GAME_BID)
-    assert forged.value.code == 16
+    assert (forged.value.code, forged.value.reason) == (16, "bad_token")
 
 
 async def test_a_token_cannot_act_in_another_players_seat(

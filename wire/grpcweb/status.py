@@ -5,6 +5,9 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from google.protobuf import any_pb2
+from google.rpc import error_details_pb2, status_pb2
+
 from wire.grpcweb.metadata import Metadata
 
 
@@ -41,3 +44,25 @@ class Status:
     @property
     def is_ok(self) -> bool:
         return self.code is Code.OK
+
+
+STATUS_DETAILS = "grpc-status-details-bin"  # the trailer with the google.rpc.Status
+DOMAIN = "photofinish"  # every ErrorInfo's domain
+
+
+def refused(
+    code: Code, reason: str, message: str, metadata: dict[str, str] | None = None
+) -> Status:
+    """Return a status that names its ``reason`` in a google.rpc.ErrorInfo, as every
+    refusal of the API does (docs/protocol.md): clients branch on the reason, not the text."""
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=metadata or {})
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    text = f"{reason}: {message}"
+    rich = status_pb2.Status(code=int(code), message=text, details=[detail])
+    return Status(code, text, ((STATUS_DETAILS, rich.SerializeToString()),))
+
+
+def has_details(status: Status) -> bool:
+    """Return whether ``status`` carries a google.rpc.Status (a service's own refusal)."""
+    return any(key == STATUS_DETAILS for key, _ in status.trailers)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass
 
 import grpc.aio
@@ -10,10 +11,27 @@ import grpc.aio
 from services.gateway.grpcweb.backends import StreamingCall, StreamMethod, UnaryMethod
 from services.gateway.grpcweb.metadata import from_backend
 from wire.grpcweb.metadata import Metadata
-from wire.grpcweb.status import Code, Status
+from wire.grpcweb.status import Code, Status, has_details, refused
+
+log = logging.getLogger(__name__)
 
 # A call the gateway itself cancelled (client gone, shutting down) ends with this status.
-CANCELLED_HERE = Status(Code.CANCELLED, "call cancelled by the gateway")
+CANCELLED_HERE = refused(Code.CANCELLED, "cancelled", "call cancelled by the gateway")
+# A backend call that failed in the gRPC library (no service answered it: a refusal of the
+# service carries its own ErrorInfo) is told without the library's text, which names
+# internal addresses; the log keeps it.
+_UNANSWERED = {
+    Code.UNAVAILABLE: (
+        "service_unavailable",
+        "a service behind the gateway did not answer",
+    ),
+    Code.DEADLINE_EXCEEDED: ("deadline_exceeded", "no answer within the call's deadline"),
+    Code.CANCELLED: ("cancelled", "the call was cancelled"),
+    Code.RESOURCE_EXHAUSTED: ("message_too_large", "a message was over the size limit"),
+}
+# The codes the gRPC library ends a call with by itself (a service that ends a call with
+# one of them sends its ErrorInfo).
+_LIBRARY_CODES = frozenset({*_UNANSWERED, Code.UNKNOWN, Code.INTERNAL})
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +111,18 @@ class StreamCall:
 
 
 def status_of(err: grpc.aio.AioRpcError) -> Status:
-    """Returns the Status carried by a grpc.aio.AioRpcError, status details included."""
-    return Status(
+    """Returns the Status carried by a grpc.aio.AioRpcError, status details included; one
+    the service did not give itself (no details) in the gateway's words."""
+    status = Status(
         Code(err.code().value[0]), err.details() or "", from_backend(err.trailing_metadata())
     )
+    if has_details(status) or status.code not in _LIBRARY_CODES:
+        return status  # the service's own ending
+    log.warning(
+        "backend call failed", extra={"fields": {"code": status.code.name, "why": status.message}}
+    )
+    reason, message = _UNANSWERED.get(status.code, ("internal_error", "the server failed"))
+    return refused(status.code, reason, message)
 
 
 def _this_task_is_cancelled() -> bool:

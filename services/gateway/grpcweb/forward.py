@@ -16,9 +16,11 @@ from services.gateway.grpcweb.metrics import OPEN_STREAMS, UNARY_SECONDS
 from services.gateway.grpcweb.response import StreamWriter, trailers_only, unary
 from services.gateway.grpcweb.routes import Route
 from wire.grpcweb.metadata import Metadata
-from wire.grpcweb.status import Code, Status
+from wire.grpcweb.status import Code, Status, refused
 
-SHUTTING_DOWN = Status(Code.UNAVAILABLE, "the gateway is shutting down; call again")
+SHUTTING_DOWN = refused(
+    Code.UNAVAILABLE, "gateway_stopping", "the gateway is shutting down; call again"
+)
 DEPARTURES = web.AppKey("grpcweb_departures", Departures)
 
 

@@ -22,7 +22,7 @@ from services.gateway.grpcweb.response import trailers_only
 from services.gateway.grpcweb.routes import MethodKind, Route
 from wire.grpcweb.errors import MalformedRequest
 from wire.grpcweb.metadata import Metadata
-from wire.grpcweb.status import Code, Status
+from wire.grpcweb.status import Code, refused
 
 # Called once the request message is in, just before forwarding. Returns the metadata the
 # gateway adds (an authenticated player id, a receipt stamp); raises RequestRefused to end
@@ -49,7 +49,9 @@ class GrpcWebProxy:
         path = f"/{request.match_info['service']}/{request.match_info['method']}"
         route = self._config.routes.get(path)
         if route is None:
-            status = Status(Code.UNIMPLEMENTED, f"method {path} is not served by this gateway")
+            status = refused(
+                Code.UNIMPLEMENTED, "unknown_method", f"method {path} is not served by this gateway"
+            )
             return trailers_only(wire, status, cors)
         local = self._config.local.get(path)
         try:
@@ -92,7 +94,9 @@ class GrpcWebProxy:
         cors: Mapping[str, str],
     ) -> web.StreamResponse:
         if incoming.parsed is None:
-            raise RequestRefused(Status(Code.INTERNAL, "a local method needs a request type"))
+            raise RequestRefused(
+                refused(Code.INTERNAL, "internal_error", "a local method needs a request type")
+            )
         method_name = request.match_info["method"]
         if route.kind is MethodKind.UNARY:
             unary = cast(LocalUnary, method)
@@ -110,8 +114,10 @@ class GrpcWebProxy:
         encoding = request.headers.get("grpc-encoding", "identity")
         if encoding != "identity":
             raise RequestRefused(
-                Status(
-                    Code.UNIMPLEMENTED, f"grpc-encoding {encoding} is not supported; use identity"
+                refused(
+                    Code.UNIMPLEMENTED,
+                    "unsupported_encoding",
+                    f"grpc-encoding {encoding} is not supported; use identity",
                 )
             )
         timeout_s = parse_timeout(request.headers.get("grpc-timeout"))

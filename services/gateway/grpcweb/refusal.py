@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wire.grpcweb.errors import MalformedRequest, Reason
-from wire.grpcweb.status import Code, Status
+from wire.grpcweb.status import Code, Status, refused
 
 
 class RequestRefused(Exception):
@@ -23,4 +23,4 @@ _CODE_FOR_REASON = {reason: Code.INVALID_ARGUMENT for reason in Reason} | {
 
 def status_for(error: MalformedRequest) -> Status:
     """Returns the status the client receives for a malformed request."""
-    return Status(_CODE_FOR_REASON[error.reason], error.detail)
+    return refused(_CODE_FOR_REASON[error.reason], error.reason.value, error.detail)

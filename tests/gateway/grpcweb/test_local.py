@@ -102,5 +102,6 @@ async def test_gateway_shutdown_ends_a_local_stream_with_unavailable() -> None:
         rest = await response.content.read()
         await closing
     reply = webclient.parse(webclient.Reply(response.status, response.headers), rest)
-    assert (reply.status, reply.message) == (14, "the gateway is shutting down; call again")
+    assert (reply.status, reply.reason) == (14, "gateway_stopping")
+    assert reply.message == "gateway_stopping: the gateway is shutting down; call again"
     assert ticker.closed.is_set()

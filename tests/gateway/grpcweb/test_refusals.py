@@ -15,7 +15,10 @@ async def test_method_off_the_allow_list_is_unimplemented(gateway: Gateway) -> N
     reply = await webclient.call(gateway.session, gateway.url("/photofinish.secret.v1.Admin/Wipe"))
     assert reply.http_status == 200
     assert reply.status == 12
-    assert reply.message == "method /photofinish.secret.v1.Admin/Wipe is not served by this gateway"
+    assert reply.message == (
+        "unknown_method: method /photofinish.secret.v1.Admin/Wipe is not served by this gateway"
+    )
+    assert reply.reason == "unknown_method"
     assert reply.headers["grpc-status"] == "12"
 
 
@@ -27,10 +30,11 @@ async def test_garbage_body_is_invalid_argument(gateway: Gateway, content_type: 
     )
     assert (reply.http_status, reply.status) == (200, 3)
     assert reply.message.startswith(
-        "frame flag 0x74 is not defined"
+        "unknown_flag: frame flag 0x74 is not defined"
         if content_type == webclient.BINARY
-        else "body is not base64"
+        else "bad_base64: body is not base64"
     )
+    assert reply.reason == ("unknown_flag" if content_type == webclient.BINARY else "bad_base64")
 
 
 @pytest.mark.parametrize(
@@ -48,13 +52,17 @@ async def test_malformed_framing_is_invalid_argument_with_a_clear_message(
 ) -> None:
     reply = await webclient.call(gateway.session, gateway.url(ECHO), body=body)
     assert (reply.http_status, reply.status) == (200, 3)
-    assert reply.message.startswith(message)
+    assert reply.reason  # every refusal names its reason (docs/protocol.md)
+    assert reply.message.startswith(f"{reply.reason}: {message}")
 
 
 async def test_oversize_message_is_resource_exhausted(gateway: Gateway) -> None:
     reply = await webclient.call(gateway.session, gateway.url(ECHO), b"x" * (MAX_MESSAGE_BYTES + 1))
     assert (reply.http_status, reply.status) == (200, 8)
-    assert reply.message == f"message of {MAX_MESSAGE_BYTES + 1} bytes is over the limit of 1024"
+    assert reply.message == (
+        f"message_too_large: message of {MAX_MESSAGE_BYTES + 1} bytes is over the limit of 1024"
+    )
+    assert reply.reason == "message_too_large"
 
 
 async def test_huge_declared_length_is_refused_without_waiting_for_the_bytes(

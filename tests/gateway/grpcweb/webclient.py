@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 import aiohttp
+from google.rpc import error_details_pb2, status_pb2
 from multidict import CIMultiDictProxy
 
 BINARY = "application/grpc-web+proto"
@@ -44,6 +45,19 @@ class Reply:
     @property
     def message(self) -> str:
         return unquote(self.trailers.get("grpc-message", ""))
+
+    @property
+    def reason(self) -> str:
+        """The ErrorInfo reason the status details carry ("" without details)."""
+        encoded = self.trailers.get("grpc-status-details-bin", "")
+        if not encoded:
+            return ""
+        rich = status_pb2.Status.FromString(base64.b64decode(encoded + "=" * (-len(encoded) % 4)))
+        for detail in rich.details:
+            info = error_details_pb2.ErrorInfo()
+            if detail.Unpack(info):
+                return str(info.reason)
+        return ""
 
 
 def parse(reply: Reply, body: bytes) -> Reply:
