@@ -53,6 +53,8 @@ from services.common.rejection import Rejection
 
 log = logging.getLogger("arbitration")
 
+MAX_CLIENT_SEQ_JUMP = 1 << 20  # how far a seat's client_seq may grow in one command
+
 
 def refuse(
     reason: str, message: str, code: grpc.StatusCode = grpc.StatusCode.FAILED_PRECONDITION
@@ -182,9 +184,17 @@ class Referee:
         cached = match.answer_to(item.seat, item.client_seq)
         if cached is not None:
             return cached  # a retry: answered, never applied twice
-        if item.client_seq <= match.last_client_seq.get(item.seat, 0):
+        last = match.last_client_seq.get(item.seat, 0)
+        if item.client_seq <= last:
             return refuse(
                 "stale_client_seq", f"client_seq {item.client_seq} was already used or skipped"
+            )
+        if item.client_seq > last + MAX_CLIENT_SEQ_JUMP:
+            # Else one number near 2^64 would leave the seat nothing to send for the match.
+            return refuse(
+                "bad_client_seq",
+                f"client_seq may grow by at most {MAX_CLIENT_SEQ_JUMP} from the last ({last})",
+                grpc.StatusCode.INVALID_ARGUMENT,
             )
         if match.finished_ns is not None and item.arrival_ns > match.finished_ns:
             # It arrived after the end: answered, but not part of the match (not logged).

@@ -111,6 +111,17 @@ async def test_a_replayed_client_seq_is_answered_not_applied_again(
         await alice.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
     assert stale.value.reason == "stale_client_seq"
     assert (await latest(alice)).seq == after_first.seq
+    # A number far ahead is refused and spends nothing: the next number is still judged.
+    request.client_seq = 2**64 - 1
+    with pytest.raises(CallError) as far:
+        await alice.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
+    assert (far.value.code, far.value.reason) == (3, "bad_client_seq")
+    assert (await latest(alice)).seq == after_first.seq
+    request.client_seq = 1001
+    try:
+        await alice.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
+    except CallError as judged:  # the rules may refuse a second Ready: not its number
+        assert judged.reason not in ("stale_client_seq", "bad_client_seq")
 
 
 async def test_garbage_unknown_and_oversize_requests_get_clear_errors(
