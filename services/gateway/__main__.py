@@ -22,6 +22,7 @@ from services.gateway.ops import add_ops_routes
 from services.gateway.page import placeholder
 from services.gateway.play import PlayEndpoint
 from services.gateway.presence import Presence
+from services.gateway.ratelimit import CommandRate
 from services.gateway.routing import public_routes
 from services.gateway.submits import SubmitForwarder
 from wire import logs, loops
@@ -34,7 +35,8 @@ async def main(config: Config) -> None:
     await directory.start()
     link = await NatsLink.connect(config.nats_url, "gateway-link")  # submits and updates
     arbitration = ArbitrationChannels(config.arbitration_addr, directory)
-    submits = SubmitForwarder(link, directory)
+    rate = CommandRate(config.commands_per_s, config.commands_burst)
+    submits = SubmitForwarder(link, directory, rate)
     submits.start()
     presence = Presence(link, config.presence_every_s)
     presence.start()

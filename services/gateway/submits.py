@@ -26,6 +26,7 @@ from services.common.natslink.link import NatsLink
 from services.common.natslink.requests import NO_RESPONDERS
 from services.common.placement import Directory
 from services.common.rejection import Rejection, from_refusal
+from services.gateway.ratelimit import CommandRate
 from wire import subjects
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,10 @@ def _unavailable(why: str) -> Rejection:
 class SubmitForwarder:
     """Sends Submits to the instance that runs each match and hands back each answer."""
 
-    def __init__(self, link: NatsLink, directory: Directory) -> None:
+    def __init__(
+        self, link: NatsLink, directory: Directory, rate: CommandRate | None = None
+    ) -> None:
+        self._rate = rate or CommandRate()
         self._link = link
         self._directory = directory
         self._inbox = link.new_inbox()
@@ -94,7 +98,13 @@ class SubmitForwarder:
         subject: str,
     ) -> None:
         """Send the command on ``subject`` with this turn's others; ``settle`` gets its
-        answer (in the read that brings it) or its refusal, exactly once."""
+        answer (in the read that brings it) or its refusal, exactly once. A player over the
+        command rate is refused here (``ratelimit``), and nothing is sent."""
+        try:
+            self._rate.check(player_id)
+        except Rejection as over:
+            settle(over)
+            return
         forwarded = arbitration_pb2.ForwardedSubmit(
             request=request, player_id=player_id, received_ns=received_ns
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -11,7 +13,7 @@ import pytest_asyncio
 
 from clients.arena import ArenaClient
 from clients.grpcweb import CallError
-from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, next_update, player, until
@@ -20,6 +22,7 @@ from wire.grpcweb.framing import decode_frames, parse_trailer_block
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
+FLOOD = 100  # commands at once from one token: the edge lets a burst of 20 through
 SUBMIT = "/photofinish.client.v1.Arena/Submit"
 GRPC_WEB = {"content-type": "application/grpc-web+proto", "x-grpc-web": "1"}
 
@@ -185,3 +188,24 @@ async def test_a_match_id_that_is_no_subject_token_is_refused_by_watch(
         with pytest.raises(CallError) as refused:
             await anext(alice.client.watch(bad, 0))
         assert (refused.value.code, refused.value.reason) == (3, "bad_match_id"), bad
+
+
+async def test_a_flood_of_commands_is_cut_at_the_edge_and_leaves_the_log_small(
+    arena: tuple[Stack, aiohttp.ClientSession],
+) -> None:
+    stack, http = arena
+    flooder = await player(http, stack, "Flood")
+    calm = await player(http, stack, "Calm")
+    first, second = await challenge(flooder, calm, game_pb2.GAME_BID, rated=False)
+    empty = game_pb2.Command()  # refused by the arbitration (bad_command) if it got there
+    outcomes = await asyncio.gather(
+        *(first.submit(empty) for _ in range(FLOOD)), return_exceptions=True
+    )
+    reasons = Counter(o.reason for o in outcomes if isinstance(o, CallError))
+    assert reasons["rate_limited"] >= FLOOD - 25, reasons
+    limited = next(o for o in outcomes if isinstance(o, CallError) and o.reason == "rate_limited")
+    assert limited.code == 8 and int(limited.metadata["retry_after_ms"]) > 0
+    await second.submit(game_pb2.Command(bid=bid_pb2.BidCommand(resign=bid_pb2.BidResign())))
+    log = await first.client.match_log(first.match_id)
+    refused = [e for e in log.entries if e.kind == log_pb2.ENTRY_KIND_REFUSED]
+    assert len(refused) <= 25  # what got past the edge, not the flood
