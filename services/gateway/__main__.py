@@ -24,6 +24,7 @@ from services.gateway.play import PlayEndpoint
 from services.gateway.presence import Presence
 from services.gateway.ratelimit import CommandRate
 from services.gateway.routing import public_routes
+from services.gateway.streams import StreamLimits
 from services.gateway.submits import SubmitForwarder
 from wire import logs, loops
 from wire.stopping import wait_for_stop_signal
@@ -40,7 +41,10 @@ async def main(config: Config) -> None:
     submits.start()
     presence = Presence(link, config.presence_every_s)
     presence.start()
-    arena = LocalArena(config.token_key, link, arbitration, submits, presence)
+    streams = StreamLimits(
+        config.streams_per_player, config.streams_per_address, config.streams_unlimited
+    )
+    arena = LocalArena(config.token_key, link, arbitration, submits, presence, streams)
     grpc_web = GrpcWebConfig(
         routes=public_routes(),
         local=arena.methods(),
@@ -60,7 +64,14 @@ async def main(config: Config) -> None:
     inject_delay_s = config.inject_forwarding_delay_ms / 1000
     setup(app, grpc_web, identity_hook(tokens, inject_delay_s))
     play = PlayEndpoint(
-        tokens, link, arbitration, submits, presence, config.max_message_bytes, inject_delay_s
+        tokens,
+        link,
+        arbitration,
+        submits,
+        presence,
+        config.max_message_bytes,
+        inject_delay_s,
+        streams,
     )
     app.router.add_get("/play", play.handle)
     app.on_shutdown.append(lambda _: play.close_all())

@@ -18,6 +18,8 @@ from wire.grpcweb.status import Code, refused
 
 KNOWN_TOKENS = 100_000  # checks remembered (see TokenCheck)
 
+CLIENT_ADDRESS = "x-pf-client-address"  # who connected: for the per-address limits
+
 
 class TokenCheck:
     """Checks bearer tokens, each once: a player sends the same one with every command.
@@ -81,6 +83,7 @@ def identity_hook(tokens: TokenCheck, inject_delay_s: float = 0.0) -> MetadataHo
             (PLAYER_ID, identity.player_id),
             (PLAYER_NAME, quote(identity.name)),  # metadata is ASCII: names are UTF-8
             (RECEIVED_NS, received_ns),
+            (CLIENT_ADDRESS, request.remote or ""),
         )
 
     return hook

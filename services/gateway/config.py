@@ -30,6 +30,9 @@ class Config:
     presence_every_s: float = 5.0  # how often the seats with a stream open are named
     commands_per_s: float = 10.0  # each player's command rate (services/gateway/ratelimit.py)
     commands_burst: float = 20.0
+    streams_per_player: int = 16  # open match streams (services/gateway/streams.py)
+    streams_per_address: int = 1024
+    streams_unlimited: frozenset[str] = frozenset({"127.0.0.1", "::1"})
 
     @classmethod
     def from_env(cls) -> Config:
@@ -52,4 +55,11 @@ class Config:
             presence_every_s=float(env.get("PF_PRESENCE_EVERY_S", "5")),
             commands_per_s=float(env.get("PF_COMMANDS_PER_S", "10")),
             commands_burst=float(env.get("PF_COMMANDS_BURST", "20")),
+            streams_per_player=int(env.get("PF_STREAMS_PER_PLAYER", "16")),
+            streams_per_address=int(env.get("PF_STREAMS_PER_ADDRESS", "1024")),
+            streams_unlimited=frozenset(
+                a.strip()
+                for a in env.get("PF_STREAMS_UNLIMITED_ADDRESSES", "127.0.0.1,::1").split(",")
+                if a.strip()
+            ),
         )

@@ -8,6 +8,7 @@ the same rich status a backend would send (google.rpc.Status with ErrorInfo).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import AsyncIterator
 
@@ -21,10 +22,12 @@ from services.common.natslink.link import NatsLink
 from services.common.rejection import Rejection
 from services.common.watching import RENEW_S, SPECTATORS
 from services.gateway.arbiters import ArbitrationChannels
+from services.gateway.auth import CLIENT_ADDRESS
 from services.gateway.grpcweb import RequestRefused
 from services.gateway.grpcweb.config import LocalMethod
 from services.gateway.presence import Presence
 from services.gateway.routing import ARENA
+from services.gateway.streams import StreamLimits
 from services.gateway.submits import SubmitForwarder
 from services.gateway.tokens import issue
 from wire import subjects
@@ -70,8 +73,10 @@ class LocalArena:
         arbitration: ArbitrationChannels,
         submits: SubmitForwarder,
         presence: Presence | None = None,
+        streams: StreamLimits | None = None,
     ) -> None:
         self._presence = presence
+        self._streams = streams or StreamLimits()
         self._key = token_key
         self._link = link
         self._arbitration = arbitration
@@ -116,7 +121,8 @@ class LocalArena:
         """Stream the seat's updates as published: each is read for its number and status
         only, and passed on in the bytes it came in (never encoded again)."""
         assert isinstance(request, arena_pb2.WatchRequest)
-        player = text_values(metadata).get(PLAYER_ID, "")
+        values = text_values(metadata)
+        player = values.get(PLAYER_ID, "")
         if not subjects.is_match_id(request.match_id):  # it becomes a subject's token
             raise refused(
                 Rejection(
@@ -125,6 +131,15 @@ class LocalArena:
                     f"{request.match_id[:80]!r} is no match id",
                 )
             )
+        with contextlib.ExitStack() as held:
+            try:
+                held.enter_context(self._streams.held(player, values.get(CLIENT_ADDRESS, "")))
+            except Rejection as rejection:
+                raise refused(rejection) from None
+            async for data in self._follow(request, player):
+                yield data
+
+    async def _follow(self, request: arena_pb2.WatchRequest, player: str) -> AsyncIterator[bytes]:
         published: asyncio.Queue[bytes] = asyncio.Queue()
         # Subscribe before asking for the latest update, so nothing falls in between.
         sid = self._link.subscribe(

@@ -41,6 +41,7 @@ from services.gateway.auth import TokenCheck
 from services.gateway.grpcweb.metrics import OPEN_STREAMS, UNARY_SECONDS
 from services.gateway.local import is_newer, lead_of
 from services.gateway.presence import Presence
+from services.gateway.streams import StreamLimits
 from services.gateway.submits import SubmitForwarder
 from services.gateway.tokens import InvalidToken
 from wire import subjects
@@ -105,8 +106,10 @@ class PlayEndpoint:
         presence: Presence,
         max_message_bytes: int,
         inject_delay_s: float = 0.0,
+        streams: StreamLimits | None = None,
     ) -> None:
         self._presence = presence
+        self._streams = streams or StreamLimits()
         self._tokens = tokens
         self._link = link
         self._arbitration = arbitration
@@ -131,10 +134,15 @@ class PlayEndpoint:
                     f"{hello.match_id[:80]!r} is no match id",
                     POLICY,
                 )
-            socket = SeatSocket(self, ws, request, hello.match_id, hello.seat, player)
-            self._open.add(socket)
-            with OPEN_STREAMS.labels("Play").track_inprogress():
-                await socket.serve()
+            with contextlib.ExitStack() as held:
+                try:
+                    held.enter_context(self._streams.held(player, request.remote or ""))
+                except Rejection as rejection:
+                    raise Ended(rejection.to_refusal(), POLICY) from None
+                socket = SeatSocket(self, ws, request, hello.match_id, hello.seat, player)
+                self._open.add(socket)
+                with OPEN_STREAMS.labels("Play").track_inprogress():
+                    await socket.serve()
         except Ended as ended:
             if socket is not None:
                 socket.flush()  # what the client was owed goes before the reason

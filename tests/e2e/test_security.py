@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from pathlib import Path
 
 import aiohttp
@@ -17,11 +17,13 @@ from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, next_update, player, until
+from tests.waiting import poll_until
 from wire.grpcweb.framing import decode_frames, parse_trailer_block
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
+STREAMS_PER_PLAYER = 16  # the gateway's default (PF_STREAMS_PER_PLAYER)
 FLOOD = 100  # commands at once from one token: the edge lets a burst of 20 through
 SUBMIT = "/photofinish.client.v1.Arena/Submit"
 GRPC_WEB = {"content-type": "application/grpc-web+proto", "x-grpc-web": "1"}
@@ -209,3 +211,32 @@ async def test_a_flood_of_commands_is_cut_at_the_edge_and_leaves_the_log_small(
     log = await first.client.match_log(first.match_id)
     refused = [e for e in log.entries if e.kind == log_pb2.ENTRY_KIND_REFUSED]
     assert len(refused) <= 25  # what got past the edge, not the flood
+
+
+async def test_one_token_cannot_hold_more_than_its_share_of_streams(
+    seated: tuple[Seated, Seated],
+) -> None:
+    alice, _ = seated
+    streams = [alice.client.watch(alice.match_id, alice.seat) for _ in range(STREAMS_PER_PLAYER)]
+    try:
+        for stream in streams:
+            await next_update(stream)
+        extra = alice.client.watch(alice.match_id, alice.seat)
+        with pytest.raises(CallError) as refused:
+            await next_update(extra)
+        assert (refused.value.code, refused.value.reason) == (8, "too_many_streams")
+        await streams.pop().aclose()  # one closed: room for another, once the gateway sees it
+
+        async def reopened() -> AsyncGenerator[arbitration_pb2.MatchUpdate, None] | None:
+            stream = alice.client.watch(alice.match_id, alice.seat)
+            try:
+                await next_update(stream)
+            except CallError as error:
+                assert error.reason == "too_many_streams"
+                return None
+            return stream
+
+        streams.append(await poll_until("a stream reopened", reopened))
+    finally:
+        for stream in streams:
+            await stream.aclose()
