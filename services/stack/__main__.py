@@ -7,7 +7,10 @@ import asyncio
 import os
 from pathlib import Path
 
+from prometheus_client import start_http_server
+
 from services.stack.stack import Ports, StackConfig, run_stack
+from services.stack.supervise import Supervisor
 from wire.stopping import wait_for_stop_signal
 
 # Project ports, away from the usual ones (a system NATS on 4222 keeps running).
@@ -21,6 +24,7 @@ PROJECT_PORTS = Ports(
     gateway=7100,
     metrics_base=7200,
 )
+SUPERVISOR_METRICS_PORT = 7209  # pf_restarts_total, for the ops page
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -33,8 +37,11 @@ async def main(args: argparse.Namespace) -> None:
         echo=args.verbose,
         # More than one shares the matches and fails over between them (docs/failover.md).
         arbitration_instances=int(os.environ.get("PF_ARBITRATION_INSTANCES", "1")),
+        extra_metrics_targets=(("supervisor", f"127.0.0.1:{SUPERVISOR_METRICS_PORT}"),),
     )
+    start_http_server(SUPERVISOR_METRICS_PORT, addr="127.0.0.1")
     async with run_stack(config) as stack:
+        supervisor = asyncio.create_task(Supervisor(stack).run())
         print(
             f"\nPhoto Finish is running.\n"
             f"  Play in a browser:  {stack.gateway_url}/\n"
@@ -47,6 +54,7 @@ async def main(args: argparse.Namespace) -> None:
         )
         await wait_for_stop_signal()
         print("Stopping…", flush=True)
+        supervisor.cancel()  # nothing is started again while everything stops
 
 
 if __name__ == "__main__":

@@ -47,6 +47,8 @@ class StackConfig:
     arbitration_instances: int = 1  # more: "arbitration-2", … share the load and fail over
     extra_env: tuple[tuple[str, str], ...] = ()
     echo: bool = False
+    # More /metrics for the ops page, as (name, host:port): the supervisor's, under make run.
+    extra_metrics_targets: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(slots=True)
@@ -132,7 +134,8 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
             "PF_TOURNAMENTS_ADDR": stack.address("tournaments"),
             # The ops page (/ops) reads every service's /metrics, each arbitration's too.
             "PF_METRICS_TARGETS": ",".join(
-                f"{name}={stack.address(name, 'metrics')}" for name in stack.children
+                [f"{name}={stack.address(name, 'metrics')}" for name in stack.children]
+                + [f"{name}={address}" for name, address in config.extra_metrics_targets]
             ),
         }
         gateway = await start_child("gateway", "services.gateway", gateway_env, logs, config.echo)

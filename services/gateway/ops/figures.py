@@ -63,6 +63,7 @@ def figures(now: Scrape, before: Scrape | None) -> Figures:
         "forwarding_delay_p99_ms": _p(0.99, window, "pf_forwarding_delay_seconds"),
         "faults": by_label(current, "pf_timing_faults_total", "kind"),
         "voids": by_label(current, "pf_voids_total", "reason"),
+        "restarts": by_label(current, "pf_restarts_total", "process"),
         "queues": _queues(current),
         "open_challenges": total(current, "pf_matchmaking_open_challenges"),
         "ratings_pending": total(current, "pf_ratings_consumer_pending"),

@@ -33,6 +33,7 @@ OPS_PAGE = """<!doctype html>
 <section><h2>Services</h2><table id="services"></table></section>
 <section><h2>Timing faults (since start)</h2><table id="faults"></table></section>
 <section><h2>Voids (since start)</h2><table id="voids"></table></section>
+<section><h2>Processes started again (make run)</h2><table id="restarts"></table></section>
 <section><h2>Queues</h2><table id="queues"></table></section>
 <script>
 "use strict";
@@ -94,6 +95,7 @@ function render(f) {
     f.services.map(s => [s.name, state(s.up), fmt(s.loop_lag_p99_ms, " ms")]));
   table("faults", ["kind", "count"], Object.entries(f.faults).map(([k, v]) => [k, v]));
   table("voids", ["reason", "count"], Object.entries(f.voids).map(([k, v]) => [k, v]));
+  table("restarts", ["process", "restarts"], Object.entries(f.restarts ?? {}));
   table("queues", ["game", "rated", "waiting"], f.queues.map(q => [q.game, q.rated, q.length]));
 }
 async function poll() {
