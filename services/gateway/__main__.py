@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import nats
+import nats.aio.client
+import nats.errors
+import nats.js.errors
 from aiohttp import web
 
 from services.common.metrics import add_metrics_route, bound_port, lag_sampler
@@ -28,6 +32,8 @@ from services.gateway.streams import StreamLimits
 from services.gateway.submits import SubmitForwarder
 from wire import logs, loops
 from wire.stopping import wait_for_stop_signal
+
+READY_CHECK_S = 2.0  # the readiness probe's own NATS lookup gives up after this
 
 
 async def main(config: Config) -> None:
@@ -77,6 +83,7 @@ async def main(config: Config) -> None:
     app.on_shutdown.append(lambda _: play.close_all())
     add_metrics_route(app)
     app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readiness(nc, link, directory))
     add_ops_routes(app, config.metrics_targets)
     index = Path(config.static_dir, "index.html") if config.static_dir else None
     if index is not None and index.is_file():
@@ -115,8 +122,33 @@ def index_page(index: Path) -> Callable[[web.Request], Awaitable[web.StreamRespo
 
 
 async def healthz(request: web.Request) -> web.Response:
-    """Answer liveness and readiness probes: the gateway is up and serving."""
+    """Answer the liveness probe: the gateway's process is up and serving HTTP."""
     return web.Response(text="ok\n")
+
+
+def readiness(
+    nc: nats.aio.client.Client, link: NatsLink, directory: Directory
+) -> Callable[[web.Request], Awaitable[web.Response]]:
+    """Return the readiness probe: 200 once both NATS connections are up and an arbitration
+    instance has announced itself lately (their announcements age out); else 503, naming
+    what is missing, so a load balancer sends players elsewhere meanwhile."""
+
+    async def readyz(request: web.Request) -> web.Response:
+        missing = []
+        if not nc.is_connected or not link.is_connected:
+            missing.append("NATS is not connected")
+        else:
+            try:
+                instances = await asyncio.wait_for(directory.arbiters_kv.keys(), READY_CHECK_S)
+            except (nats.errors.Error, nats.js.errors.Error, TimeoutError):
+                instances = []
+            if not instances:
+                missing.append("no arbitration instance has announced itself")
+        if missing:
+            return web.Response(status=503, text="not ready: " + "; ".join(missing) + "\n")
+        return web.Response(text="ready\n")
+
+    return readyz
 
 
 if __name__ == "__main__":

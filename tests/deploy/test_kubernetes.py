@@ -78,8 +78,8 @@ def test_services_are_probed_on_grpc_health_and_the_gateway_on_http(overlay: Pat
         for probe in ("readinessProbe", "livenessProbe"):
             assert container[probe]["grpc"] == {"port": port}, (name, probe)
     gateway = containers(named(resources, "Deployment", "gateway"))[0]
-    for probe in ("readinessProbe", "livenessProbe"):
-        assert gateway[probe]["httpGet"]["path"] == "/healthz"
+    assert gateway["livenessProbe"]["httpGet"]["path"] == "/healthz"
+    assert gateway["readinessProbe"]["httpGet"]["path"] == "/readyz"
 
 
 def _kind(name: str) -> str:
