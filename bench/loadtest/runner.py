@@ -28,7 +28,7 @@ from bench.loadtest.settings import END_TIMEOUT_S, SETUP_TIMEOUT_S, Settings
 from bench.loadtest.truth import Truth, gather
 from bench.stack import histograms
 from bench.stack.procstat import child_pids_named, rss_mb
-from bench.stack.settings import GAME_BY_NAME
+from bench.stack.settings import GAME_BY_NAME, LOAD_ENV
 from clients.arena import ArenaClient
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.tournaments.v1 import tournaments_pb2 as tpb
@@ -61,7 +61,7 @@ async def target(settings: Settings) -> AsyncIterator[Target]:
         else:
             data_dir = settings.data_dir
             data_dir.mkdir(parents=True, exist_ok=True)
-        async with run_stack(StackConfig(data_dir, with_bots=False)) as stack:
+        async with run_stack(StackConfig(data_dir, with_bots=False, extra_env=LOAD_ENV)) as stack:
             pids = {name: child.process.pid or 0 for name, child in stack.children.items()}
             for pid in child_pids_named("nats-server"):
                 pids["nats-server"] = pid

@@ -18,7 +18,7 @@ from bench.stack.pipe import receive
 from bench.stack.procstat import Snapshot, Usage, child_pids_named
 from bench.stack.profiling import record, summary
 from bench.stack.report import report
-from bench.stack.settings import LOAD_CPU, SETUP_TIMEOUT_S, STACK_CPU, STOP_TIMEOUT_S
+from bench.stack.settings import LOAD_CPU, LOAD_ENV, SETUP_TIMEOUT_S, STACK_CPU, STOP_TIMEOUT_S
 from bench.stack.worker import WorkerSpec, assign, worker_main
 from bench.stack.yardsticks import ratio_lines, spit_step_us
 from services.stack.stack import StackConfig, run_stack
@@ -47,7 +47,7 @@ async def bench(args: argparse.Namespace) -> None:
         )
     with tempfile.TemporaryDirectory(prefix="pf-bench-stack-") as tmp:
         async with (
-            run_stack(StackConfig(Path(tmp), with_bots=False)) as stack,
+            run_stack(StackConfig(Path(tmp), with_bots=False, extra_env=LOAD_ENV)) as stack,
             aiohttp.ClientSession() as http,
         ):
             pids = {name: child.process.pid for name, child in stack.children.items()}

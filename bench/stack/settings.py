@@ -29,3 +29,8 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 # --pin: the stack on one CPU, the load generator on the other.
 STACK_CPU = 0
 LOAD_CPU = 1
+
+
+# Scripted players may go faster than a person (--pace, think scales): the per-player
+# command rate at the edge is set for people, so the load measures the stack, not it.
+LOAD_ENV = (("PF_COMMANDS_PER_S", "100000"), ("PF_COMMANDS_BURST", "100000"))

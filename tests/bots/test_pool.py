@@ -26,13 +26,14 @@ from photofinish.game.v1 import game_pb2
 from services.stack.processes import start_child
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.bots.driver import Log, drive
+from tests.pace import FAST_PLAY_ENV
 from tests.waiting import poll_until
 from wire import subjects
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 TOKEN_KEY = "ab" * 32  # fixed, so tokens outlive a gateway restart
-STACK_ENV = (("PF_GATE_TIMEOUT_S", "5"), ("PF_BOTS_THINK_SCALE", "0.02"))
+STACK_ENV = (("PF_GATE_TIMEOUT_S", "5"), ("PF_BOTS_THINK_SCALE", "0.02"), *FAST_PLAY_ENV)
 REQUEST_TIMEOUT_S = 5.0
 NO_SUCH_LEVEL = game_pb2.Level.ValueType(9)
 

@@ -24,6 +24,7 @@ from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.bots.driver import Log, drive
+from tests.pace import FAST_PLAY_ENV
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -31,6 +32,7 @@ THINK_SCALE = 0.02
 STACK_ENV = (
     ("PF_GATE_TIMEOUT_S", "5"),
     ("PF_BOTS_THINK_SCALE", str(THINK_SCALE)),
+    *FAST_PLAY_ENV,
     ("PF_BOTS_SEED", "7"),
 )
 

@@ -33,6 +33,7 @@ from photofinish.game.v1 import game_pb2
 from services.arbitration.matchlog.reader import read_entries
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, lower_cpu_priority, player
+from tests.pace import FAST_PLAY_ENV
 from tools.replay import Replayed, replay
 
 RATED_MATCHES = 100
@@ -41,7 +42,7 @@ PLAY_S = 15.0
 ARRIVALS_S = 3.0  # the seats start playing over this long, as people's pages do
 THINK_SCALE = 2.0  # the players think twice as long as the medium level
 CLIENT_NICENESS = 10
-BOTS_PACE = (("PF_BOTS_THINK_SCALE", str(THINK_SCALE)),)
+BOTS_PACE = (("PF_BOTS_THINK_SCALE", str(THINK_SCALE)), *FAST_PLAY_ENV)
 GAMES_CYCLE = (game_pb2.GAME_SPIT, game_pb2.GAME_BID)
 
 

@@ -29,6 +29,7 @@ from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import player
+from tests.pace import FAST_PLAY_ENV
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -42,7 +43,8 @@ async def arena(
 ) -> AsyncIterator[tuple[Stack, aiohttp.ClientSession]]:
     # Computer players think at 1% of their pace, so whole matches fit in a test.
     config = StackConfig(
-        Path(tmp_path_factory.mktemp("stack")), extra_env=(("PF_BOTS_THINK_SCALE", "0.01"),)
+        Path(tmp_path_factory.mktemp("stack")),
+        extra_env=(("PF_BOTS_THINK_SCALE", "0.01"), *FAST_PLAY_ENV),
     )
     async with run_stack(config) as stack, aiohttp.ClientSession() as http:
         yield stack, http

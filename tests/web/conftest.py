@@ -11,6 +11,7 @@ import pytest_asyncio
 from playwright.async_api import Browser
 
 from services.stack.stack import StackConfig, run_stack
+from tests.pace import FAST_PLAY_ENV
 from tests.web.browser import chromium
 
 # The computer thinks faster than a person would, so a whole match fits a test.
@@ -28,7 +29,7 @@ async def arena(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Arena
     config = StackConfig(
         Path(tmp_path_factory.mktemp("stack")),
         with_bots=True,
-        extra_env=(("PF_BOTS_THINK_SCALE", THINK_SCALE),),
+        extra_env=(("PF_BOTS_THINK_SCALE", THINK_SCALE), *FAST_PLAY_ENV),
     )
     async with run_stack(config) as stack, chromium() as browser:
         yield Arena(stack.gateway_url, browser)
