@@ -38,6 +38,9 @@ class GrpcWebConfig:
     headers: HeaderPolicy = field(default_factory=HeaderPolicy)
     cors: CorsPolicy = field(default_factory=CorsPolicy)
     disconnect_poll_s: float = 0.5
+    # How long a request's body may take to arrive, once its headers have: a client that
+    # sends a byte now and then holds a connection and a handler for nothing.
+    body_timeout_s: float = 10.0
     channel_options: tuple[tuple[str, int | str], ...] = ()
     # Backends with several instances: which one serves a request (by backend name).
     resolvers: Mapping[str, Resolver] = field(default_factory=dict)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import cast
@@ -122,8 +123,19 @@ class GrpcWebProxy:
             )
         timeout_s = parse_timeout(request.headers.get("grpc-timeout"))
         reader = MessageReader(wire, self._config.max_message_bytes)
-        async for chunk in request.content.iter_any():
-            reader.feed(chunk)
+        limit_s = self._config.body_timeout_s
+        try:
+            async with asyncio.timeout(limit_s):
+                async for chunk in request.content.iter_any():
+                    reader.feed(chunk)
+        except TimeoutError:
+            raise RequestRefused(
+                refused(
+                    Code.DEADLINE_EXCEEDED,
+                    "body_timeout",
+                    f"the request body did not arrive within {limit_s:g} s",
+                )
+            ) from None
         message = reader.finish()
         parsed = route.check(message)
         own = await self._hook(request, route) if self._hook is not None else ()

@@ -18,6 +18,7 @@ from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import Code, Status
 
 MAX_MESSAGE_BYTES = 1024
+BODY_TIMEOUT_S = 0.5  # short, so a trickling body is cut in a test
 
 
 @dataclass
@@ -79,6 +80,7 @@ def gateway_config(port: int, disconnect_poll_s: float) -> GrpcWebConfig:
         max_message_bytes=MAX_MESSAGE_BYTES,
         headers=HeaderPolicy(reserved=frozenset({"x-pf-player", "x-pf-received-ns"})),
         disconnect_poll_s=disconnect_poll_s,
+        body_timeout_s=BODY_TIMEOUT_S,
     )
 
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
 import pytest
 
 from tests.gateway.grpcweb import webclient
-from tests.gateway.grpcweb.conftest import MAX_MESSAGE_BYTES, Gateway
+from tests.gateway.grpcweb.conftest import BODY_TIMEOUT_S, MAX_MESSAGE_BYTES, Gateway
 from tests.gateway.grpcweb.probe import SERVICE
 
 ECHO = f"/{SERVICE}/Echo"
@@ -98,3 +102,22 @@ async def test_other_content_types_get_http_415(gateway: Gateway) -> None:
 async def test_get_is_not_allowed(gateway: Gateway) -> None:
     async with gateway.session.get(gateway.url(ECHO)) as response:
         assert response.status == 405
+
+
+async def test_a_body_that_trickles_in_is_cut_at_the_body_timeout(gateway: Gateway) -> None:
+    stop = asyncio.Event()
+
+    async def trickle() -> AsyncIterator[bytes]:
+        yield webclient.frame(b"hello")[:3]  # a frame begun, then nothing for a long while
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 10 * BODY_TIMEOUT_S)
+
+    sent = {"Content-Type": webclient.BINARY, "X-Grpc-Web": "1"}
+    started = asyncio.get_running_loop().time()
+    async with gateway.session.post(gateway.url(ECHO), data=trickle(), headers=sent) as response:
+        reply = webclient.parse(
+            webclient.Reply(response.status, response.headers), await response.read()
+        )
+    stop.set()
+    assert (reply.status, reply.reason) == (4, "body_timeout")
+    assert asyncio.get_running_loop().time() - started < 10 * BODY_TIMEOUT_S
