@@ -26,7 +26,7 @@ from services.gateway.ops import add_ops_routes
 from services.gateway.page import placeholder
 from services.gateway.play import PlayEndpoint
 from services.gateway.presence import Presence
-from services.gateway.ratelimit import CommandRate
+from services.gateway.ratelimit import CommandRate, sign_in_rate
 from services.gateway.routing import public_routes
 from services.gateway.streams import StreamLimits
 from services.gateway.submits import SubmitForwarder
@@ -50,7 +50,16 @@ async def main(config: Config) -> None:
     streams = StreamLimits(
         config.streams_per_player, config.streams_per_address, config.streams_unlimited
     )
-    arena = LocalArena(config.token_key, link, arbitration, submits, presence, streams)
+    arena = LocalArena(
+        config.token_key,
+        link,
+        arbitration,
+        submits,
+        presence,
+        streams,
+        sign_in_rate(config.sign_ins_per_minute),
+        config.streams_unlimited,
+    )
     grpc_web = GrpcWebConfig(
         routes=public_routes(),
         local=arena.methods(),

@@ -64,7 +64,7 @@ def identity_hook(tokens: TokenCheck, inject_delay_s: float = 0.0) -> MetadataHo
         if inject_delay_s:
             await asyncio.sleep(inject_delay_s)
         if route.target == SIGN_IN:
-            return ((RECEIVED_NS, received_ns),)
+            return ((RECEIVED_NS, received_ns), (CLIENT_ADDRESS, request.remote or ""))
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token:

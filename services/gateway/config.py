@@ -33,6 +33,7 @@ class Config:
     streams_per_player: int = 16  # open match streams (services/gateway/streams.py)
     streams_per_address: int = 1024
     streams_unlimited: frozenset[str] = frozenset({"127.0.0.1", "::1"})
+    sign_ins_per_minute: float = 30.0  # per client address (streams_unlimited: none)
 
     @classmethod
     def from_env(cls) -> Config:
@@ -57,6 +58,7 @@ class Config:
             commands_burst=float(env.get("PF_COMMANDS_BURST", "20")),
             streams_per_player=int(env.get("PF_STREAMS_PER_PLAYER", "16")),
             streams_per_address=int(env.get("PF_STREAMS_PER_ADDRESS", "1024")),
+            sign_ins_per_minute=float(env.get("PF_SIGN_INS_PER_MINUTE", "30")),
             streams_unlimited=frozenset(
                 a.strip()
                 for a in env.get("PF_STREAMS_UNLIMITED_ADDRESSES", "127.0.0.1,::1").split(",")

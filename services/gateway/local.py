@@ -26,8 +26,9 @@ from services.gateway.auth import CLIENT_ADDRESS
 from services.gateway.grpcweb import RequestRefused
 from services.gateway.grpcweb.config import LocalMethod
 from services.gateway.presence import Presence
+from services.gateway.ratelimit import CommandRate, sign_in_rate
 from services.gateway.routing import ARENA
-from services.gateway.streams import StreamLimits
+from services.gateway.streams import LOOPBACK, StreamLimits
 from services.gateway.submits import SubmitForwarder
 from services.gateway.tokens import issue
 from wire import subjects
@@ -74,7 +75,11 @@ class LocalArena:
         submits: SubmitForwarder,
         presence: Presence | None = None,
         streams: StreamLimits | None = None,
+        sign_ins: CommandRate | None = None,
+        unlimited: frozenset[str] = LOOPBACK,
     ) -> None:
+        self._sign_ins = sign_ins or sign_in_rate()
+        self._unlimited = unlimited  # addresses not held to the sign-in rate
         self._presence = presence
         self._streams = streams or StreamLimits()
         self._key = token_key
@@ -92,6 +97,12 @@ class LocalArena:
 
     async def sign_in(self, request: Message, metadata: Metadata) -> bytes:
         assert isinstance(request, arena_pb2.SignInRequest)
+        address = text_values(metadata).get(CLIENT_ADDRESS, "")
+        if address not in self._unlimited:
+            try:
+                self._sign_ins.check(address)
+            except Rejection as rejection:
+                raise refused(rejection) from None
         try:
             token, identity = issue(self._key, request.display_name, int(time.time()))
         except ValueError as error:

@@ -38,7 +38,9 @@ class CommandRate:
         per_s: float = PER_S,
         burst: float = BURST,
         now: Callable[[], float] = time.monotonic,
+        what: str = "commands",
     ) -> None:
+        self._what = what  # what is counted, for the refusal's words
         self._per_s = per_s
         self._burst = burst
         self._now = now
@@ -46,7 +48,7 @@ class CommandRate:
         self._swept_s = now()
 
     def check(self, player_id: str) -> None:
-        """Take one command from the player's bucket.
+        """Take one from the bucket of ``player_id`` (or whatever the buckets are keyed by).
 
         Raises:
             Rejection: RESOURCE_EXHAUSTED ``rate_limited`` when the bucket is empty.
@@ -65,7 +67,7 @@ class CommandRate:
         raise Rejection(
             grpc.StatusCode.RESOURCE_EXHAUSTED,
             "rate_limited",
-            f"more than {self._per_s:g} commands a second (bursts of {self._burst:g});"
+            f"more than {self._per_s:g} {self._what} a second (bursts of {self._burst:g});"
             f" send again in {wait_ms} ms",
             {"retry_after_ms": str(wait_ms)},
         )
@@ -77,3 +79,12 @@ class CommandRate:
         idle = [p for p, b in self._buckets.items() if now - b.at_s >= _FORGET_AFTER_S]
         for player_id in idle:
             del self._buckets[player_id]
+
+
+SIGN_INS_PER_MINUTE = 30  # PF_SIGN_INS_PER_MINUTE, per client address
+
+
+def sign_in_rate(per_minute: float = SIGN_INS_PER_MINUTE) -> CommandRate:
+    """Return the buckets of sign-ins by client address: a guest token is free to make, so
+    its making is what an address is held to (all of a minute's worth at once, at most)."""
+    return CommandRate(per_minute / 60, per_minute, what="sign-ins")

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+
 import grpc
 import pytest
 
+from photofinish.client.v1 import arena_pb2
 from services.common.rejection import Rejection
-from services.gateway.ratelimit import CommandRate
+from services.gateway.auth import CLIENT_ADDRESS
+from services.gateway.grpcweb import RequestRefused
+from services.gateway.local import LocalArena
+from services.gateway.ratelimit import CommandRate, sign_in_rate
+from wire.grpcweb.status import Code
 
 
 class Clock:
@@ -45,3 +52,28 @@ def test_spit_at_the_hard_computers_pace_in_two_tabs_and_a_reload_never_meets_it
         if step == 300:  # a reload resends what was unanswered
             for _ in range(5):
                 rate.check("player")
+
+
+async def test_sign_ins_are_held_per_address_except_the_unlimited_ones() -> None:
+    arena = LocalArena(
+        b"k" * 32,
+        link=None,  # type: ignore[arg-type]  # sign-in needs no NATS, no arbitration
+        arbitration=None,  # type: ignore[arg-type]
+        submits=None,  # type: ignore[arg-type]
+        sign_ins=sign_in_rate(per_minute=3),
+        unlimited=frozenset({"127.0.0.1"}),
+    )
+    request = arena_pb2.SignInRequest(display_name="Guest")
+
+    def sign_in(address: str) -> Awaitable[bytes]:
+        return arena.sign_in(request, ((CLIENT_ADDRESS, address),))
+
+    for _ in range(3):
+        await sign_in("203.0.113.7")
+    with pytest.raises(RequestRefused) as over:
+        await sign_in("203.0.113.7")
+    assert over.value.status.code == Code.RESOURCE_EXHAUSTED
+    assert over.value.status.message.startswith("rate_limited: more than 0.05 sign-ins a second")
+    await sign_in("203.0.113.8")  # another address
+    for _ in range(10):
+        await sign_in("127.0.0.1")  # this machine: the bot pool signs in for every match
