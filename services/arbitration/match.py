@@ -127,6 +127,8 @@ class Match:
     away: frozenset[int] = frozenset()
     moved: frozenset[int] = frozenset()
     attendance_queued: set[int] = field(default_factory=set)
+    # By seat, the refusals applied (stored or, past the log's bound, kept in memory only).
+    refusals: dict[int, int] = field(default_factory=dict)
 
     @property
     def match_id(self) -> str:

@@ -46,3 +46,8 @@ LIVE_MATCHES = Gauge(
 COMMANDS = Counter("pf_commands_total", "Commands judged, by result", ["result"])
 ACCEPTED = COMMANDS.labels("accepted")  # the children every command counts on, found once
 REFUSED = COMMANDS.labels("refused")
+
+REFUSALS_NOT_LOGGED = Counter(
+    "pf_refusals_not_logged",
+    "Refused commands answered but not stored: their seat had as many as its log keeps",
+)

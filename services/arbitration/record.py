@@ -77,6 +77,7 @@ def apply(match: Match, entry: log_pb2.LogEntry, now_ns: int | None = None) -> N
         match.away = match.away | {entry.seat} if entry.away else match.away - {entry.seat}
         match.seq = entry.seq
     elif kind == log_pb2.ENTRY_KIND_REFUSED:
+        match.refusals[entry.seat] = match.refusals.get(entry.seat, 0) + 1
         if entry.HasField("race"):
             match.race = _race_notice(match, entry.race)
     elif kind == log_pb2.ENTRY_KIND_FAULT:

@@ -45,7 +45,13 @@ from services.arbitration.match import (
 )
 from services.arbitration.matchlog import entries
 from services.arbitration.matchlog.writer import LogWriter, Superseded
-from services.arbitration.metrics import ACCEPTED, REFUSED, TIMER_LATENESS, VOIDS
+from services.arbitration.metrics import (
+    ACCEPTED,
+    REFUSALS_NOT_LOGGED,
+    REFUSED,
+    TIMER_LATENESS,
+    VOIDS,
+)
 from services.arbitration.publisher import Publisher
 from services.arbitration.restoring import restore
 from services.arbitration.rules import NOT_A_RESIGNATION, NotHeld, RulesClient
@@ -54,6 +60,7 @@ from services.common.rejection import Rejection
 log = logging.getLogger("arbitration")
 
 MAX_CLIENT_SEQ_JUMP = 1 << 20  # how far a seat's client_seq may grow in one command
+REFUSALS_LOGGED_PER_SEAT = 500  # refused commands a seat's log keeps (races, too_late: all)
 
 
 def refuse(
@@ -267,7 +274,14 @@ class Referee:
         deadline_ns: int | None,
         race: log_pb2.RaceRecord | None = None,
     ) -> Rejection:
-        await self._record(match, entries.refused_entry(match, item, refusal, deadline_ns, race))
+        entry = entries.refused_entry(match, item, refusal, deadline_ns, race)
+        if race is None and refusal.reason != "too_late" and _past_the_bound(match, item.seat):
+            # Answered and kept for its retries, but not stored: a seat cannot grow the log
+            # without end. Races and late commands, what a dispute turns on, always are.
+            record.apply(match, entry)
+            REFUSALS_NOT_LOGGED.inc()
+            return refusal
+        await self._record(match, entry)
         return refusal
 
     async def _lost(
@@ -433,6 +447,11 @@ class Referee:
         log.warning(
             "voided", extra={"fields": {"match": match.match_id, "reason": match.void_reason}}
         )
+
+
+def _past_the_bound(match: Match, seat: int) -> bool:
+    """Return whether ``seat`` has had as many refusals as its log keeps."""
+    return match.refusals.get(seat, 0) >= REFUSALS_LOGGED_PER_SEAT
 
 
 def _kept(match: Match, item: Submission) -> Answer:
