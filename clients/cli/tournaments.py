@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 from clients.arena import ArenaClient
 from clients.cli.choices import GAMES, RATED, choose, choose_game
+from clients.cli.clocks import format_ms
 from clients.cli.console import INTERRUPT, Console
 from clients.cli.match import play_match
 from clients.cli.waiting import wait_for_match
@@ -153,17 +154,12 @@ def time_text(t: tournaments_pb2.Tournament, now_ms: int | None = None) -> str:
     now_ms = int(time.time() * 1000) if now_ms is None else now_ms
     ends_ms = t.starts_at_unix_ms + 1000 * t.duration_s
     if t.status == tournaments_pb2.STATUS_UPCOMING:
-        return f"starts in {_clock(t.starts_at_unix_ms - now_ms)}"
+        return f"starts in {format_ms(t.starts_at_unix_ms - now_ms)}"
     if t.status == tournaments_pb2.STATUS_LIVE:
-        return f"{_clock(ends_ms - now_ms)} left"
+        return f"{format_ms(ends_ms - now_ms)} left"
     if t.status == tournaments_pb2.STATUS_ENDING:
         return "time is up: the last games are finishing"
     return "finished"
-
-
-def _clock(ms: int) -> str:
-    seconds = max(0, -(-ms // 1000))
-    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def my_line(standings: tournaments_pb2.Standings, me: str) -> str:

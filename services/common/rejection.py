@@ -10,13 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import grpc
-from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from photofinish.events.v1 import events_pb2
+from wire.grpcweb.status import rich_status
 
-DOMAIN = "photofinish"
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
 
 
@@ -42,14 +41,7 @@ class Rejection(Exception):
 
     def rich_status(self) -> status_pb2.Status:
         """Return the google.rpc.Status: the code, the message and the ErrorInfo."""
-        info = error_details_pb2.ErrorInfo(
-            reason=self.reason, domain=DOMAIN, metadata=self.metadata
-        )
-        detail = any_pb2.Any()
-        detail.Pack(info)
-        return status_pb2.Status(
-            code=self.code.value[0], message=f"{self.reason}: {self.message}", details=[detail]
-        )
+        return rich_status(self.code.value[0], self.reason, self.message, self.metadata)
 
     def to_refusal(self) -> events_pb2.Refusal:
         """Return this rejection as it crosses an internal NATS hop."""

@@ -58,7 +58,6 @@ async def main(config: Config) -> None:
         presence,
         streams,
         sign_in_rate(config.sign_ins_per_minute),
-        config.streams_unlimited,
     )
     grpc_web = GrpcWebConfig(
         routes=public_routes(),

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from services.gateway.ops.targets import MetricsTarget, parse_targets
+from services.gateway.streams import LOOPBACK
 
 # `make web` builds the browser client here; the gateway serves it at / when it exists.
 BUILT_WEB_CLIENT = Path(__file__).resolve().parents[2] / "clients" / "web" / "dist"
@@ -32,7 +33,7 @@ class Config:
     commands_burst: float = 20.0
     streams_per_player: int = 16  # open match streams (services/gateway/streams.py)
     streams_per_address: int = 1024
-    streams_unlimited: frozenset[str] = frozenset({"127.0.0.1", "::1"})
+    streams_unlimited: frozenset[str] = LOOPBACK
     sign_ins_per_minute: float = 30.0  # per client address (streams_unlimited: none)
 
     @classmethod
@@ -61,7 +62,7 @@ class Config:
             sign_ins_per_minute=float(env.get("PF_SIGN_INS_PER_MINUTE", "30")),
             streams_unlimited=frozenset(
                 a.strip()
-                for a in env.get("PF_STREAMS_UNLIMITED_ADDRESSES", "127.0.0.1,::1").split(",")
+                for a in env.get("PF_STREAMS_UNLIMITED_ADDRESSES", ",".join(LOOPBACK)).split(",")
                 if a.strip()
             ),
         )

@@ -28,15 +28,14 @@ from services.gateway.grpcweb.config import LocalMethod
 from services.gateway.presence import Presence
 from services.gateway.ratelimit import CommandRate, sign_in_rate
 from services.gateway.routing import ARENA
-from services.gateway.streams import LOOPBACK, StreamLimits
+from services.gateway.streams import StreamLimits
 from services.gateway.submits import SubmitForwarder
 from services.gateway.tokens import issue
 from wire import subjects
 from wire.grpcweb.metadata import Metadata
-from wire.grpcweb.status import Code, Status
+from wire.grpcweb.status import Code
+from wire.grpcweb.status import refused as refused_status
 from wire.updates import Lead, read_lead
-
-STATUS_DETAILS = "grpc-status-details-bin"
 
 
 def is_newer(update: Lead, last_seq: int) -> bool:
@@ -58,9 +57,10 @@ def lead_of(data: bytes) -> Lead:
 
 def refused(rejection: Rejection) -> RequestRefused:
     """Return the gRPC-web ending for ``rejection``: its code, message and ErrorInfo."""
-    rich = rejection.rich_status()
-    status = Status(Code(rich.code), rich.message, ((STATUS_DETAILS, rich.SerializeToString()),))
-    return RequestRefused(status)
+    code = Code(rejection.code.value[0])
+    return RequestRefused(
+        refused_status(code, rejection.reason, rejection.message, rejection.metadata)
+    )
 
 
 class LocalArena:
@@ -76,10 +76,8 @@ class LocalArena:
         presence: Presence | None = None,
         streams: StreamLimits | None = None,
         sign_ins: CommandRate | None = None,
-        unlimited: frozenset[str] = LOOPBACK,
     ) -> None:
         self._sign_ins = sign_ins or sign_in_rate()
-        self._unlimited = unlimited  # addresses not held to the sign-in rate
         self._presence = presence
         self._streams = streams or StreamLimits()
         self._key = token_key
@@ -98,7 +96,7 @@ class LocalArena:
     async def sign_in(self, request: Message, metadata: Metadata) -> bytes:
         assert isinstance(request, arena_pb2.SignInRequest)
         address = text_values(metadata).get(CLIENT_ADDRESS, "")
-        if address not in self._unlimited:
+        if address not in self._streams.unlimited:  # the same addresses for every limit
             try:
                 self._sign_ins.check(address)
             except Rejection as rejection:

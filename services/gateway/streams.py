@@ -41,6 +41,11 @@ class StreamLimits:
         self._players: Counter[str] = Counter()
         self._addresses: Counter[str] = Counter()
 
+    @property
+    def unlimited(self) -> frozenset[str]:
+        """The addresses held to no per-address limit (sign-ins included)."""
+        return self._unlimited
+
     @contextlib.contextmanager
     def held(self, player_id: str, address: str) -> Iterator[None]:
         """Hold one stream for the context.

@@ -13,6 +13,7 @@ from services.gateway.auth import CLIENT_ADDRESS
 from services.gateway.grpcweb import RequestRefused
 from services.gateway.local import LocalArena
 from services.gateway.ratelimit import CommandRate, sign_in_rate
+from services.gateway.streams import StreamLimits
 from wire.grpcweb.status import Code
 
 
@@ -60,8 +61,8 @@ async def test_sign_ins_are_held_per_address_except_the_unlimited_ones() -> None
         link=None,  # type: ignore[arg-type]  # sign-in needs no NATS, no arbitration
         arbitration=None,  # type: ignore[arg-type]
         submits=None,  # type: ignore[arg-type]
+        streams=StreamLimits(unlimited=frozenset({"127.0.0.1"})),
         sign_ins=sign_in_rate(per_minute=3),
-        unlimited=frozenset({"127.0.0.1"}),
     )
     request = arena_pb2.SignInRequest(display_name="Guest")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from google.protobuf import any_pb2
@@ -50,17 +51,24 @@ STATUS_DETAILS = "grpc-status-details-bin"  # the trailer with the google.rpc.St
 DOMAIN = "photofinish"  # every ErrorInfo's domain
 
 
-def refused(
-    code: Code, reason: str, message: str, metadata: dict[str, str] | None = None
-) -> Status:
-    """Return a status that names its ``reason`` in a google.rpc.ErrorInfo, as every
-    refusal of the API does (docs/protocol.md): clients branch on the reason, not the text."""
+def rich_status(
+    code: int, reason: str, message: str, metadata: Mapping[str, str] | None = None
+) -> status_pb2.Status:
+    """Return the google.rpc.Status of a refusal: its code, "reason: message" and the
+    ErrorInfo that names the reason, as every refusal of the API carries (docs/protocol.md):
+    clients branch on the reason, not the text."""
     info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=metadata or {})
     detail = any_pb2.Any()
     detail.Pack(info)
-    text = f"{reason}: {message}"
-    rich = status_pb2.Status(code=int(code), message=text, details=[detail])
-    return Status(code, text, ((STATUS_DETAILS, rich.SerializeToString()),))
+    return status_pb2.Status(code=code, message=f"{reason}: {message}", details=[detail])
+
+
+def refused(
+    code: Code, reason: str, message: str, metadata: Mapping[str, str] | None = None
+) -> Status:
+    """Return the gRPC-web status of a refusal (``rich_status`` in its details trailer)."""
+    rich = rich_status(int(code), reason, message, metadata)
+    return Status(code, rich.message, ((STATUS_DETAILS, rich.SerializeToString()),))
 
 
 def has_details(status: Status) -> bool:

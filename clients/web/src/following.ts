@@ -2,6 +2,7 @@
 // the player's games as the server pairs it, so the page can go to it by itself. The bar
 // shown above every screen while following: the tournament, its time, the player's score.
 import { arena, explain, refusal } from "./api";
+import { formatMs } from "./clock";
 import { h } from "./dom";
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
 import { Status, type Standings, type Tournament } from "./gen/photofinish/tournaments/v1/tournaments_pb";
@@ -63,24 +64,15 @@ export class TournamentFollower {
   }
 }
 
-/** "4:05": minutes and seconds of a non-negative span. */
-export function clockText(ms: number): string {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  const hours = Math.floor(s / 3600);
-  const minutes = Math.floor((s % 3600) / 60);
-  const seconds = String(s % 60).padStart(2, "0");
-  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
-}
-
 /** Where the tournament is in its time, in words: "starts in 0:45", "4:12 left", … */
 export function timeText(t: Tournament, now = Date.now()): string {
   const starts = Number(t.startsAtUnixMs);
   const ends = starts + t.durationS * 1000;
   switch (t.status) {
     case Status.UPCOMING:
-      return `starts in ${clockText(starts - now)}`;
+      return `starts in ${formatMs(starts - now)}`;
     case Status.LIVE:
-      return `${clockText(ends - now)} left`;
+      return `${formatMs(ends - now)} left`;
     case Status.ENDING:
       return "time is up: the last games are finishing";
     case Status.FINISHED:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from wire.grpcweb.errors import MalformedRequest, Reason
 from wire.grpcweb.metadata import Metadata, is_key, is_text_value
+from wire.grpcweb.status import STATUS_DETAILS
 
 _TIMEOUT = re.compile(r"(\d{1,8})([HMSmun])")
 _SECONDS_PER_UNIT = {"H": 3600.0, "M": 60.0, "S": 1.0, "m": 1e-3, "u": 1e-6, "n": 1e-9}
@@ -16,7 +17,6 @@ _SECONDS_PER_UNIT = {"H": 3600.0, "M": 60.0, "S": 1.0, "m": 1e-3, "u": 1e-6, "n"
 _RESPONSE_RESERVED = frozenset(
     {"content-type", "content-length", "content-encoding", "transfer-encoding", "connection"}
 )
-_STATUS_DETAILS = "grpc-status-details-bin"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,5 +104,5 @@ def from_backend(pairs: Iterable[tuple[str, str | bytes]] | None) -> Metadata:
         (key, value)
         for key, value in pairs
         if key not in _RESPONSE_RESERVED
-        and (key == _STATUS_DETAILS or not key.startswith(("grpc-", "access-control-")))
+        and (key == STATUS_DETAILS or not key.startswith(("grpc-", "access-control-")))
     )
