@@ -12,11 +12,11 @@ from grpc_status import rpc_status
 from games.registry import BID, SPIT
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
-from services.common.rejection import DOMAIN
 from services.common.serving import Listen, grpc_server
 from services.ratings.servicer import RatingsServicer
 from services.ratings.store import Store
 from tests.ratings.results import put, standing, void, win
+from wire.grpcweb.status import DOMAIN
 
 NOW = 1_800_000_000.0
 
