@@ -23,6 +23,7 @@ from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.stack.stack import StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, next_update, player, until
+from tests.pace import FAST_PLAY_ENV  # its bots play with no think time
 
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
 SUBMIT = "/photofinish.client.v1.Arena/Submit"
@@ -72,7 +73,7 @@ async def play_to_a_correct_finish(pair: tuple[Seated, Seated]) -> None:
 
 async def test_a_killed_arbitration_comes_back_with_its_matches(tmp_path: Path) -> None:
     async with (
-        run_stack(StackConfig(tmp_path, with_bots=False)) as stack,
+        run_stack(StackConfig(tmp_path, with_bots=False, extra_env=FAST_PLAY_ENV)) as stack,
         aiohttp.ClientSession() as http,
     ):
         casual = await challenge(

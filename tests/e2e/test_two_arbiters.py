@@ -24,6 +24,7 @@ from services.common.placement import Directory
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, player, until
 from tests.e2e.test_failover import READY, SUBMIT, first_move, latest, play_to_a_correct_finish
+from tests.pace import FAST_PLAY_ENV  # its bots play with no think time
 
 UNAVAILABLE = 14
 ADOPTION_WAIT_S = 30.0
@@ -53,7 +54,9 @@ async def submit_until_answered(
 
 
 async def test_a_survivor_adopts_a_killed_instances_matches(tmp_path: Path) -> None:
-    config = StackConfig(tmp_path, with_bots=False, arbitration_instances=2)
+    config = StackConfig(
+        tmp_path, with_bots=False, arbitration_instances=2, extra_env=FAST_PLAY_ENV
+    )
     async with (
         run_stack(config) as stack,
         aiohttp.ClientSession() as http,
@@ -130,7 +133,9 @@ async def live_matches(http: aiohttp.ClientSession, stack: Stack, name: str) -> 
 async def test_a_stalled_instance_that_wakes_up_has_let_go_of_what_was_adopted(
     tmp_path: Path,
 ) -> None:
-    config = StackConfig(tmp_path, with_bots=False, arbitration_instances=2)
+    config = StackConfig(
+        tmp_path, with_bots=False, arbitration_instances=2, extra_env=FAST_PLAY_ENV
+    )
     async with (
         run_stack(config) as stack,
         aiohttp.ClientSession() as http,
