@@ -4,6 +4,8 @@ return clears the offer. Short limits keep it quick (away after 3 s unheard)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -13,6 +15,7 @@ import pytest_asyncio
 from playwright.async_api import Page
 
 from clients.arena import ArenaClient
+from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2, spit_pb2
 from services.stack.stack import StackConfig, run_stack
@@ -23,6 +26,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 ENV = (("PF_AWAY_S", "3"), ("PF_PRESENCE_EVERY_S", "0.5"), ("PF_GATE_TIMEOUT_S", "600"))
 READY = game_pb2.Command(spit=spit_pb2.SpitCommand(ready=spit_pb2.SpitReady()))
+SPIT = game_pb2.Command(spit=spit_pb2.SpitCommand(spit=spit_pb2.SpitSpit()))
 AWAY_WAIT_MS = 20_000
 
 
@@ -69,6 +73,29 @@ def a_play(update: arbitration_pb2.MatchUpdate, seat: int) -> game_pb2.Command |
     return None
 
 
+async def ben_moves(
+    page: Page,
+    ben: ArenaClient,
+    watching: AsyncIterator[arbitration_pb2.MatchUpdate],
+    update: arbitration_pb2.MatchUpdate,
+    seat: int,
+) -> None:
+    """Ben plays a card once he has one that fits; until then Ann plays hers from the page
+    (a stock card, then a centre pile), and when nobody can go on Ben spits."""
+    while True:
+        if update.decision.gate == game_pb2.GATE_SPIT:  # blocked: Ben spits (a gate command)
+            with contextlib.suppress(CallError):  # not_blocked: the spit came already
+                await ben.submit(update.match_id, seat, SPIT)
+        elif not update.decision.gate:
+            if (play := a_play(update, seat)) is not None:
+                await ben.submit(update.match_id, seat, play)
+                return
+            if (hers := a_play(update, 1 - seat)) is not None:
+                await page.click(f"[data-stock='{hers.spit.play.stock}'] .card")
+                await page.click(f"[data-pile='{hers.spit.play.pile}']")
+        update = await asyncio.wait_for(anext(watching), AWAY_WAIT_MS / 1000)
+
+
 async def test_a_rated_match_the_opponent_never_moved_in_is_aborted_unrated(
     quick_away: Arena,
 ) -> None:
@@ -103,9 +130,7 @@ async def test_an_opponent_who_moved_and_left_is_claimed_against_and_a_return_cl
         watching = ben.watch(match_id, seat)
         update = await anext(watching)
         await ben.submit(match_id, seat, READY)
-        while (play := a_play(update, seat)) is None or update.decision.gate:
-            update = await anext(watching)
-        await ben.submit(match_id, seat, play)  # a move: a claim now wins, not aborts
+        await ben_moves(page, ben, watching, update, seat)  # a claim now wins, not aborts
         await watching.aclose()  # Ben leaves
         claim = page.locator("#claim")
         await claim.wait_for(timeout=AWAY_WAIT_MS)
