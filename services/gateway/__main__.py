@@ -20,6 +20,7 @@ from services.common.serving import announce_ready
 from services.gateway.arbiters import ArbitrationChannels, by_owner
 from services.gateway.auth import TokenCheck, identity_hook
 from services.gateway.config import Config
+from services.gateway.connections import ConnectionCap
 from services.gateway.grpcweb import GrpcWebConfig, HeaderPolicy, setup
 from services.gateway.local import LocalArena
 from services.gateway.ops import add_ops_routes
@@ -69,6 +70,7 @@ async def main(config: Config) -> None:
             "tournaments": config.tournaments_addr,
         },
         max_message_bytes=config.max_message_bytes,
+        body_timeout_s=config.body_timeout_s,
         # Nothing a client sends is passed on: the gateway names the player itself.
         headers=HeaderPolicy(names=frozenset(), prefixes=()),
         resolvers={"arbitration": by_owner(directory)},
@@ -96,13 +98,18 @@ async def main(config: Config) -> None:
     index = Path(config.static_dir, "index.html") if config.static_dir else None
     if index is not None and index.is_file():
         app.router.add_get("/", index_page(index))
+        # aiohttp's static files answer a name the file system cannot hold with a 500.
+        app.router.add_get(UNSERVABLE_NAME, not_found)
         app.router.add_static("/", config.static_dir, show_index=False)
     else:
         app.router.add_get("/", placeholder)
-    runner = web.AppRunner(app, access_log=None)
+    # An idle connection (headers that trickle in included) closes after idle_connection_s.
+    runner = web.AppRunner(app, access_log=None, keepalive_timeout=config.idle_connection_s)
     await runner.setup()
     site = web.TCPSite(runner, config.host, config.http_port)
     await site.start()
+    cap = ConnectionCap(runner, config.connections_per_address, config.streams_unlimited)
+    cap.start()
     lag = lag_sampler()
     lag.start()
     announce_ready("gateway", http=bound_port(site))
@@ -110,6 +117,7 @@ async def main(config: Config) -> None:
         await wait_for_stop_signal()
     finally:
         lag.stop()
+        cap.stop()
         await runner.cleanup()
         presence.stop()
         submits.stop()
@@ -118,6 +126,14 @@ async def main(config: Config) -> None:
         await directory.stop()
         await nc.drain()
         print("STOPPED gateway", file=sys.stderr, flush=True)
+
+
+# No file of the client has a path this long or a name past the file systems' limit (255).
+UNSERVABLE_NAME = r"/{name:.{1000,}|(?:.*/)?[^/]{256,}.*}"
+
+
+async def not_found(request: web.Request) -> web.StreamResponse:
+    raise web.HTTPNotFound()
 
 
 def index_page(index: Path) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:

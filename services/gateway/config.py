@@ -35,6 +35,9 @@ class Config:
     streams_per_address: int = 1024
     streams_unlimited: frozenset[str] = LOOPBACK
     sign_ins_per_minute: float = 30.0  # per client address (streams_unlimited: none)
+    connections_per_address: int = 256  # services/gateway/connections.py
+    idle_connection_s: float = 20.0
+    body_timeout_s: float = 10.0  # a gRPC-web body, once its headers came
 
     @classmethod
     def from_env(cls) -> Config:
@@ -60,6 +63,9 @@ class Config:
             streams_per_player=int(env.get("PF_STREAMS_PER_PLAYER", "16")),
             streams_per_address=int(env.get("PF_STREAMS_PER_ADDRESS", "1024")),
             sign_ins_per_minute=float(env.get("PF_SIGN_INS_PER_MINUTE", "30")),
+            connections_per_address=int(env.get("PF_CONNECTIONS_PER_ADDRESS", "256")),
+            idle_connection_s=float(env.get("PF_IDLE_CONNECTION_S", "20")),
+            body_timeout_s=float(env.get("PF_BODY_TIMEOUT_S", "10")),
             streams_unlimited=frozenset(
                 a.strip()
                 for a in env.get("PF_STREAMS_UNLIMITED_ADDRESSES", ",".join(LOOPBACK)).split(",")

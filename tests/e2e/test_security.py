@@ -146,6 +146,8 @@ async def test_garbage_unknown_and_oversize_requests_get_clear_errors(
     huge = b"\x00" + (200_000).to_bytes(4, "big") + b"\x00" * 200_000
     oversize = await raw_call(http, stack, SUBMIT, huge, token)
     assert oversize["grpc-status"] == "8"
+    async with http.get(f"{stack.gateway_url}/{'a' * 300}") as response:
+        assert response.status == 404  # a name no file system holds: not found, not a 500
     with pytest.raises(CallError) as empty:
         await alice.submit(game_pb2.Command())
     assert empty.value.code == 3
