@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum |
 
 PROTOS := $(shell find proto -name '*.proto' | sort)
 
-.PHONY: install proto proto-check web chromium run test lint typecheck unit bench loadtest tournament clean
+.PHONY: install proto proto-check web chromium run test lint typecheck unit bench fuzz loadtest tournament clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -85,6 +85,10 @@ bench: install
 	$(PY) -m bench.stack --matches 150 --pin --floor
 	# 500 concurrent matches at a tenth of the pace: timer lateness and the log store.
 	$(PY) -m bench.stack --matches 500 --spit-scale 9 --bid-scale 2.5 --seconds 30 --warmup 10
+
+# The hostile campaign at length (a short one runs in make test): 100,000 requests.
+fuzz: install
+	$(PY) -m bench.hostile --requests 100000
 
 # A tournament event under load, checked and reported (docs/loadtest.md); LOADTEST_ARGS adds flags.
 loadtest: install
