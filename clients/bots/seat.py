@@ -13,7 +13,8 @@ import asyncio
 import contextlib
 import logging
 import random
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
@@ -39,6 +40,7 @@ class Tally:
     accepted: int = 0
     refused: int = 0
     unreadable: int = 0
+    reasons: Counter[str] = field(default_factory=Counter)  # the refusals, by reason
 
 
 class SeatPlayer:
@@ -164,6 +166,7 @@ class SeatPlayer:
 
     def _refused(self, why: str, pending: Pending[Any]) -> None:
         self.tally.refused += 1
+        self.tally.reasons[why] += 1
         self._refusals += 1
         self._retry_at = asyncio.get_running_loop().time() + retry_delay_s(self._refusals)
         log.debug("refused", extra={"fields": self._fields(command=pending.command, why=why)})
