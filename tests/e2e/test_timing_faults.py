@@ -116,7 +116,7 @@ async def test_a_hop_within_tolerance_voids_nothing(tmp_path: Path) -> None:
         after = await latest(first)
         assert after.status == arbitration_pb2.STATUS_LIVE
         assert after.seq > update.seq
-        assert await metric(http, stack, "arbitration", "pf_timing_faults_total") in (
-            {},
-            {"kind=forwarding_delay": 0.0},
-        )
+        # The 20 ms hop is no fault. (A busy machine may lag the event loop meanwhile: a
+        # real fault of another kind, which this test is not about.)
+        faults = await metric(http, stack, "arbitration", "pf_timing_faults_total")
+        assert faults.get("kind=forwarding_delay", 0.0) == 0.0
