@@ -8,7 +8,7 @@ from collections.abc import AsyncGenerator, Sequence
 import aiohttp
 
 from clients.grpcweb import CallError, GrpcWebClient
-from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
+from photofinish.arbitration.v1 import arbitration_pb2, log_pb2, replay_pb2
 from photofinish.client.v1 import arena_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2
@@ -85,6 +85,17 @@ class ArenaClient:
         request = arena_pb2.WatchRequest(match_id=match_id, seat=seat)
         return self.web.stream(f"{ARENA}/Watch", request, arbitration_pb2.MatchUpdate)
 
+    async def list_live_matches(
+        self, game: game_pb2.Game.ValueType = game_pb2.GAME_UNSPECIFIED, match_id: str = ""
+    ) -> list[arena_pb2.LiveMatchShown]:
+        """Return the matches in play (of ``game``, or only ``match_id``), tournament games
+        first, each with its spectator count; spectators watch one with seat -1."""
+        request = arena_pb2.ListLiveMatchesRequest(game=game, match_id=match_id)
+        reply = await self.web.unary(
+            f"{ARENA}/ListLiveMatches", request, arena_pb2.ListLiveMatchesReply
+        )
+        return list(reply.matches)
+
     def next_client_seq(self) -> int:
         """Return a fresh client_seq: one counter for all of this player's commands."""
         return next(self._seq)
@@ -128,10 +139,13 @@ class ArenaClient:
         return await self.web.unary(f"{ARENA}/GetLadder", request, ratings_pb2.Ladder)
 
     async def get_history(
-        self, player_id: str, game: game_pb2.Game.ValueType, limit: int = 50
+        self, player_id: str, game: game_pb2.Game.ValueType, limit: int = 50, offset: int = 0
     ) -> ratings_pb2.History:
-        """Return any player's matches in ``game``, newest first (public, like the ladder)."""
-        request = ratings_pb2.GetHistoryRequest(player_id=player_id, game=game, limit=limit)
+        """Return any player's matches in ``game`` (0: every game), newest first, from the
+        ``offset``-th newest on (public, like the ladder)."""
+        request = ratings_pb2.GetHistoryRequest(
+            player_id=player_id, game=game, limit=limit, offset=offset
+        )
         return await self.web.unary(f"{ARENA}/GetHistory", request, ratings_pb2.History)
 
     async def get_rating(
@@ -149,6 +163,11 @@ class ArenaClient:
         """
         request = log_pb2.GetMatchLogRequest(match_id=match_id)
         return await self.web.unary(f"{ARENA}/GetMatchLog", request, log_pb2.MatchLog)
+
+    async def replay(self, match_id: str, first_step: int = 0) -> replay_pb2.Replay:
+        """Return a page of a finished match's replay, from ``first_step`` (as ``match_log``)."""
+        request = replay_pb2.GetReplayRequest(match_id=match_id, first_step=first_step)
+        return await self.web.unary(f"{ARENA}/GetReplay", request, replay_pb2.Replay)
 
     async def create_tournament(
         self, request: tournaments_pb2.CreateTournamentRequest

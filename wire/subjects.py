@@ -36,6 +36,11 @@ def rules_calls(instance: str) -> str:
     return f"pf.rules.{instance}.calls"
 
 
+# Request/reply: the arbitration asks any rules instance (queue RULES_QUEUE) to rebuild a
+# finished match's boards from its log (ReplayViewsRequest → ReplayViews), for GetReplay.
+RULES_REPLAY = "pf.rules.replay"
+
+
 # The gateway's Submits for one arbitration instance (Submits → SubmitAnswers); those for a
 # match whose owner the gateway does not know go to the queue subject, any instance answers.
 SUBMITS_ANY = "pf.arbitration.submit"

@@ -15,7 +15,7 @@ import os
 
 import grpc
 
-from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc, log_pb2
+from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc, log_pb2, replay_pb2
 from services.common.natslink.frames import Message
 from services.common.natslink.link import NatsLink
 from wire import loops, subjects
@@ -62,6 +62,14 @@ class Relay(arbitration_pb2_grpc.ArbitrationServicer):
         request: log_pb2.GetMatchLogRequest,
         context: grpc.aio.ServicerContext[object, object],
     ) -> log_pb2.MatchLog:
+        await context.abort(grpc.StatusCode.UNIMPLEMENTED, "the floor keeps no log")
+        raise AssertionError("abort raises")
+
+    async def GetReplay(
+        self,
+        request: replay_pb2.GetReplayRequest,
+        context: grpc.aio.ServicerContext[object, object],
+    ) -> replay_pb2.Replay:
         await context.abort(grpc.StatusCode.UNIMPLEMENTED, "the floor keeps no log")
         raise AssertionError("abort raises")
 

@@ -15,6 +15,7 @@ from services.arbitration.clock import starting_clock
 from services.arbitration.config import Config
 from services.arbitration.eviction import evict_finished
 from services.arbitration.faults import Fault
+from services.arbitration.listing import Listing
 from services.arbitration.matches import Matches
 from services.arbitration.matchlog.reader import LogReader
 from services.arbitration.matchlog.writer import LogWriter, StreamStore
@@ -22,12 +23,14 @@ from services.arbitration.monitor import NatsOutages, stall_watcher
 from services.arbitration.opening import answer_open_request
 from services.arbitration.placement import Placement
 from services.arbitration.publisher import Publisher
+from services.arbitration.replays import Replays
 from services.arbitration.rules import RulesClient, over_nats
 from services.arbitration.servicer import ArbitrationServicer
 from services.arbitration.submits import SubmitIntake
 from services.arbitration.takeover import Takeover
 from services.arbitration.timers import Timers
 from services.common import tasks
+from services.common.live import live_bucket
 from services.common.natslink.link import NatsLink
 from services.common.natslink.requests import Requests
 from services.common.placement import Directory
@@ -79,10 +82,12 @@ class Arbitration:
         await directory.start()
         placement = Placement(config.instance, directory)
         rules = RulesClient(over_nats(requests))
+        listing = Listing(await live_bucket(js))
+        listing.start()
         matches = Matches(
             config.instance,
             rules,
-            Publisher(link, js),
+            Publisher(link, js, listing),
             Timers(config.gate_timeout_s),
             starting_clock(config.bank_ms, config.grace_ms),
             config.tolerances,
@@ -91,7 +96,8 @@ class Arbitration:
             away_after_s=config.away_after_s,
         )
         self._matches = matches
-        self._servicer = ArbitrationServicer(matches, LogReader(js))
+        log_reader = LogReader(js)
+        self._servicer = ArbitrationServicer(matches, log_reader, Replays(log_reader, requests))
         takeover = Takeover(matches, placement)
         await takeover.take_over()
         loops = [
@@ -122,6 +128,7 @@ class Arbitration:
             for loop in loops:
                 await tasks.stop(loop)
             await matches.close()
+            await listing.stop()
             await directory.stop()
             await rules.close()
             await link.close()

@@ -9,6 +9,7 @@ from nats.js import JetStreamContext
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
+from services.arbitration.listing import Listing
 from services.arbitration.match import Match
 from services.arbitration.timing import remaining_ms
 from services.common.natslink.link import NatsLink
@@ -91,11 +92,15 @@ def build_update(match: Match, seat: int, now_ns: int) -> arbitration_pb2.MatchU
 
 
 class Publisher:
-    """Publishes a match's updates on the hot path's link and its results to JetStream."""
+    """Publishes a match's updates on the hot path's link and its results to JetStream;
+    lists it as live from its opening to its result (``listing``: never on a command's way)."""
 
-    def __init__(self, link: NatsLink, js: JetStreamContext) -> None:
+    def __init__(
+        self, link: NatsLink, js: JetStreamContext, listing: Listing | None = None
+    ) -> None:
         self._link = link
         self._js = js
+        self._listing = listing
 
     def updates(self, match: Match) -> None:
         """Publish the current update to each seat, and to the spectators if any watch."""
@@ -108,6 +113,8 @@ class Publisher:
     async def finished(self, match: Match, commands: int) -> None:
         """Publish the result once; the match id deduplicates any resend."""
         assert match.outcome is not None
+        if self._listing is not None:
+            self._listing.ended(match.match_id)
         result = events_pb2.MatchFinished(
             match_id=match.match_id,
             game=match.game,
@@ -125,6 +132,8 @@ class Publisher:
 
     async def voided(self, match: Match, reason: str, figures: str) -> None:
         """Publish the void once: no rating result, with the reason and the figures."""
+        if self._listing is not None:
+            self._listing.ended(match.match_id)
         void = events_pb2.MatchVoided(
             match_id=match.match_id,
             game=match.game,
@@ -141,3 +150,5 @@ class Publisher:
     def opened(self, match: Match) -> None:
         """Announce the open match (the bot pool joins its seats from this)."""
         self._link.publish(subjects.match_opened(match.match_id), match.created.SerializeToString())
+        if self._listing is not None:
+            self._listing.opened(match.created)

@@ -1,4 +1,4 @@
-"""The Arbitration gRPC service: Submit, GetUpdate and GetMatchLog, decoded and handed on.
+"""The Arbitration gRPC service: Submit, GetUpdate, GetMatchLog and GetReplay, handed on.
 
 The gateway sends its Submits over NATS (``submits``); the gRPC Submit takes a command in
 the same way, one call at a time.
@@ -10,23 +10,30 @@ import asyncio
 
 import grpc
 
-from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc, log_pb2
+from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc, log_pb2, replay_pb2
 from services.arbitration import spectators
 from services.arbitration.intake import into, seated, take_in
 from services.arbitration.matches import Matches
 from services.arbitration.matchlog.reader import LogReader
 from services.arbitration.publisher import build_update
+from services.arbitration.replays import Replays
 from services.common.identity import player_id_of, received_ns_of
 from services.common.rejection import Rejection
 from services.common.watching import SPECTATORS
 
 
 class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
-    """Submit, GetUpdate and GetMatchLog: decode, hand to the match or the log, encode."""
+    """Submit, GetUpdate, GetMatchLog, GetReplay: decode, hand to the match or the log, encode."""
 
-    def __init__(self, matches: Matches, log_reader: LogReader | None = None) -> None:
+    def __init__(
+        self,
+        matches: Matches,
+        log_reader: LogReader | None = None,
+        replays: Replays | None = None,
+    ) -> None:
         self._matches = matches
         self._log_reader = log_reader
+        self._replays = replays
 
     async def Submit(
         self,
@@ -72,6 +79,20 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
                 raise Rejection(grpc.StatusCode.UNIMPLEMENTED, "no_log", "no log store here")
             held = self._matches.find(request.match_id)
             return await self._log_reader.fetch(request.match_id, player_id_of(context), held)
+        except Rejection as rejection:
+            await rejection.abort(context)
+            raise AssertionError("abort returns by raising") from None
+
+    async def GetReplay(
+        self,
+        request: replay_pb2.GetReplayRequest,
+        context: grpc.aio.ServicerContext[object, object],
+    ) -> replay_pb2.Replay:
+        try:
+            if self._replays is None:
+                raise Rejection(grpc.StatusCode.UNIMPLEMENTED, "no_log", "no log store here")
+            held = self._matches.find(request.match_id)
+            return await self._replays.fetch(request, player_id_of(context), held)
         except Rejection as rejection:
             await rejection.abort(context)
             raise AssertionError("abort returns by raising") from None

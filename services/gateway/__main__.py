@@ -13,6 +13,7 @@ import nats.errors
 import nats.js.errors
 from aiohttp import web
 
+from services.common.live import live_bucket, watchers_bucket
 from services.common.metrics import add_metrics_route, bound_port, lag_sampler
 from services.common.natslink.link import NatsLink
 from services.common.placement import Directory
@@ -22,15 +23,18 @@ from services.gateway.auth import TokenCheck, identity_hook
 from services.gateway.config import Config
 from services.gateway.connections import ConnectionCap
 from services.gateway.grpcweb import GrpcWebConfig, HeaderPolicy, setup
+from services.gateway.live import LiveMatches
 from services.gateway.local import LocalArena
 from services.gateway.ops import add_ops_routes
 from services.gateway.page import placeholder
 from services.gateway.play import PlayEndpoint
 from services.gateway.presence import Presence
 from services.gateway.ratelimit import CommandRate, sign_in_rate
-from services.gateway.routing import public_routes
+from services.gateway.routing import ARENA, public_routes
+from services.gateway.spectators import SpectatorCounts
 from services.gateway.streams import StreamLimits
 from services.gateway.submits import SubmitForwarder
+from services.gateway.webapp import set_cache_control
 from wire import logs, loops
 from wire.stopping import wait_for_stop_signal
 
@@ -46,7 +50,12 @@ async def main(config: Config) -> None:
     rate = CommandRate(config.commands_per_s, config.commands_burst)
     submits = SubmitForwarder(link, directory, rate)
     submits.start()
-    presence = Presence(link, config.presence_every_s)
+    watchers = await watchers_bucket(nc.jetstream())
+    spectators = SpectatorCounts(watchers)
+    spectators.start()
+    live = LiveMatches(await live_bucket(nc.jetstream()), watchers, directory)
+    await live.start()
+    presence = Presence(link, config.presence_every_s, spectators)
     presence.start()
     streams = StreamLimits(
         config.streams_per_player, config.streams_per_address, config.streams_unlimited
@@ -62,7 +71,7 @@ async def main(config: Config) -> None:
     )
     grpc_web = GrpcWebConfig(
         routes=public_routes(),
-        local=arena.methods(),
+        local={**arena.methods(), f"{ARENA}/ListLiveMatches": live.list_live_matches},
         backends={
             "arbitration": config.arbitration_addr,
             "matchmaking": config.matchmaking_addr,
@@ -101,6 +110,7 @@ async def main(config: Config) -> None:
         # aiohttp's static files answer a name the file system cannot hold with a 500.
         app.router.add_get(UNSERVABLE_NAME, not_found)
         app.router.add_static("/", config.static_dir, show_index=False)
+        app.on_response_prepare.append(set_cache_control)
     else:
         app.router.add_get("/", placeholder)
     # An idle connection (headers that trickle in included) closes after idle_connection_s.
@@ -120,6 +130,8 @@ async def main(config: Config) -> None:
         cap.stop()
         await runner.cleanup()
         presence.stop()
+        await spectators.stop()
+        await live.stop()
         submits.stop()
         await link.close()
         await arbitration.close()

@@ -6,7 +6,7 @@ the arbitration counts a seat away only when nothing was heard from it for the a
 5 s: well under the away limit, 30 s) the gateway publishes one
 ``SeatsPresent`` naming every seat with a stream open on it, and a seat whose first
 stream opens is named at once (a returning player is back without waiting for the
-renewal). Spectators are nobody's presence.
+renewal). Spectators are nobody's presence: they are counted (``spectators``).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from photofinish.arbitration.v1 import arbitration_pb2
 from services.common.natslink.link import NatsLink
 from services.common.ticker import Ticker
 from services.common.watching import SPECTATORS
+from services.gateway.spectators import SpectatorCounts
 from wire import subjects
 
 Seat = tuple[str, int]  # (match id, seat)
@@ -25,8 +26,11 @@ Seat = tuple[str, int]  # (match id, seat)
 class Presence:
     """Counts the open streams of each seat and names the seats that have any."""
 
-    def __init__(self, link: NatsLink, every_s: float = 5.0) -> None:
+    def __init__(
+        self, link: NatsLink, every_s: float = 5.0, spectators: SpectatorCounts | None = None
+    ) -> None:
         self._link = link
+        self._spectators = spectators
         self._open: Counter[Seat] = Counter()
         self._fresh: set[Seat] = set()
         self._renewer = Ticker(lambda: every_s, lambda _due, _ran: self._publish(self._open))
@@ -40,6 +44,8 @@ class Presence:
     def opened(self, match_id: str, seat: int) -> None:
         """A stream of ``seat`` opened (after the arbitration accepted it as the player's)."""
         if seat == SPECTATORS:
+            if self._spectators is not None:
+                self._spectators.opened(match_id)
             return
         key = (match_id, seat)
         self._open[key] += 1
@@ -49,6 +55,10 @@ class Presence:
             self._fresh.add(key)
 
     def closed(self, match_id: str, seat: int) -> None:
+        if seat == SPECTATORS:
+            if self._spectators is not None:
+                self._spectators.closed(match_id)
+            return
         key = (match_id, seat)
         if self._open.get(key, 0) <= 1:
             self._open.pop(key, None)

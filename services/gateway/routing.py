@@ -17,11 +17,12 @@ _TOURNAMENTS = "/photofinish.tournaments.v1.Tournaments"
 
 # public method → (kind, backend, backend method)
 _TABLE: dict[str, tuple[MethodKind, str, str]] = {
-    # Answered in the gateway's own process (services/gateway/local.py); Submit goes on to
-    # the match's arbitration instance over NATS.
+    # Answered in the gateway's own process (services/gateway/local.py, live.py); Submit
+    # goes on to the match's arbitration instance over NATS.
     "SignIn": (MethodKind.UNARY, "gateway", f"{ARENA}/SignIn"),
     "Watch": (MethodKind.SERVER_STREAMING, "gateway", f"{ARENA}/Watch"),
     "Submit": (MethodKind.UNARY, "gateway", f"{ARENA}/Submit"),
+    "ListLiveMatches": (MethodKind.UNARY, "gateway", f"{ARENA}/ListLiveMatches"),
     "Queue": (MethodKind.SERVER_STREAMING, "matchmaking", f"{_MATCHMAKING}/Queue"),
     "CancelQueue": (MethodKind.UNARY, "matchmaking", f"{_MATCHMAKING}/CancelQueue"),
     "CreateChallenge": (
@@ -38,6 +39,7 @@ _TABLE: dict[str, tuple[MethodKind, str, str]] = {
     "GetHistory": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetHistory"),
     "GetRating": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetRating"),
     "GetMatchLog": (MethodKind.UNARY, "arbitration", f"{_ARBITRATION}/GetMatchLog"),
+    "GetReplay": (MethodKind.UNARY, "arbitration", f"{_ARBITRATION}/GetReplay"),
     **{
         name: (MethodKind.UNARY, "tournaments", f"{_TOURNAMENTS}/{name}")
         for name in (

@@ -167,12 +167,13 @@ def encode_ladder(game: Game, entries: Sequence[LadderEntry]) -> ratings_pb2.Lad
 
 
 def encode_history(
-    player_id: PlayerId, game: Game, entries: Sequence[HistoryEntry]
+    player_id: PlayerId, game: Game | None, entries: Sequence[HistoryEntry], more: bool = False
 ) -> ratings_pb2.History:
     return ratings_pb2.History(
         player_id=player_id,
-        game=encode_game(game),
+        game=game_pb2.GAME_UNSPECIFIED if game is None else encode_game(game),
         entries=[_encode_line(e) for e in entries],
+        more=more,
     )
 
 
@@ -189,6 +190,7 @@ def _encode_line(entry: HistoryEntry) -> ratings_pb2.HistoryEntry:
         change=entry.change,
         played_unix_ms=round(entry.played_unix_s * 1000),
         void_reason=entry.void_reason,
+        game=encode_game(entry.game),
     )
 
 
@@ -221,16 +223,20 @@ def decode_ladder_request(
 
 def decode_history_request(
     request: ratings_pb2.GetHistoryRequest,
-) -> tuple[PlayerId, Game, int]:
-    """Return (player, game, number of lines) asked for.
+) -> tuple[PlayerId, Game | None, int, int]:
+    """Return (player, game or None for every game, number of lines, lines skipped).
 
     Raises:
-        BadRequest: for no player, no game or a negative limit.
+        BadRequest: for no player, an unknown game, or a negative limit or offset.
     """
+    if request.offset < 0:
+        raise BadRequest(Reason.BAD_OFFSET, f"offset {request.offset} is negative")
+    every_game = request.game == game_pb2.GAME_UNSPECIFIED
     return (
         _player_id(request.player_id),
-        decode_game(request.game, BadRequest),
+        None if every_game else decode_game(request.game, BadRequest),
         limit_of(request.limit),
+        request.offset,
     )
 
 

@@ -19,6 +19,7 @@ class Reason(enum.Enum):
     SELF_PLAY = "self_play"
     # Bad requests: a caller asked for something that cannot exist.
     BAD_LIMIT = "bad_limit"
+    BAD_OFFSET = "bad_offset"
     # Not found: the request is well formed but names nothing there is.
     NOT_RANKED = "not_ranked"
 

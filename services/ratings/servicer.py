@@ -38,11 +38,12 @@ class RatingsServicer(ratings_pb2_grpc.RatingsServicer):
         context: grpc.aio.ServicerContext[ratings_pb2.GetHistoryRequest, ratings_pb2.History],
     ) -> ratings_pb2.History:
         try:
-            player_id, game, limit = codec.decode_history_request(request)
+            player_id, game, limit, offset = codec.decode_history_request(request)
         except BadRequest as error:
             await abort(context, error)
-        lines = await self._store.history(player_id, game, limit)
-        return codec.encode_history(player_id, game, lines)
+        # One line past the page says whether older ones follow.
+        lines = await self._store.history(player_id, game, limit + 1, offset)
+        return codec.encode_history(player_id, game, lines[:limit], more=len(lines) > limit)
 
     async def GetRating(
         self,

@@ -71,9 +71,9 @@ class Store:
         return await self.database.run(lambda s: around(s, game, player_id, limit))
 
     async def history(
-        self, player_id: PlayerId, game: Game, limit: int
+        self, player_id: PlayerId, game: Game | None, limit: int, offset: int = 0
     ) -> tuple[HistoryEntry, ...]:
-        return await self.database.run(lambda s: history(s, player_id, game, limit))
+        return await self.database.run(lambda s: history(s, player_id, game, limit, offset))
 
     async def standing(self, player_id: PlayerId, game: Game) -> Standing | None:
         return await self.database.run(lambda s: standing(s, player_id, game))
@@ -144,14 +144,16 @@ def around(
 
 
 def history(
-    session: Session, player_id: PlayerId, game: Game, limit: int
+    session: Session, player_id: PlayerId, game: Game | None, limit: int, offset: int = 0
 ) -> tuple[HistoryEntry, ...]:
-    """Return ``player_id``'s last ``limit`` matches of ``game``, newest first."""
+    """Return ``player_id``'s matches of ``game`` (None: of every game), newest first: at
+    most ``limit`` of them, after the ``offset`` newest."""
+    games = "" if game is None else " AND game = ?"
     rows = session.rows(
-        f"SELECT {_LINE} FROM history WHERE player_id = ? AND game = ?"
+        f"SELECT {_LINE} FROM history WHERE player_id = ?{games}"
         " ORDER BY played_unix_s DESC,"
-        f" match_id COLLATE {session.dialect.binary_collation} DESC, seat LIMIT ?",
-        (player_id, game.name, limit),
+        f" match_id COLLATE {session.dialect.binary_collation} DESC, seat LIMIT ? OFFSET ?",
+        (player_id, *(() if game is None else (game.name,)), limit, offset),
     )
     return tuple(_to_line(row) for row in rows)
 

@@ -15,6 +15,7 @@ from services.common.natslink.link import NatsLink
 from services.common.serving import serve
 from services.rules.config import Config
 from services.rules.hop import Hop
+from services.rules.replay_hop import ReplayHop
 from services.rules.servicer import register
 from services.rules.table import Table
 from wire import logs, loops
@@ -26,6 +27,7 @@ async def main(config: Config) -> None:
         link = await NatsLink.connect(config.nats_url, f"rules-{config.instance}")
         hop = Hop(link, Table(config.lift_pause_ms), config.instance)
         hop.start()
+        ReplayHop(link).start()
         try:
             yield
         finally:

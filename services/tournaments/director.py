@@ -174,8 +174,12 @@ class Director:
 
     async def _open(self, t: Tournament, first: Player, second: Player, now_ms: int) -> bool:
         """Store one game, have its match opened, then tell both players; return if opened."""
-        spec = matches.online(
-            first, second, t.game, t.rated, matches.fresh_match_id(), matches.fresh_seed()
+        spec = dataclasses.replace(
+            matches.online(
+                first, second, t.game, t.rated, matches.fresh_match_id(), matches.fresh_seed()
+            ),
+            tournament_id=t.id,
+            tournament_name=t.name,
         )
         seats = (spec.players[0].id, spec.players[1].id)
         # Stored before arbitration opens it, so its result always finds the game.

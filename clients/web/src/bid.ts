@@ -4,13 +4,14 @@ import { h } from "./dom";
 import { STRAIGHT, fitBoard, layBoard, tileKey, withPlay, type Runs } from "./bidboard";
 import type { MatchUpdate } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import { type BidBoard as Line, type BidCommand, type BidCommandSchema, type BidEvent } from "./gen/photofinish/game/v1/bid_pb";
-import type { BidPlay, BidPlayed, BidSettlement, BidView, Tile } from "./gen/photofinish/game/v1/bid_pb";
+import type { BidPlay, BidPlayed, BidSettlement, BidView } from "./gen/photofinish/game/v1/bid_pb";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { tileFace } from "./tiles";
 import { Gate } from "./gen/photofinish/game/v1/game_pb";
 import type { Board, MatchContext } from "./match";
 import type { Screen } from "./perspective";
 import { rulesHelp } from "./help";
+import { glide, spotsOf, type Spot } from "./motion";
 import { BID_STEP, bidProblem, settlementShown, settlementWords } from "./bidwords";
 
 type BidKind = NonNullable<MessageInitShape<typeof BidCommandSchema>["kind"]>;
@@ -66,6 +67,7 @@ export class BidBoard implements Board {
     const settled = settlementShown(view);
     const ended = settled && this.ended?.roundNo === settled.roundNo ? this.ended : null;
     const { wrap, lay } = this.boardWrap(view, plays, view.gate === Gate.CONTINUE ? ended : null);
+    const before = spotsOf(this.root);
     this.root = h(
       "div.bid-table",
       this.scoreboard(update, view),
@@ -76,7 +78,7 @@ export class BidBoard implements Board {
       h("div.play-log", h("h4", "Plays"), h("ol", this.log.map(({ n, text }) => h("li", { value: String(n) }, text)))),
       rulesHelp("bid"),
     );
-    this.fit(wrap, lay);
+    this.fit(wrap, lay, before);
     return this.root;
   }
 
@@ -101,8 +103,11 @@ export class BidBoard implements Board {
     return layBoard(view.board, view.openPoints, { onEnd: (id) => this.playAt(id), legalEnds, labels }, runs);
   }
 
-  /** Fit the board to the wrap once it is laid out, and again when the page is resized. */
-  private fit(wrap: HTMLElement, lay: (runs: Runs) => HTMLElement): void {
+  /**
+   * Fit the board to the wrap once it is laid out, and again when the page is resized; once
+   * fitted, the tile just played glides there from the hand, or from its player's panel.
+   */
+  private fit(wrap: HTMLElement, lay: (runs: Runs) => HTMLElement, before: Spot[]): void {
     this.fitter?.disconnect();
     let room = "";
     this.fitter = new ResizeObserver(() => {
@@ -110,6 +115,7 @@ export class BidBoard implements Board {
       if (now === room) return;
       room = now;
       fitBoard(wrap, lay);
+      glide(before.splice(0), this.root, (element) => this.playedFrom(element));
     });
     this.fitter.observe(wrap);
   }
@@ -162,6 +168,15 @@ export class BidBoard implements Board {
       default:
         return "";
     }
+  }
+
+  /** Where a tile no one saw before came from: the panel of the player who just played it. */
+  private playedFrom(element: HTMLElement): DOMRect | undefined {
+    if (element.dataset.place !== "board") return undefined;
+    const played = this.screen?.update.events.find((e) => e.kind.case === "bid" && e.kind.value.kind.case === "played");
+    const event = played?.kind.case === "bid" && played.kind.value.kind.case === "played" ? played.kind.value.kind.value : null;
+    if (!event || tileKey(event.tile) !== element.dataset.piece) return undefined;
+    return this.root.querySelector(`.player[data-seat="${event.seat}"]`)?.getBoundingClientRect();
   }
 
   private nameOf(seat: number): string {
@@ -236,7 +251,7 @@ export class BidBoard implements Board {
               "aria-label": `${tile.text}${can ? " (playable)" : ""}`,
             },
             h("kbd", String(index + 1)),
-            faceOf(tile),
+            tileFace(tile.low, tile.high, false, { "data-piece": key, "data-place": "hand" }),
           );
         }),
       ),
@@ -428,8 +443,4 @@ function clockFace(seat: number, time: SeatTime, running: boolean): HTMLElement 
 
 function tilesText(count: number): string {
   return `${count} tile${count === 1 ? "" : "s"}`;
-}
-
-function faceOf(tile: Tile): HTMLElement {
-  return tileFace(tile.low, tile.high, false);
 }

@@ -104,10 +104,11 @@ export function layBoard(board: BidBoard | undefined, openPoints: OpenPoint[], s
   }
   const centreTile = tiles.get(centre);
   const isSpinner = Boolean(board?.spinner);
+  const onBoard = { "data-piece": centre, "data-place": "board" }; // for the glide (motion.ts)
   const centreFace = centreTile
     ? centreTile.low === centreTile.high
-      ? tileFace(centreTile.low, centreTile.high, true, { class: `tile v${isSpinner ? " spinner" : ""}` })
-      : tileFace(centreTile.low, centreTile.high, false)
+      ? tileFace(centreTile.low, centreTile.high, true, { class: `tile v${isSpinner ? " spinner" : ""}`, ...onBoard })
+      : tileFace(centreTile.low, centreTile.high, false, onBoard)
     : h("span");
   const slot = (point: OpenPoint) => {
     const id = point.end?.text ?? "";
@@ -151,7 +152,8 @@ function layArm(direction: Direction, arm: InArm[], tip: HTMLElement[], run: num
     const faces = part.map(({ tile, inner, outer }) => {
       const [first, second] = way === "left" || way === "up" ? [outer, inner] : [inner, outer];
       const double = tile.low === tile.high;
-      return tileFace(first, second, upright ? !double : double, { "data-tile": tileKey(tile) });
+      const key = tileKey(tile);
+      return tileFace(first, second, upright ? !double : double, { "data-tile": key, "data-piece": key, "data-place": "board" });
     });
     return h(`div.run.${way}`, faces, r === parts.length - 1 ? tip : null);
   });
@@ -209,7 +211,10 @@ export function fitBoard(wrap: HTMLElement, lay: (runs: Runs) => HTMLElement): v
     runs = next;
   }
   if (best.runs !== shown) wrap.querySelector(".board-view")?.replaceWith(lay(best.runs));
-  if (best.scale < 1) wrap.querySelector<HTMLElement>(".domino-board")!.style.zoom = String(Math.max(SMALLEST_ZOOM, Math.floor(best.scale * 100) / 100));
+  if (best.scale >= 1) return;
+  const board = wrap.querySelector<HTMLElement>(".domino-board")!;
+  board.style.zoom = String(Math.max(SMALLEST_ZOOM, Math.floor(best.scale * 100) / 100));
+  board.style.setProperty("--board-zoom", board.style.zoom); // a slot's touch area stays 44 px (style.css)
 }
 
 function shorter(runs: Runs, kind: keyof Runs): Runs | null {
@@ -222,6 +227,7 @@ function fitScales(wrap: HTMLElement): { width: number; height: number } {
   const board = wrap.querySelector<HTMLElement>(".domino-board");
   if (!board) return { width: 1, height: 1 };
   board.style.zoom = "";
+  board.style.removeProperty("--board-zoom");
   const style = getComputedStyle(wrap);
   const width = wrap.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   const maxHeight = parseFloat(style.maxHeight); // NaN for "none"

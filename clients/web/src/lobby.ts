@@ -14,6 +14,9 @@ const LADDER_SIZE = 10;
 export interface LobbyActions {
   onMatch(assignment: MatchAssignment, level?: Level): void; // level: against the computer
   onSignOut(): void;
+  myGames(): void; // the player's own finished matches, to replay
+  playerGames(playerId: string, name: string): void; // another player's, from a ladder
+  watchLive(): void; // the matches in play, to watch as a spectator
   tournaments: TournamentsActions;
 }
 
@@ -33,6 +36,8 @@ export class Lobby {
       h(
         "header.lobby-head",
         h("h2", `Hello, ${session.name}`),
+        h("button#watch-live", { type: "button", onclick: () => actions.watchLive() }, "Watch live"),
+        h("button#my-games", { type: "button", onclick: () => actions.myGames() }, "My games"),
         h("button.link#sign-out", { type: "button", onclick: () => actions.onSignOut() }, "Sign out"),
       ),
       this.status,
@@ -188,7 +193,7 @@ export class Lobby {
             h(
               `tr${e.playerId === this.session.playerId ? ".me" : ""}`,
               h("td", String(e.rank)),
-              h("td", e.name, h("span.tag", { title: "a short tag of the player's id: two players may share a name" }, ` #${e.playerId.slice(-4)}`)),
+              h("td", h("button.link.player-games", { type: "button", title: `${e.name}'s games`, onclick: () => this.actions.playerGames(e.playerId, e.name) }, e.name), h("span.tag", { title: "a short tag of the player's id: two players may share a name" }, ` #${e.playerId.slice(-4)}`)),
               h("td", e.rating.toFixed(0), e.provisional ? h("abbr.provisional", { title: PROVISIONAL }, "?") : null),
               h("td", `${e.wins}/${e.games}`),
             ),

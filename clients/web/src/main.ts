@@ -7,9 +7,13 @@ import { TournamentBar, TournamentFollower, pointsText } from "./following";
 import { Status } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import { Game } from "./gen/photofinish/game/v1/game_pb";
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
+import { LivePage } from "./live";
 import { Lobby } from "./lobby";
 import { signInScreen } from "./lobby";
 import { MatchView, type Board, type MatchContext } from "./match";
+import { GamesPage } from "./mygames";
+import { ReplayPage, replayHash } from "./replay";
+import { SpectatorView } from "./spectate";
 import { SpitBoard } from "./spit";
 import {
   forgetFollowed,
@@ -33,12 +37,15 @@ const content = h("div.content");
 main.replaceChildren(barHost, content);
 let current: { stop(): void } | null = null;
 let matchView: MatchView | null = null;
+let spectator: SpectatorView | null = null; // the live match being watched
 let shownMatch: CurrentMatch | null = null;
+let replayPage: ReplayPage | null = null; // the replay shown, for the browser tests
 let follower: TournamentFollower | null = null;
 let bar: TournamentBar | null = null;
 
 function show(node: HTMLElement, controller: { stop(): void } | null): void {
   current?.stop();
+  spectator = controller instanceof SpectatorView ? controller : null;
   current = controller;
   content.replaceChildren(node);
 }
@@ -76,6 +83,9 @@ function showLobby(session: Session): void {
       setToken("");
       showSignIn();
     },
+    watchLive: () => showLive(session),
+    myGames: () => showGames(session, session.playerId, session.name),
+    playerGames: (playerId, name) => showGames(session, playerId, name),
     tournaments: {
       open: (tournamentId) => showTournament(session, tournamentId),
       joined: (t) => follow(session, { tournamentId: t.tournamentId, name: t.name }),
@@ -86,6 +96,42 @@ function showLobby(session: Session): void {
   lobby.start();
 }
 
+/** A player's finished matches (#games/<player>); the reader's own ones open in the replay. */
+function showGames(session: Session, playerId: string, name: string): void {
+  matchView = null;
+  shownMatch = null;
+  const page = new GamesPage(session, playerId, name, {
+    back: () => (history.replaceState(null, "", location.pathname), showLobby(session)),
+    replay: (matchId) => showReplay(session, matchId, 0, () => showGames(session, playerId, name)),
+  });
+  history.replaceState(null, "", `#games/${encodeURIComponent(playerId)}/${encodeURIComponent(name)}`);
+  show(page.root, page);
+  page.start();
+}
+
+/** A finished match step by step; the address names the step shown (#replay/<match>/<n>). */
+function showReplay(session: Session, matchId: string, step: number, back: () => void): void {
+  matchView = null;
+  shownMatch = null;
+  const page = new ReplayPage(matchId, session, {
+    back,
+    shown: (id, at) => history.replaceState(null, "", replayHash(id, at)),
+  }, step);
+  replayPage = page;
+  show(page.root, page);
+  void page.start();
+}
+
+/** Show what the address names (a replay's step, a player's games); false when nothing. */
+function showAddressed(session: Session): boolean {
+  const [what, id, rest] = location.hash.slice(1).split("/").map(decodeURIComponent);
+  const mine = () => showGames(session, session.playerId, session.name);
+  if (what === "replay" && id) showReplay(session, id, Number(rest) || 0, mine);
+  else if (what === "games" && id) showGames(session, id, rest || "A player");
+  else return false;
+  return true;
+}
+
 function showTournament(session: Session, tournamentId: string): void {
   matchView = null;
   shownMatch = null;
@@ -93,9 +139,31 @@ function showTournament(session: Session, tournamentId: string): void {
     joined: (t) => follow(session, { tournamentId: t.tournamentId, name: t.name }),
     withdrew: () => unfollow(),
     back: () => showLobby(session),
+    watch: (matchId) => showSpectator(session, matchId, () => showTournament(session, tournamentId)),
   });
   show(page.root, page);
   page.start();
+}
+
+/** The matches in play, per game; Watch opens one as a spectator. */
+function showLive(session: Session): void {
+  matchView = null;
+  shownMatch = null;
+  const page = new LivePage({
+    watch: (matchId) => showSpectator(session, matchId, () => showLive(session)),
+    back: () => showLobby(session),
+  });
+  show(page.root, page);
+  page.start();
+}
+
+/** One live match as a spectator sees it: no hand, no hidden tile, no command. */
+function showSpectator(session: Session, matchId: string, back: () => void): void {
+  matchView = null;
+  shownMatch = null;
+  const view = new SpectatorView(matchId, session, back);
+  show(view.root, view);
+  view.start();
 }
 
 /** Follow a joined tournament: its bar above every screen, and each game as it is paired. */
@@ -180,6 +248,7 @@ function boot(): void {
   const followed = loadFollowed();
   if (followed) follow(session, followed);
   const match = loadMatch();
+  if (showAddressed(session)) return;
   if (match) playMatch(session, match);
   else if (followed) showTournament(session, followed.tournamentId);
   else showLobby(session);
@@ -192,11 +261,17 @@ declare global {
   }
 }
 window.__pf = {
-  last: () => matchView?.last() ?? null,
+  last: () => matchView?.last() ?? spectator?.last() ?? null,
+  spectated: () => spectator?.received ?? [], // every update the spectator page received
   displayed: () => matchView?.displayed() ?? [],
   probe: () => matchView?.probe() ?? Promise.reject(new Error("no match shown")),
   now: () => performance.now(),
+  replay: () => (replayPage?.root.isConnected ? replayPage.shownStep() : null),
 };
+addEventListener("hashchange", () => {
+  const session = loadSession();
+  if (session) showAddressed(session);
+});
 
 document.querySelector("#app-title")?.append(h("span.tagline", " — the server is the only clock"));
 boot();

@@ -10,6 +10,7 @@ import { roundEndText, takenSizes, type RoundEnd } from "./spitroundend";
 import { raceKey, type Board, type Command, type MatchContext } from "./match";
 import type { Screen } from "./perspective";
 import { rulesHelp } from "./help";
+import { glide, spotsOf, type Spot } from "./motion";
 
 const KEYS_HELP =
   "Keys: 1–5 pick a stock pile · ←/→ (or Q/W) play it on centre pile 1/2 · then 1–5 on an empty space moves it there · " +
@@ -59,6 +60,8 @@ export class SpitBoard implements Board {
     const other = view.sides[1 - this.seat];
     const names = screen.update.players.map((p) => p.name);
     if (this.selected !== null && !own?.stock[this.selected]?.top) this.selected = null;
+    const before = spotsOf(this.root);
+    const focused = focusedPlace(this.root);
     this.root = h(
       "div.spit-table",
       this.side(other, 1 - this.seat, names[1 - this.seat] ?? "", false),
@@ -67,20 +70,34 @@ export class SpitBoard implements Board {
         this.roundEndPanel(view, names),
         view.centre.map((pile, index) =>
           h(
-            "div.pile-slot",
-            { dataset: { pile: String(index) }, onclick: () => this.playOn(index) },
-            h("div.pile-label", `Centre ${index + 1} · ${pile.size}`),
-            cardFace(pile.top, { "data-drop-pile": String(index) }),
+            "button.pile-slot",
+            {
+              type: "button",
+              dataset: { pile: String(index) },
+              "aria-label": `Centre pile ${index + 1}: ${pile.top?.text ?? "empty"}, ${pile.size} cards`,
+              onclick: () => this.playOn(index),
+            },
+            h("span.pile-label", { "aria-hidden": "true" }, `Centre ${index + 1} · ${pile.size}`),
+            cardFace(pile.top, { "data-drop-pile": String(index), "data-place": `pile-${index}` }),
           ),
         ),
       ),
-      this.side(own, this.seat, `${names[this.seat] ?? ""} (you)`, true),
+      this.side(own, this.seat, `${names[this.seat] ?? ""}${this.ctx.match.seats.includes(this.seat) ? " (you)" : ""}`, true),
       this.controls(view),
       h("p.keys-help", KEYS_HELP),
       rulesHelp("spit"),
     );
     this.markRace(screen.update.race);
+    const root = this.root;
+    queueMicrotask(() => this.settle(root, before, focused)); // once the new table is on the page
     return this.root;
+  }
+
+  /** On the drawn table: focus back where the player had it, and the moved cards glide. */
+  private settle(root: HTMLElement, before: Spot[], focused: string | null): void {
+    if (!root.isConnected) return;
+    if (focused) root.querySelector<HTMLElement>(focused)?.focus({ preventScroll: true });
+    glide(before, root);
   }
 
   /**
@@ -151,7 +168,9 @@ export class SpitBoard implements Board {
       h(
         "div.stock-row",
         stock.map((pile, index) => {
-          const face = cardFace(pile.top, mine && pile.top ? { tabindex: "0", draggable: "false" } : {});
+          const place = { "data-place": `stock-${seat}-${index}` };
+          const space = pile.top ? {} : { "aria-label": `Empty space ${index + 1}` };
+          const face = cardFace(pile.top, mine ? { ...place, ...space, draggable: "false" } : place, mine);
           if (mine) this.wireCard(face, index, Boolean(pile.top));
           if (mine && this.selected === index) face.classList.add("selected");
           return h(
@@ -238,6 +257,11 @@ export class SpitBoard implements Board {
 
   key(event: KeyboardEvent): boolean {
     const key = event.key.toLowerCase();
+    // Enter and Space press the focused button; on a card or pile only in play (at a gate they
+    // are Ready or Spit, as the keys help says: no card can go then).
+    const pressed = event.target instanceof HTMLButtonElement ? event.target : null;
+    const atGate = this.view?.gate === Gate.SPIT || this.view?.gate === Gate.START || this.view?.gate === Gate.CONTINUE;
+    if ((key === "enter" || key === " ") && pressed && !(atGate && pressed.matches(".card, .pile-slot"))) return false;
     if (/^[1-5]$/.test(key)) {
       const index = Number(key) - 1;
       const filled = Boolean(this.view?.sides[this.seat]?.stock[index]?.top);
@@ -324,4 +348,15 @@ export class SpitBoard implements Board {
   private send(command: Command): Promise<boolean> {
     return this.ctx.send(this.seat, command);
   }
+}
+
+/** A selector for the control of `root` that has the focus, to find it again after a redraw. */
+function focusedPlace(root: HTMLElement): string | null {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || !root.contains(active)) return null;
+  if (active.id) return `#${CSS.escape(active.id)}`;
+  const stock = active.closest<HTMLElement>("[data-stock]")?.dataset.stock;
+  if (stock !== undefined) return `[data-stock="${stock}"] .card`;
+  const pile = active.closest<HTMLElement>("[data-pile]")?.dataset.pile;
+  return pile === undefined ? null : `[data-pile="${pile}"]`;
 }

@@ -12,7 +12,8 @@ function half(value: number): HTMLElement {
   );
 }
 
-/** A tile showing `first` then `second` (left→right, or top→bottom when `vertical`). */
+/** A tile showing `first` then `second` (left→right, or top→bottom when `vertical`), a picture
+ * named as players write it ("[3|5]"). */
 export function tileFace(first: number, second: number, vertical: boolean, extra: Record<string, unknown> = {}): HTMLElement {
-  return h(`div.tile${vertical ? ".v" : ".h"}`, { "aria-label": `[${first}|${second}]`, ...extra }, half(first), half(second));
+  return h(`div.tile${vertical ? ".v" : ".h"}`, { role: "img", "aria-label": `[${first}|${second}]`, ...extra }, half(first), half(second));
 }

@@ -3,6 +3,7 @@
 import { arena, explain, refusal } from "./api";
 import { h } from "./dom";
 import { entrantsText, pointsText, timeText } from "./following";
+import { liveGames } from "./live";
 import { gameName } from "./match";
 import {
   GameStatus,
@@ -15,11 +16,13 @@ import type { Session } from "./store";
 
 const TICK_MS = 1000;
 const RETRY_PAUSE_MS = 2000;
+const GAMES_REFRESH_MS = 5000;
 
 export interface TournamentActions {
   joined(t: Tournament): void;
   withdrew(t: Tournament): void;
   back(): void;
+  watch(matchId: string): void; // one of its live games, as a spectator
 }
 
 export class TournamentPage {
@@ -31,8 +34,10 @@ export class TournamentPage {
   private readonly entry = h("div.row.entry");
   private readonly standingsHost = h("div.standings");
   private readonly gamesHost = h("div.my-games");
+  private readonly liveHost = h("div.live-games#tournament-live");
   private standings: Standings | null = null;
   private timer = 0;
+  private gamesTimer = 0;
 
   constructor(
     private readonly tournamentId: string,
@@ -47,6 +52,7 @@ export class TournamentPage {
       this.status,
       h("h3", "Standings"),
       this.standingsHost,
+      this.liveHost,
       h("h3", "My games"),
       this.gamesHost,
     );
@@ -55,11 +61,13 @@ export class TournamentPage {
   start(): void {
     void this.watch();
     this.timer = window.setInterval(() => this.tick(), TICK_MS);
+    this.gamesTimer = window.setInterval(() => void this.loadGames(), GAMES_REFRESH_MS); // new pairings: live games
   }
 
   stop(): void {
     this.abort.abort();
     window.clearInterval(this.timer);
+    window.clearInterval(this.gamesTimer);
   }
 
   private async watch(): Promise<void> {
@@ -126,6 +134,7 @@ export class TournamentPage {
       const record = await arena.getTournament({ tournamentId: this.tournamentId }, { signal: this.abort.signal });
       const names = new Map((record.standings?.standings ?? []).map((s) => [s.playerId, s.name]));
       const mine = record.games.filter((g) => g.playerIds.includes(this.session.playerId));
+      this.liveHost.replaceChildren(liveGames(record.games, names, (matchId) => this.actions.watch(matchId)) ?? "");
       this.gamesHost.replaceChildren(
         mine.length ? h("ol.game-list", mine.map((g) => h("li", { "data-match": g.matchId }, this.gameLine(g, names)))) : h("p", "No games yet."),
       );

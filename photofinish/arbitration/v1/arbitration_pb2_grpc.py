@@ -5,6 +5,7 @@ import warnings
 
 from photofinish.arbitration.v1 import arbitration_pb2 as photofinish_dot_arbitration_dot_v1_dot_arbitration__pb2
 from photofinish.arbitration.v1 import log_pb2 as photofinish_dot_arbitration_dot_v1_dot_log__pb2
+from photofinish.arbitration.v1 import replay_pb2 as photofinish_dot_arbitration_dot_v1_dot_replay__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -50,6 +51,11 @@ class ArbitrationStub:
                 request_serializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.SerializeToString,
                 response_deserializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.MatchLog.FromString,
                 _registered_method=True)
+        self.GetReplay = channel.unary_unary(
+                '/photofinish.arbitration.v1.Arbitration/GetReplay',
+                request_serializer=photofinish_dot_arbitration_dot_v1_dot_replay__pb2.GetReplayRequest.SerializeToString,
+                response_deserializer=photofinish_dot_arbitration_dot_v1_dot_replay__pb2.Replay.FromString,
+                _registered_method=True)
 
 
 class ArbitrationServicer:
@@ -80,6 +86,13 @@ class ArbitrationServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetReplay(self, request, context):
+        """A finished match step by step (replay.proto), under GetMatchLog's rules.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArbitrationServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -97,6 +110,11 @@ def add_ArbitrationServicer_to_server(servicer, server):
                     servicer.GetMatchLog,
                     request_deserializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.FromString,
                     response_serializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.MatchLog.SerializeToString,
+            ),
+            'GetReplay': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetReplay,
+                    request_deserializer=photofinish_dot_arbitration_dot_v1_dot_replay__pb2.GetReplayRequest.FromString,
+                    response_serializer=photofinish_dot_arbitration_dot_v1_dot_replay__pb2.Replay.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -180,6 +198,33 @@ class Arbitration:
             '/photofinish.arbitration.v1.Arbitration/GetMatchLog',
             photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.SerializeToString,
             photofinish_dot_arbitration_dot_v1_dot_log__pb2.MatchLog.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetReplay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.arbitration.v1.Arbitration/GetReplay',
+            photofinish_dot_arbitration_dot_v1_dot_replay__pb2.GetReplayRequest.SerializeToString,
+            photofinish_dot_arbitration_dot_v1_dot_replay__pb2.Replay.FromString,
             options,
             channel_credentials,
             insecure,

@@ -7,6 +7,7 @@ from collections import abc as _abc
 from grpc import aio as _aio
 from photofinish.arbitration.v1 import arbitration_pb2 as _arbitration_pb2
 from photofinish.arbitration.v1 import log_pb2 as _log_pb2
+from photofinish.arbitration.v1 import replay_pb2 as _replay_pb2
 import abc as _abc_1
 import grpc as _grpc
 import sys
@@ -44,6 +45,8 @@ class ArbitrationStub:
     """A finished match's arbitration log (log.proto), for its players: FAILED_PRECONDITION
     `match_live` before the end, PERMISSION_DENIED `not_your_match` for anyone else.
     """
+    GetReplay: _grpc.UnaryUnaryMultiCallable[_replay_pb2.GetReplayRequest, _replay_pb2.Replay]
+    """A finished match step by step (replay.proto), under GetMatchLog's rules."""
 
 @_typing.type_check_only
 class ArbitrationAsyncStub(ArbitrationStub):
@@ -60,6 +63,8 @@ class ArbitrationAsyncStub(ArbitrationStub):
     """A finished match's arbitration log (log.proto), for its players: FAILED_PRECONDITION
     `match_live` before the end, PERMISSION_DENIED `not_your_match` for anyone else.
     """
+    GetReplay: _aio.UnaryUnaryMultiCallable[_replay_pb2.GetReplayRequest, _replay_pb2.Replay]  # type: ignore[assignment]
+    """A finished match step by step (replay.proto), under GetMatchLog's rules."""
 
 class ArbitrationServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -91,5 +96,13 @@ class ArbitrationServicer(metaclass=_abc_1.ABCMeta):
         """A finished match's arbitration log (log.proto), for its players: FAILED_PRECONDITION
         `match_live` before the end, PERMISSION_DENIED `not_your_match` for anyone else.
         """
+
+    @_abc_1.abstractmethod
+    def GetReplay(
+        self,
+        request: _replay_pb2.GetReplayRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_replay_pb2.Replay, _abc.Awaitable[_replay_pb2.Replay]]:
+        """A finished match step by step (replay.proto), under GetMatchLog's rules."""
 
 def add_ArbitrationServicer_to_server(servicer: ArbitrationServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -5,8 +5,12 @@ The public API: what a browser, the CLI or a bot calls on the gateway over gRPC-
 Every method but SignIn needs `authorization: Bearer <token>` from SignIn.
 """
 
+from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf.internal import containers as _containers
+from photofinish.events.v1 import events_pb2 as _events_pb2
+from photofinish.game.v1 import game_pb2 as _game_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -74,7 +78,7 @@ class WatchRequest(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     seat: _builtins.int
-    """a seat the caller holds"""
+    """a seat the caller holds, or -1: a spectator"""
     def __init__(
         self,
         *,
@@ -88,3 +92,77 @@ class WatchRequest(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___WatchRequest: _TypeAlias = WatchRequest  # noqa: Y015
+
+@_typing.final
+class ListLiveMatchesRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_FIELD_NUMBER: _builtins.int
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    LIMIT_FIELD_NUMBER: _builtins.int
+    game: _game_pb2.Game.ValueType
+    """GAME_UNSPECIFIED: every game"""
+    match_id: _builtins.str
+    """set: only that match (none once it is over)"""
+    limit: _builtins.int
+    """at most this many (0: 50; never more than 200)"""
+    def __init__(
+        self,
+        *,
+        game: _game_pb2.Game.ValueType = ...,
+        match_id: _builtins.str = ...,
+        limit: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "limit", b"limit", "match_id", b"match_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListLiveMatchesRequest: _TypeAlias = ListLiveMatchesRequest  # noqa: Y015
+
+@_typing.final
+class LiveMatchShown(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_FIELD_NUMBER: _builtins.int
+    WATCHERS_FIELD_NUMBER: _builtins.int
+    watchers: _builtins.int
+    """spectator streams open on it now"""
+    @_builtins.property
+    def match(self) -> _events_pb2.LiveMatch: ...
+    def __init__(
+        self,
+        *,
+        match: _events_pb2.LiveMatch | None = ...,
+        watchers: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["match", b"match"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match", b"match", "watchers", b"watchers"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LiveMatchShown: _TypeAlias = LiveMatchShown  # noqa: Y015
+
+@_typing.final
+class ListLiveMatchesReply(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCHES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def matches(self) -> _containers.RepeatedCompositeFieldContainer[Global___LiveMatchShown]:
+        """tournament games first, then the most watched"""
+
+    def __init__(
+        self,
+        *,
+        matches: _abc.Iterable[Global___LiveMatchShown] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["matches", b"matches"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListLiveMatchesReply: _TypeAlias = ListLiveMatchesReply  # noqa: Y015

@@ -5,6 +5,7 @@ import warnings
 
 from photofinish.arbitration.v1 import arbitration_pb2 as photofinish_dot_arbitration_dot_v1_dot_arbitration__pb2
 from photofinish.arbitration.v1 import log_pb2 as photofinish_dot_arbitration_dot_v1_dot_log__pb2
+from photofinish.arbitration.v1 import replay_pb2 as photofinish_dot_arbitration_dot_v1_dot_replay__pb2
 from photofinish.client.v1 import arena_pb2 as photofinish_dot_client_dot_v1_dot_arena__pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2 as photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2
 from photofinish.ratings.v1 import ratings_pb2 as photofinish_dot_ratings_dot_v1_dot_ratings__pb2
@@ -94,6 +95,11 @@ class ArenaStub:
                 request_serializer=photofinish_dot_arbitration_dot_v1_dot_arbitration__pb2.SubmitRequest.SerializeToString,
                 response_deserializer=photofinish_dot_arbitration_dot_v1_dot_arbitration__pb2.SubmitReply.FromString,
                 _registered_method=True)
+        self.ListLiveMatches = channel.unary_unary(
+                '/photofinish.client.v1.Arena/ListLiveMatches',
+                request_serializer=photofinish_dot_client_dot_v1_dot_arena__pb2.ListLiveMatchesRequest.SerializeToString,
+                response_deserializer=photofinish_dot_client_dot_v1_dot_arena__pb2.ListLiveMatchesReply.FromString,
+                _registered_method=True)
         self.GetLadder = channel.unary_unary(
                 '/photofinish.client.v1.Arena/GetLadder',
                 request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetLadderRequest.SerializeToString,
@@ -113,6 +119,11 @@ class ArenaStub:
                 '/photofinish.client.v1.Arena/GetMatchLog',
                 request_serializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.SerializeToString,
                 response_deserializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.MatchLog.FromString,
+                _registered_method=True)
+        self.GetReplay = channel.unary_unary(
+                '/photofinish.client.v1.Arena/GetReplay',
+                request_serializer=photofinish_dot_arbitration_dot_v1_dot_replay__pb2.GetReplayRequest.SerializeToString,
+                response_deserializer=photofinish_dot_arbitration_dot_v1_dot_replay__pb2.Replay.FromString,
                 _registered_method=True)
         self.CreateTournament = channel.unary_unary(
                 '/photofinish.client.v1.Arena/CreateTournament',
@@ -217,6 +228,14 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListLiveMatches(self, request, context):
+        """The matches in play, tournament games first, each with its count of spectators; a
+        spectator Watches one with seat -1 (the public view: no hand, no hidden tile).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetLadder(self, request, context):
         """Missing associated documentation comment in .proto file."""
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -239,6 +258,13 @@ class ArenaServicer:
     def GetMatchLog(self, request, context):
         """After the end, a player's own match as the arbitration judged it: every command with its
         arrival stamp, every race with both stamps and the gap, every flag with its deadline.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetReplay(self, request, context):
+        """The same match step by step, each board rebuilt from its log (both hands: it is over).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -340,6 +366,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     request_deserializer=photofinish_dot_arbitration_dot_v1_dot_arbitration__pb2.SubmitRequest.FromString,
                     response_serializer=photofinish_dot_arbitration_dot_v1_dot_arbitration__pb2.SubmitReply.SerializeToString,
             ),
+            'ListLiveMatches': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListLiveMatches,
+                    request_deserializer=photofinish_dot_client_dot_v1_dot_arena__pb2.ListLiveMatchesRequest.FromString,
+                    response_serializer=photofinish_dot_client_dot_v1_dot_arena__pb2.ListLiveMatchesReply.SerializeToString,
+            ),
             'GetLadder': grpc.unary_unary_rpc_method_handler(
                     servicer.GetLadder,
                     request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetLadderRequest.FromString,
@@ -359,6 +390,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.GetMatchLog,
                     request_deserializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.FromString,
                     response_serializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.MatchLog.SerializeToString,
+            ),
+            'GetReplay': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetReplay,
+                    request_deserializer=photofinish_dot_arbitration_dot_v1_dot_replay__pb2.GetReplayRequest.FromString,
+                    response_serializer=photofinish_dot_arbitration_dot_v1_dot_replay__pb2.Replay.SerializeToString,
             ),
             'CreateTournament': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateTournament,
@@ -699,6 +735,33 @@ class Arena:
             _registered_method=True)
 
     @staticmethod
+    def ListLiveMatches(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/ListLiveMatches',
+            photofinish_dot_client_dot_v1_dot_arena__pb2.ListLiveMatchesRequest.SerializeToString,
+            photofinish_dot_client_dot_v1_dot_arena__pb2.ListLiveMatchesReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
     def GetLadder(request,
             target,
             options=(),
@@ -796,6 +859,33 @@ class Arena:
             '/photofinish.client.v1.Arena/GetMatchLog',
             photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.SerializeToString,
             photofinish_dot_arbitration_dot_v1_dot_log__pb2.MatchLog.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetReplay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/GetReplay',
+            photofinish_dot_arbitration_dot_v1_dot_replay__pb2.GetReplayRequest.SerializeToString,
+            photofinish_dot_arbitration_dot_v1_dot_replay__pb2.Replay.FromString,
             options,
             channel_credentials,
             insecure,

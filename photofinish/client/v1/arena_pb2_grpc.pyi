@@ -9,6 +9,7 @@ from collections import abc as _abc
 from grpc import aio as _aio
 from photofinish.arbitration.v1 import arbitration_pb2 as _arbitration_pb2
 from photofinish.arbitration.v1 import log_pb2 as _log_pb2
+from photofinish.arbitration.v1 import replay_pb2 as _replay_pb2
 from photofinish.client.v1 import arena_pb2 as _arena_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2 as _matchmaking_pb2
 from photofinish.ratings.v1 import ratings_pb2 as _ratings_pb2
@@ -51,6 +52,10 @@ class ArenaStub:
     Watch: _grpc.UnaryStreamMultiCallable[_arena_pb2.WatchRequest, _arbitration_pb2.MatchUpdate]
     """The caller's view of a match: the latest update first, then one per change."""
     Submit: _grpc.UnaryUnaryMultiCallable[_arbitration_pb2.SubmitRequest, _arbitration_pb2.SubmitReply]
+    ListLiveMatches: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListLiveMatchesRequest, _arena_pb2.ListLiveMatchesReply]
+    """The matches in play, tournament games first, each with its count of spectators; a
+    spectator Watches one with seat -1 (the public view: no hand, no hidden tile).
+    """
     GetLadder: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetLadderRequest, _ratings_pb2.Ladder]
     GetHistory: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetHistoryRequest, _ratings_pb2.History]
     """Any player's matches in a game and current rating: public, like the ladder."""
@@ -59,6 +64,8 @@ class ArenaStub:
     """After the end, a player's own match as the arbitration judged it: every command with its
     arrival stamp, every race with both stamps and the gap, every flag with its deadline.
     """
+    GetReplay: _grpc.UnaryUnaryMultiCallable[_replay_pb2.GetReplayRequest, _replay_pb2.Replay]
+    """The same match step by step, each board rebuilt from its log (both hands: it is over)."""
     CreateTournament: _grpc.UnaryUnaryMultiCallable[_tournaments_pb2.CreateTournamentRequest, _tournaments_pb2.Tournament]
     """Arena tournaments (docs/tournaments.md): the standings stream on every change and
     carries the caller's own pairings; GetTournament gives the final standings and games.
@@ -85,6 +92,10 @@ class ArenaAsyncStub(ArenaStub):
     Watch: _aio.UnaryStreamMultiCallable[_arena_pb2.WatchRequest, _arbitration_pb2.MatchUpdate]  # type: ignore[assignment]
     """The caller's view of a match: the latest update first, then one per change."""
     Submit: _aio.UnaryUnaryMultiCallable[_arbitration_pb2.SubmitRequest, _arbitration_pb2.SubmitReply]  # type: ignore[assignment]
+    ListLiveMatches: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListLiveMatchesRequest, _arena_pb2.ListLiveMatchesReply]  # type: ignore[assignment]
+    """The matches in play, tournament games first, each with its count of spectators; a
+    spectator Watches one with seat -1 (the public view: no hand, no hidden tile).
+    """
     GetLadder: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetLadderRequest, _ratings_pb2.Ladder]  # type: ignore[assignment]
     GetHistory: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetHistoryRequest, _ratings_pb2.History]  # type: ignore[assignment]
     """Any player's matches in a game and current rating: public, like the ladder."""
@@ -93,6 +104,8 @@ class ArenaAsyncStub(ArenaStub):
     """After the end, a player's own match as the arbitration judged it: every command with its
     arrival stamp, every race with both stamps and the gap, every flag with its deadline.
     """
+    GetReplay: _aio.UnaryUnaryMultiCallable[_replay_pb2.GetReplayRequest, _replay_pb2.Replay]  # type: ignore[assignment]
+    """The same match step by step, each board rebuilt from its log (both hands: it is over)."""
     CreateTournament: _aio.UnaryUnaryMultiCallable[_tournaments_pb2.CreateTournamentRequest, _tournaments_pb2.Tournament]  # type: ignore[assignment]
     """Arena tournaments (docs/tournaments.md): the standings stream on every change and
     carries the caller's own pairings; GetTournament gives the final standings and games.
@@ -184,6 +197,16 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_arbitration_pb2.SubmitReply, _abc.Awaitable[_arbitration_pb2.SubmitReply]]: ...
 
     @_abc_1.abstractmethod
+    def ListLiveMatches(
+        self,
+        request: _arena_pb2.ListLiveMatchesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.ListLiveMatchesReply, _abc.Awaitable[_arena_pb2.ListLiveMatchesReply]]:
+        """The matches in play, tournament games first, each with its count of spectators; a
+        spectator Watches one with seat -1 (the public view: no hand, no hidden tile).
+        """
+
+    @_abc_1.abstractmethod
     def GetLadder(
         self,
         request: _ratings_pb2.GetLadderRequest,
@@ -214,6 +237,14 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         """After the end, a player's own match as the arbitration judged it: every command with its
         arrival stamp, every race with both stamps and the gap, every flag with its deadline.
         """
+
+    @_abc_1.abstractmethod
+    def GetReplay(
+        self,
+        request: _replay_pb2.GetReplayRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_replay_pb2.Replay, _abc.Awaitable[_replay_pb2.Replay]]:
+        """The same match step by step, each board rebuilt from its log (both hands: it is over)."""
 
     @_abc_1.abstractmethod
     def CreateTournament(

@@ -84,6 +84,8 @@ class MatchCreated(_message.Message):
     SEED_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
     BOT_LEVEL_FIELD_NUMBER: _builtins.int
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    TOURNAMENT_NAME_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     game: _game_pb2.Game.ValueType
     rated: _builtins.bool
@@ -91,6 +93,9 @@ class MatchCreated(_message.Message):
     seed: _builtins.int
     bot_level: _game_pb2.Level.ValueType
     """MODE_COMPUTER"""
+    tournament_id: _builtins.str
+    """a tournament's game: its tournament (else empty)"""
+    tournament_name: _builtins.str
     @_builtins.property
     def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___Player]:
         """index = seat"""
@@ -108,14 +113,63 @@ class MatchCreated(_message.Message):
         seed: _builtins.int = ...,
         options: _game_pb2.Options | None = ...,
         bot_level: _game_pb2.Level.ValueType = ...,
+        tournament_id: _builtins.str = ...,
+        tournament_name: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_level", b"bot_level", "game", b"game", "match_id", b"match_id", "mode", b"mode", "options", b"options", "players", b"players", "rated", b"rated", "seed", b"seed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_level", b"bot_level", "game", b"game", "match_id", b"match_id", "mode", b"mode", "options", b"options", "players", b"players", "rated", b"rated", "seed", b"seed", "tournament_id", b"tournament_id", "tournament_name", b"tournament_name"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___MatchCreated: _TypeAlias = MatchCreated  # noqa: Y015
+
+@_typing.final
+class LiveMatch(_message.Message):
+    """KV bucket pf_live, key = match id: a match in play, from its opening to its end
+    (arbitration writes it; the gateway lists it: ListLiveMatches).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
+    MODE_FIELD_NUMBER: _builtins.int
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    TOURNAMENT_NAME_FIELD_NUMBER: _builtins.int
+    OPENED_AT_UNIX_MS_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    game: _game_pb2.Game.ValueType
+    rated: _builtins.bool
+    mode: Global___Mode.ValueType
+    tournament_id: _builtins.str
+    tournament_name: _builtins.str
+    opened_at_unix_ms: _builtins.int
+    @_builtins.property
+    def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___Player]:
+        """index = seat"""
+
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        game: _game_pb2.Game.ValueType = ...,
+        players: _abc.Iterable[Global___Player] | None = ...,
+        rated: _builtins.bool = ...,
+        mode: Global___Mode.ValueType = ...,
+        tournament_id: _builtins.str = ...,
+        tournament_name: _builtins.str = ...,
+        opened_at_unix_ms: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "match_id", b"match_id", "mode", b"mode", "opened_at_unix_ms", b"opened_at_unix_ms", "players", b"players", "rated", b"rated", "tournament_id", b"tournament_id", "tournament_name", b"tournament_name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LiveMatch: _TypeAlias = LiveMatch  # noqa: Y015
 
 @_typing.final
 class MatchOpened(_message.Message):

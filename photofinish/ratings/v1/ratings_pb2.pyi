@@ -140,20 +140,25 @@ class GetHistoryRequest(_message.Message):
     PLAYER_ID_FIELD_NUMBER: _builtins.int
     GAME_FIELD_NUMBER: _builtins.int
     LIMIT_FIELD_NUMBER: _builtins.int
+    OFFSET_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     game: _game_pb2.Game.ValueType
+    """GAME_UNSPECIFIED: every game"""
     limit: _builtins.int
     """0: the default of 50"""
+    offset: _builtins.int
+    """skip this many of the newest (the next page: the lines seen so far)"""
     def __init__(
         self,
         *,
         player_id: _builtins.str = ...,
         game: _game_pb2.Game.ValueType = ...,
         limit: _builtins.int = ...,
+        offset: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "limit", b"limit", "player_id", b"player_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "limit", b"limit", "offset", b"offset", "player_id", b"player_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -174,6 +179,7 @@ class HistoryEntry(_message.Message):
     CHANGE_FIELD_NUMBER: _builtins.int
     PLAYED_UNIX_MS_FIELD_NUMBER: _builtins.int
     VOID_REASON_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     opponent_id: _builtins.str
     opponent_name: _builtins.str
@@ -190,6 +196,7 @@ class HistoryEntry(_message.Message):
     """when the result reached the results stream"""
     void_reason: _builtins.str
     """VERDICT_VOID: why the match was voided"""
+    game: _game_pb2.Game.ValueType
     def __init__(
         self,
         *,
@@ -204,10 +211,11 @@ class HistoryEntry(_message.Message):
         change: _builtins.float = ...,
         played_unix_ms: _builtins.int = ...,
         void_reason: _builtins.str = ...,
+        game: _game_pb2.Game.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["change", b"change", "has_rating", b"has_rating", "match_id", b"match_id", "opponent_id", b"opponent_id", "opponent_name", b"opponent_name", "played_unix_ms", b"played_unix_ms", "rated", b"rated", "rating_after", b"rating_after", "rating_before", b"rating_before", "verdict", b"verdict", "void_reason", b"void_reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["change", b"change", "game", b"game", "has_rating", b"has_rating", "match_id", b"match_id", "opponent_id", b"opponent_id", "opponent_name", b"opponent_name", "played_unix_ms", b"played_unix_ms", "rated", b"rated", "rating_after", b"rating_after", "rating_before", b"rating_before", "verdict", b"verdict", "void_reason", b"void_reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -220,8 +228,11 @@ class History(_message.Message):
     PLAYER_ID_FIELD_NUMBER: _builtins.int
     GAME_FIELD_NUMBER: _builtins.int
     ENTRIES_FIELD_NUMBER: _builtins.int
+    MORE_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     game: _game_pb2.Game.ValueType
+    more: _builtins.bool
+    """older lines follow this page"""
     @_builtins.property
     def entries(self) -> _containers.RepeatedCompositeFieldContainer[Global___HistoryEntry]: ...
     def __init__(
@@ -230,10 +241,11 @@ class History(_message.Message):
         player_id: _builtins.str = ...,
         game: _game_pb2.Game.ValueType = ...,
         entries: _abc.Iterable[Global___HistoryEntry] | None = ...,
+        more: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries", "game", b"game", "player_id", b"player_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries", "game", b"game", "more", b"more", "player_id", b"player_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

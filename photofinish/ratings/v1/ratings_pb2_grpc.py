@@ -61,7 +61,8 @@ class RatingsServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetHistory(self, request, context):
-        """One player's matches in a game, newest first (voided and unrated ones included).
+        """One player's matches in a game (or in every game), newest first (voided and unrated
+        ones included), a page at a time.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -33,7 +33,9 @@ class RatingsStub:
     def __new__(cls, channel: _aio.Channel) -> RatingsAsyncStub: ...
     GetLadder: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetLadderRequest, _ratings_pb2.Ladder]
     GetHistory: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetHistoryRequest, _ratings_pb2.History]
-    """One player's matches in a game, newest first (voided and unrated ones included)."""
+    """One player's matches in a game (or in every game), newest first (voided and unrated
+    ones included), a page at a time.
+    """
     GetRating: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetRatingRequest, _ratings_pb2.PlayerRating]
     """One player's current rating in a game (a newcomer's default when never rated)."""
 
@@ -42,7 +44,9 @@ class RatingsAsyncStub(RatingsStub):
     def __init__(self, channel: _aio.Channel) -> None: ...
     GetLadder: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetLadderRequest, _ratings_pb2.Ladder]  # type: ignore[assignment]
     GetHistory: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetHistoryRequest, _ratings_pb2.History]  # type: ignore[assignment]
-    """One player's matches in a game, newest first (voided and unrated ones included)."""
+    """One player's matches in a game (or in every game), newest first (voided and unrated
+    ones included), a page at a time.
+    """
     GetRating: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetRatingRequest, _ratings_pb2.PlayerRating]  # type: ignore[assignment]
     """One player's current rating in a game (a newcomer's default when never rated)."""
 
@@ -60,7 +64,9 @@ class RatingsServicer(metaclass=_abc_1.ABCMeta):
         request: _ratings_pb2.GetHistoryRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_ratings_pb2.History, _abc.Awaitable[_ratings_pb2.History]]:
-        """One player's matches in a game, newest first (voided and unrated ones included)."""
+        """One player's matches in a game (or in every game), newest first (voided and unrated
+        ones included), a page at a time.
+        """
 
     @_abc_1.abstractmethod
     def GetRating(

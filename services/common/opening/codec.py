@@ -38,6 +38,8 @@ def match_created(spec: MatchSpec) -> events_pb2.MatchCreated:
         seed=spec.seed,
         options=game_pb2.Options(pausable=spec.pausable),
         bot_level=level_to_proto(spec.bot_level),
+        tournament_id=spec.tournament_id,
+        tournament_name=spec.tournament_name,
     )
 
 

@@ -50,6 +50,8 @@ class MatchSpec:
     seed: int
     pausable: bool = False
     bot_level: Level | None = None
+    tournament_id: str = ""  # a tournament's game: its tournament, named in the live list
+    tournament_name: str = ""
 
 
 @dataclass(frozen=True, slots=True)

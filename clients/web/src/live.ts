@@ -1,0 +1,115 @@
+// The matches in play, per game with tournament games first (ListLiveMatches), each with
+// its count of spectators and a Watch button; and a tournament's own live games.
+import { arena, explain, refusal } from "./api";
+import { h } from "./dom";
+import type { LiveMatchShown } from "./gen/photofinish/client/v1/arena_pb";
+import { Mode, type Player } from "./gen/photofinish/events/v1/events_pb";
+import { Game } from "./gen/photofinish/game/v1/game_pb";
+import { GameStatus, type TournamentGame } from "./gen/photofinish/tournaments/v1/tournaments_pb";
+import { gameName } from "./match";
+
+const REFRESH_MS = 3000;
+const GAMES = [Game.SPIT, Game.BID];
+
+export interface LiveActions {
+  watch(matchId: string): void;
+  back(): void;
+}
+
+/** "2 watching", "nobody watching yet". */
+export function watchersText(count: number): string {
+  return count > 0 ? `${count} watching` : "nobody watching yet";
+}
+
+function playerName(player: Player | undefined): string {
+  if (!player) return "?";
+  return player.bot ? `${player.name} (computer)` : player.name;
+}
+
+function modeText(shown: LiveMatchShown): string {
+  const match = shown.match;
+  if (!match) return "";
+  if (match.tournamentName) return `tournament: ${match.tournamentName}`;
+  if (match.mode === Mode.COMPUTER) return "against the computer";
+  if (match.mode === Mode.HOTSEAT) return "two players on one device";
+  return match.rated ? "rated" : "casual";
+}
+
+export class LivePage {
+  readonly root = h("section.live-page");
+  private readonly lists = h("div.live-lists");
+  private readonly status = h("p.lobby-status", { role: "status", "aria-live": "polite" });
+  private timer = 0;
+
+  constructor(private readonly actions: LiveActions) {
+    this.root.append(
+      h("button.link#live-back", { type: "button", onclick: () => actions.back() }, "← Lobby"),
+      h("h2", "Watch live"),
+      h("p.meta", "Matches in play now. A spectator sees what everyone may see: no hand, no hidden tile."),
+      this.status,
+      this.lists,
+    );
+  }
+
+  start(): void {
+    void this.refresh();
+    this.timer = window.setInterval(() => void this.refresh(), REFRESH_MS);
+  }
+
+  stop(): void {
+    window.clearInterval(this.timer);
+  }
+
+  private async refresh(): Promise<void> {
+    try {
+      const reply = await arena.listLiveMatches({});
+      this.status.replaceChildren();
+      this.lists.replaceChildren(...GAMES.map((game) => this.gameList(game, reply.matches.filter((m) => m.match?.game === game))));
+    } catch (error) {
+      this.status.replaceChildren(`The live list is not available right now: ${explain(refusal(error))}`);
+    }
+  }
+
+  private gameList(game: Game, matches: LiveMatchShown[]): HTMLElement {
+    return h(
+      "section.live-game",
+      { "data-game": String(game) },
+      h("h3", gameName(game)),
+      matches.length ? h("ul.live-list", matches.map((m) => this.row(m))) : h("p.none", "No match in play."),
+    );
+  }
+
+  private row(shown: LiveMatchShown): HTMLElement {
+    const match = shown.match!;
+    const names = match.players.map(playerName).join(" vs ");
+    return h(
+      `li.live-match${match.tournamentId ? ".tournament" : ""}`,
+      { "data-match": match.matchId },
+      h("div.live-names", h("b", names), h("span.live-terms", modeText(shown))),
+      h("span.watchers", watchersText(shown.watchers)),
+      h("button.primary.watch", { type: "button", "aria-label": `Watch ${names}`, onclick: () => this.actions.watch(match.matchId) }, "Watch"),
+    );
+  }
+}
+
+/** A tournament's games in play, each with a Watch button (null when none is). */
+export function liveGames(games: TournamentGame[], names: Map<string, string>, watch: (matchId: string) => void): HTMLElement | null {
+  const live = games.filter((g) => g.status === GameStatus.PLAYING);
+  if (!live.length) return null;
+  return h(
+    "section.tournament-live",
+    h("h3", "Live games"),
+    h(
+      "ul.live-list",
+      live.map((g) => {
+        const players = g.playerIds.map((id) => names.get(id) ?? "?").join(" vs ");
+        return h(
+          "li.live-match",
+          { "data-match": g.matchId },
+          h("div.live-names", h("b", players)),
+          h("button.watch", { type: "button", "aria-label": `Watch ${players}`, onclick: () => watch(g.matchId) }, "Watch"),
+        );
+      }),
+    ),
+  );
+}

@@ -1,0 +1,95 @@
+// My games: a player's finished matches, newest first, a page at a time (the ratings
+// service's history of every game): game, opponent, result or void with its reason, the
+// rating change, the date; each of the reader's own matches opens in the replay viewer.
+import { arena, explain, refusal } from "./api";
+import { h } from "./dom";
+import { Verdict, type HistoryEntry } from "./gen/photofinish/ratings/v1/ratings_pb";
+import { gameName } from "./match";
+import { replayHash } from "./replay";
+import type { Session } from "./store";
+
+const PAGE_SIZE = 10;
+
+export interface GamesActions {
+  back(): void;
+  replay(matchId: string): void;
+}
+
+export class GamesPage {
+  readonly root = h("section.my-games");
+  private readonly table = h("div.games-table");
+  private readonly pager = h("div.games-pager");
+  private offset = 0;
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly session: Session,
+    private readonly playerId: string,
+    name: string,
+    private readonly actions: GamesActions,
+  ) {
+    const mine = playerId === session.playerId;
+    this.root.append(
+      h("header.lobby-head", h("h2", mine ? "My games" : `${name}'s games`), h("button.link#games-back", { type: "button", onclick: () => actions.back() }, "← Lobby")),
+      h("p.games-note", mine ? "" : "Only the players of a match may replay it."),
+      this.table,
+      this.pager,
+    );
+  }
+
+  start(): void {
+    void this.show(0);
+  }
+
+  stop(): void {
+    this.abort.abort();
+  }
+
+  private async show(offset: number): Promise<void> {
+    try {
+      const history = await arena.getHistory({ playerId: this.playerId, limit: PAGE_SIZE, offset }, { signal: this.abort.signal });
+      this.offset = offset;
+      this.render(history.entries, history.more);
+    } catch (error) {
+      if (!this.abort.signal.aborted) this.table.replaceChildren(h("p", `Games are not available right now: ${explain(refusal(error))}`));
+    }
+  }
+
+  private render(entries: HistoryEntry[], more: boolean): void {
+    const rows = entries.map((e) => this.row(e));
+    this.table.replaceChildren(
+      rows.length
+        ? h("table.games-list", h("thead", h("tr", h("th", "Date"), h("th", "Game"), h("th", "Opponent"), h("th", "Result"), h("th", "Rating"), h("th", ""))), h("tbody", rows))
+        : h("p.games-empty", this.offset ? "No older games." : "No finished games yet."),
+    );
+    const newer = h("button#games-newer", { type: "button", disabled: this.offset === 0, onclick: () => void this.show(Math.max(0, this.offset - PAGE_SIZE)) }, "← Newer");
+    const older = h("button#games-older", { type: "button", disabled: !more, onclick: () => void this.show(this.offset + PAGE_SIZE) }, "Older →");
+    this.pager.replaceChildren(newer, h("span", ` ${this.offset + 1}–${this.offset + entries.length} `), older);
+  }
+
+  private row(e: HistoryEntry): HTMLElement {
+    const when = new Date(Number(e.playedUnixMs));
+    const canReplay = this.playerId === this.session.playerId || e.opponentId === this.session.playerId;
+    return h(
+      "tr",
+      { dataset: { match: e.matchId } },
+      h("td", h("time", { datetime: when.toISOString() }, when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" }))),
+      h("td", gameName(e.game)),
+      h("td", e.opponentName, h("span.tag", ` #${e.opponentId.slice(-4)}`)),
+      h("td.result", resultText(e)),
+      h("td.change", changeText(e)),
+      h("td", canReplay ? h("a.replay-open", { href: replayHash(e.matchId, 0), onclick: (event: Event) => (event.preventDefault(), this.actions.replay(e.matchId)) }, "Replay") : null),
+    );
+  }
+}
+
+function resultText(e: HistoryEntry): string {
+  if (e.verdict === Verdict.VOID) return `Void: ${e.voidReason || "no reason given"}`;
+  return e.verdict === Verdict.WIN ? "Won" : e.verdict === Verdict.LOSS ? "Lost" : "?";
+}
+
+function changeText(e: HistoryEntry): string {
+  if (!e.rated) return "unrated";
+  const sign = e.change >= 0 ? "+" : "−";
+  return `${sign}${Math.abs(e.change).toFixed(1)} → ${e.ratingAfter.toFixed(0)}`;
+}
