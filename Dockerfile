@@ -1,8 +1,18 @@
 # One image for every Photo Finish process; the command picks the service:
 #   docker build -t photofinish .
 #   docker run photofinish python -m services.rules
+# BASE_IMAGE is any Debian bookworm image with python3 and its venv module: the public
+# python:3.11-slim by default, or one built from Debian's packages where no registry is
+# reachable (tools/deploy builds it with mmdebstrap; docs/deploy.md).
+ARG BASE_IMAGE=python:3.11-slim
+
 # Stage 1 builds the browser client (clients/web/dist) exactly as `make web` does.
-FROM python:3.11-slim AS web
+FROM ${BASE_IMAGE} AS web
+# Only for this build, never kept in a layer: a CA bundle and pip index the builder's
+# network needs (pass them as build args and mount the file at build time).
+ARG PIP_CERT
+ARG PIP_INDEX_URL
+ARG NODE_EXTRA_CA_CERTS
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends make nodejs npm \
     && rm -rf /var/lib/apt/lists/*
@@ -10,11 +20,16 @@ WORKDIR /src
 COPY . .
 RUN make web PYTHON=python3
 
-# Stage 2: the runtime, slim and unprivileged.
-FROM python:3.11-slim
+# Stage 2: the runtime, slim and unprivileged; the packages live in a virtual environment
+# so the same steps work on either base (Debian's python3 refuses a system-wide pip).
+FROM ${BASE_IMAGE}
+ARG PIP_CERT
+ARG PIP_INDEX_URL
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
+    VIRTUAL_ENV=/opt/photofinish \
+    PATH=/opt/photofinish/bin:$PATH \
     PF_HOST=0.0.0.0 \
     PF_DATA_DIR=/data \
     PF_STATIC_DIR=/app/clients/web/dist
@@ -30,7 +45,8 @@ COPY services ./services
 COPY clients ./clients
 COPY bench ./bench
 COPY tools ./tools
-RUN pip install -c constraints.txt . && rm -rf build *.egg-info
+RUN python3 -m venv /opt/photofinish \
+    && pip install -c constraints.txt . && rm -rf build *.egg-info
 COPY --from=web /src/clients/web/dist ./clients/web/dist
 USER 10001:10001
 EXPOSE 7100 7101 7102 7103 7104 7105 7200 7201 7202 7203 7204

@@ -6,7 +6,8 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum |
 
 PROTOS := $(shell find proto -name '*.proto' | sort)
 
-.PHONY: install proto proto-check web chromium run test lint typecheck unit bench fuzz loadtest tournament clean
+.PHONY: install proto proto-check web chromium run test lint typecheck unit bench fuzz loadtest tournament clean \
+	deploy-test deploy-images deploy-down
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -96,6 +97,19 @@ loadtest: install
 
 tournament: install
 	$(PY) -m bench.tournament
+
+# The deployment run for real (docs/deploy.md): images built here from Debian's packages,
+# docker-compose.yml under podman-compose, a tournament under load through one gateway with
+# a NATS node and an arbitration killed mid-run, Prometheus watching; all removed after.
+deploy-test: install
+	trap '$(PY) -m tools.deploy down' EXIT INT TERM; $(PY) -m tools.deploy test
+
+# The images alone (reused when their inputs have not changed), and a leftover deployment removed.
+deploy-images: install
+	$(PY) -m tools.deploy build
+
+deploy-down: install
+	$(PY) -m tools.deploy down
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache .hypothesis

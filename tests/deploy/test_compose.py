@@ -12,8 +12,9 @@ import yaml
 
 from services.gateway.ops import parse_targets
 from services.stack.stack import SERVICES
-from tests.deploy.kustomize import read_env_file
 from tests.deploy.paths import COMPOSE, PROMETHEUS_CONFIGS, ROOT, SHARED_ENV
+from tests.deploy.pins import nats_server_version
+from tests.deploy.render import read_env_file
 
 APP = (*SERVICES, "gateway", "bots")
 
@@ -55,9 +56,16 @@ def test_a_broken_file_is_refused_by_the_schema() -> None:
 def test_every_process_runs_from_the_one_image() -> None:
     services = compose()["services"]
     for name in APP:
-        assert services[name]["image"] == "photofinish:latest", name
+        assert services[name]["image"] == "${PF_IMAGE:-photofinish:latest}", name
         assert services[name]["build"] == ".", name
         assert services[name]["command"][:2] == ["python", "-m"], name
+
+
+def test_every_image_can_be_replaced_and_defaults_to_the_public_one() -> None:
+    services = compose()["services"]
+    assert services["nats"]["image"] == f"${{PF_NATS_IMAGE:-nats:{nats_server_version()}-alpine}}"
+    assert services["postgres"]["image"] == "${PF_POSTGRES_IMAGE:-postgres:17}"
+    assert services["prometheus"]["image"] == "${PF_PROMETHEUS_IMAGE:-prom/prometheus:v3.5.0}"
 
 
 def test_every_service_has_a_health_check_and_waits_for_healthy_dependencies() -> None:
@@ -78,11 +86,39 @@ def test_grpc_health_checks_probe_the_port_the_service_listens_on() -> None:
         assert test[4] == f"127.0.0.1:{environment(name)['PF_GRPC_PORT']}"
 
 
-def test_nats_runs_jetstream_on_a_volume_and_ratings_uses_postgres() -> None:
+def test_nats_is_a_three_node_jetstream_cluster_that_answers_to_one_name() -> None:
+    services = compose()["services"]
+    nodes = {"nats": "nats-0", "nats-1": "nats-1", "nats-2": "nats-2"}
+    for service, name in nodes.items():
+        command = services[service]["command"]
+        assert command[:3] == ["-js", "-sd", "/data"], service
+        assert command[command.index("--name") + 1] == name
+        routes = command[command.index("--routes") + 1].split(",")
+        assert routes == [f"nats://{n}:6222" for n in nodes.values()]
+        assert f"{service}-data:/data" in services[service]["volumes"] or (
+            service == "nats" and "nats-data:/data" in services[service]["volumes"]
+        )
+        # Clients dial `nats`; every node answers to it (node 0 by its service name).
+        names = {service, *services[service]["x-aliases"]}
+        assert {"nats", name} <= names, service
+
+
+def test_two_arbitration_instances_and_two_gateways_share_the_settings() -> None:
+    first, second = environment("arbitration"), environment("arbitration-1")
+    assert (first["PF_INSTANCE"], second["PF_INSTANCE"]) == ("arbitration-0", "arbitration-1")
+    assert (first["PF_ADVERTISE_HOST"], second["PF_ADVERTISE_HOST"]) == (
+        "arbitration",
+        "arbitration-1",
+    )
+    assert environment("gateway") == environment("gateway-1")
+    scrape = yaml.safe_load(PROMETHEUS_CONFIGS[0].read_text())["scrape_configs"]
+    targets = {job["job_name"]: job["static_configs"][0]["targets"] for job in scrape}
+    assert targets["arbitration"] == ["arbitration:7202", "arbitration-1:7202"]
+    assert targets["gateway"] == ["gateway:7100", "gateway-1:7100"]
+
+
+def test_postgres_is_on_a_volume_and_ratings_and_tournaments_use_it() -> None:
     config = compose()
-    nats = config["services"]["nats"]
-    assert nats["command"][:3] == ["-js", "-sd", "/data"]
-    assert "nats-data:/data" in nats["volumes"]
     assert "postgres-data" in config["volumes"]
     for name in ("ratings", "tournaments"):
         url = environment(name)["DATABASE_URL"]
@@ -98,11 +134,11 @@ def test_prometheus_and_the_ops_page_scrape_each_services_metrics_port() -> None
     ports = {name: environment(name)["PF_METRICS_PORT"] for name in SERVICES}
     scrape = yaml.safe_load(PROMETHEUS_CONFIGS[0].read_text())["scrape_configs"]
     targets = {job["job_name"]: job["static_configs"][0]["targets"] for job in scrape}
-    assert targets["gateway"] == ["gateway:7100"]
+    assert targets["gateway"][0] == "gateway:7100"
     ops = parse_targets(environment("gateway")["PF_METRICS_TARGETS"])
     assert {t.name: t.address for t in ops} == {n: f"{n}:{p}" for n, p in ports.items()}
     for name, port in ports.items():
-        assert targets[name] == [f"{name}:{port}"]
+        assert targets[name][0] == f"{name}:{port}"
 
 
 def test_every_process_reads_the_settings_shared_with_kubernetes() -> None:

@@ -21,8 +21,18 @@ def final_stage() -> list[tuple[str, str]]:
     return steps[last_from:]
 
 
-def test_the_runtime_is_a_slim_python_311() -> None:
-    assert final_stage()[0] == ("FROM", "python:3.11-slim")
+def test_the_base_is_an_argument_that_defaults_to_the_slim_python_311() -> None:
+    steps = instructions()
+    assert steps[0] == ("ARG", "BASE_IMAGE=python:3.11-slim")
+    assert final_stage()[0] == ("FROM", "${BASE_IMAGE}")
+
+
+def test_the_builders_ca_and_index_are_build_arguments_never_kept_in_the_image() -> None:
+    steps = instructions()
+    args = {rest for word, rest in steps if word == "ARG"}
+    assert {"PIP_CERT", "PIP_INDEX_URL", "NODE_EXTRA_CA_CERTS"} <= args
+    kept = " ".join(rest for word, rest in steps if word in {"ENV", "COPY", "ADD"})
+    assert "PIP_CERT" not in kept and "CA_CERTS" not in kept and "pip.conf" not in kept
 
 
 def test_the_runtime_switches_to_a_non_root_user_before_it_runs() -> None:
@@ -44,7 +54,7 @@ def test_the_image_carries_the_built_web_client_and_serves_it() -> None:
 
 def test_the_web_stage_builds_the_client_as_make_does() -> None:
     steps = instructions()
-    assert ("FROM", "python:3.11-slim AS web") in steps
+    assert ("FROM", "${BASE_IMAGE} AS web") in steps
     assert any(word == "RUN" and "make web" in rest for word, rest in steps)
 
 

@@ -1,4 +1,4 @@
-"""k8s/: every overlay renders to resources valid against the Kubernetes schemas."""
+"""k8s/: every overlay, rendered by kubectl kustomize, is valid against the Kubernetes schemas."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import pytest
 from kubernetes_validate import utils as kubernetes
 
 from services.stack.stack import SERVICES
-from tests.deploy.kustomize import Resource, Unsupported, build, containers, merge, read_env_file
 from tests.deploy.paths import K8S, OVERLAYS, SHARED_ENV
+from tests.deploy.pins import nats_server_version
+from tests.deploy.render import RenderError, Resource, build, containers, read_env_file
 
 # The oldest release the manifests are written for (autoscaling/v2, policy/v1, grpc probes).
 KUBERNETES_VERSION = "1.30"
@@ -55,8 +56,8 @@ def test_every_rendered_resource_is_valid_against_the_kubernetes_schemas(overlay
 
 
 def test_an_invalid_manifest_is_refused_by_the_schema_validator() -> None:
-    deployment = named(render(OVERLAYS[0]), "Deployment", "rules")
-    broken = merge(deployment, {"spec": {"replicas": "two"}})
+    broken = named(render(OVERLAYS[0]), "Deployment", "rules")
+    broken["spec"]["replicas"] = "two"
     with pytest.raises(kubernetes.ValidationError):
         kubernetes.validate(broken, KUBERNETES_VERSION, strict=True)
 
@@ -153,7 +154,7 @@ def test_nats_is_a_three_node_jetstream_cluster_of_the_official_image(overlay: P
     resources = render(overlay)
     nats = named(resources, "StatefulSet", "nats")
     assert nats["spec"]["replicas"] == 3
-    assert containers(nats)[0]["image"].startswith("nats:")
+    assert containers(nats)[0]["image"] == f"nats:{nats_server_version()}-alpine"
     assert nats["spec"]["serviceName"] == "nats-headless"
     conf = named(resources, "ConfigMap", "nats-config")["data"]["nats.conf"]
     routes = re.findall(r"nats://(nats-\d)\.nats-headless:6222", conf)
@@ -196,13 +197,19 @@ def test_every_process_reads_the_settings_compose_reads(overlay: Path) -> None:
         assert source == {"configMapRef": {"name": "photofinish-config"}}, name
 
 
-def test_an_env_file_line_the_renderer_cannot_read_is_refused(tmp_path: Path) -> None:
+def test_an_env_file_line_that_is_not_key_equals_value_is_refused(tmp_path: Path) -> None:
     (tmp_path / "ok.env").write_text("# note\n\n  A=1=2\nB=\n")
     assert read_env_file(tmp_path / "ok.env") == {"A": "1=2", "B": ""}
     for bad in ("FROM_THE_ENVIRONMENT\n", "NOT-A-NAME=1\n"):
         (tmp_path / "bad.env").write_text(bad)
-        with pytest.raises(Unsupported):
+        with pytest.raises(ValueError):
             read_env_file(tmp_path / "bad.env")
+
+
+def test_a_kustomization_kubectl_cannot_render_fails_the_render(tmp_path: Path) -> None:
+    (tmp_path / "kustomization.yaml").write_text("resources:\n  - missing.yaml\n")
+    with pytest.raises(RenderError, match=r"missing\.yaml"):
+        render(tmp_path)
 
 
 def test_prometheus_and_grafana_mount_the_shared_deploy_configuration() -> None:

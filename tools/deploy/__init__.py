@@ -1,0 +1,1 @@
+"""The deployment run for real: images built here, the compose topology up, faults survived."""
