@@ -28,7 +28,8 @@ from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2
 from photofinish.tournaments.v1 import tournaments_pb2
-from services.arbitration.matchlog.reader import CLOSING, read_entries
+from services.arbitration.matchlog.reader import CLOSING, READ_RETRY_S, read_entries
+from services.common.jsretry import until_done
 from services.common.rejection import Rejection
 from services.rules import steps
 from services.rules.games import entry_for
@@ -74,7 +75,7 @@ async def gather(
         js = connection.jetstream()
         for match_id in match_ids:
             truth.logs[match_id] = await read_entries(js, match_id)
-        truth.results = await results(js)
+        truth.results = await until_done("the results", lambda: results(js), READ_RETRY_S)
     finally:
         await connection.close()
     for match_id, log in truth.logs.items():

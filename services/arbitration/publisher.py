@@ -12,12 +12,14 @@ from photofinish.game.v1 import game_pb2
 from services.arbitration.listing import Listing
 from services.arbitration.match import Match
 from services.arbitration.timing import remaining_ms
+from services.common.jsretry import until_done
 from services.common.natslink.link import NatsLink
 from services.common.watching import SPECTATORS
 from wire import subjects
 from wire.updates import lead
 
 PERSPECTIVES = (0, 1, SPECTATORS)
+RESULT_RETRY_S = 120.0  # a results stream without a leader for longer is an outage to page about
 
 
 def decision_shown(match: Match) -> game_pb2.Decision:
@@ -124,11 +126,7 @@ class Publisher:
             outcome=match.outcome,
             commands=commands,
         )
-        await self._js.publish(
-            subjects.RESULTS_FINISHED,
-            result.SerializeToString(),
-            headers={"Nats-Msg-Id": match.match_id},
-        )
+        await self._result(subjects.RESULTS_FINISHED, result.SerializeToString(), match.match_id)
 
     async def voided(self, match: Match, reason: str, figures: str) -> None:
         """Publish the void once: no rating result, with the reason and the figures."""
@@ -141,10 +139,16 @@ class Publisher:
             reason=reason,
             figures=figures,
         )
-        await self._js.publish(
-            subjects.RESULTS_VOIDED,
-            void.SerializeToString(),
-            headers={"Nats-Msg-Id": match.match_id},
+        await self._result(subjects.RESULTS_VOIDED, void.SerializeToString(), match.match_id)
+
+    async def _result(self, subject: str, data: bytes, match_id: str) -> None:
+        """Store a result, trying again while the results stream has no leader: a result
+        lost there would leave its ratings and its tournament waiting for ever. The match
+        id deduplicates a try that was stored but not acknowledged."""
+        await until_done(
+            f"result of {match_id}",
+            lambda: self._js.publish(subject, data, headers={"Nats-Msg-Id": match_id}),
+            RESULT_RETRY_S,
         )
 
     def opened(self, match: Match) -> None:

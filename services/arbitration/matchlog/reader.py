@@ -20,11 +20,14 @@ from nats.js import JetStreamContext, api
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.events.v1 import events_pb2
 from services.arbitration.match import Match
+from services.common.jsretry import until_done
 from services.common.rejection import Rejection
 from wire import subjects
 
 FETCH_BATCH = 512
 FETCH_TIMEOUT_S = 2.0
+READ_RETRY_S = 30.0  # a log stream between leaders answers within a few seconds
+ANSWER_RETRY_S = 5.0  # a player waiting for a log is told it is unavailable sooner
 CLOSING = frozenset({log_pb2.ENTRY_KIND_FINISHED, log_pb2.ENTRY_KIND_VOIDED})
 
 
@@ -83,13 +86,20 @@ def check_match_id(match_id: str) -> None:
         )
 
 
-async def read_entries(js: JetStreamContext, match_id: str) -> list[log_pb2.LogEntry]:
+async def read_entries(
+    js: JetStreamContext, match_id: str, within_s: float = READ_RETRY_S
+) -> list[log_pb2.LogEntry]:
     """Return the match's stored entries in order ([] when there are none)."""
-    return list((await read_log(js, match_id)).entries)
+    return list((await read_log(js, match_id, within_s)).entries)
 
 
-async def read_log(js: JetStreamContext, match_id: str) -> Stored:
-    """Return the match's stored entries in order, with the last one's stream sequence."""
+async def read_log(js: JetStreamContext, match_id: str, within_s: float = READ_RETRY_S) -> Stored:
+    """Return the match's stored entries in order, with the last one's stream sequence
+    (read again from the start, for ``within_s``, while the log stream is between leaders)."""
+    return await until_done(f"log of {match_id}", lambda: _read_log(js, match_id), within_s)
+
+
+async def _read_log(js: JetStreamContext, match_id: str) -> Stored:
     subject = subjects.match_log(match_id)
     config = api.ConsumerConfig(
         deliver_policy=api.DeliverPolicy.ALL,
@@ -134,7 +144,7 @@ class LogReader:
         if held is not None:
             check_reader(held.created.players, player_id, held.is_over())
         try:
-            log = await read_entries(self._js, match_id)
+            log = await read_entries(self._js, match_id, ANSWER_RETRY_S)
         except (nats.errors.Error, OSError) as error:
             raise Rejection(
                 grpc.StatusCode.UNAVAILABLE, "log_unavailable", f"the log store: {error!r}"
