@@ -15,10 +15,10 @@ The gateway reads both to answer ListLiveMatches (services/gateway/live.py).
 from __future__ import annotations
 
 from nats.js import JetStreamContext, api
-from nats.js.errors import BucketNotFoundError
 from nats.js.kv import KeyValue
 
 from photofinish.events.v1 import events_pb2
+from services.common.streams import declared_bucket
 
 LIVE_BUCKET = "pf_live"
 WATCHERS_BUCKET = "pf_watchers"
@@ -29,16 +29,9 @@ WATCHERS_TTL_S = 30.0
 WATCHERS_RENEW_S = WATCHERS_TTL_S / 3  # a renewal may be late twice
 
 
-async def _bucket(js: JetStreamContext, config: api.KeyValueConfig) -> KeyValue:
-    try:
-        return await js.key_value(config.bucket)
-    except BucketNotFoundError:
-        return await js.create_key_value(config)
-
-
 async def live_bucket(js: JetStreamContext) -> KeyValue:
     """Return the bucket of live-match records, creating it the first time."""
-    return await _bucket(
+    return await declared_bucket(
         js,
         api.KeyValueConfig(
             bucket=LIVE_BUCKET, history=1, ttl=LIVE_MAX_AGE_S, storage=api.StorageType.FILE
@@ -48,7 +41,7 @@ async def live_bucket(js: JetStreamContext) -> KeyValue:
 
 async def watchers_bucket(js: JetStreamContext, ttl_s: float = WATCHERS_TTL_S) -> KeyValue:
     """Return the bucket of spectator counts, creating it the first time."""
-    return await _bucket(
+    return await declared_bucket(
         js,
         api.KeyValueConfig(
             bucket=WATCHERS_BUCKET, history=1, ttl=ttl_s, storage=api.StorageType.MEMORY

@@ -15,10 +15,11 @@ import logging
 from dataclasses import dataclass
 
 from nats.js import JetStreamContext, api
-from nats.js.errors import BucketNotFoundError, InvalidKeyError, KeyNotFoundError
+from nats.js.errors import InvalidKeyError, KeyNotFoundError
 from nats.js.kv import KV_DEL, KV_PURGE, KeyValue
 
 from services.common import tasks
+from services.common.streams import declared_bucket
 
 log = logging.getLogger(__name__)
 
@@ -29,16 +30,9 @@ OWNERS_BUCKET = "pf_owners"
 ARBITER_TTL_S = 3.0
 
 
-async def _bucket(js: JetStreamContext, config: api.KeyValueConfig) -> KeyValue:
-    try:
-        return await js.key_value(config.bucket)
-    except BucketNotFoundError:
-        return await js.create_key_value(config)
-
-
 async def arbiters_bucket(js: JetStreamContext, ttl_s: float = ARBITER_TTL_S) -> KeyValue:
     """Return the instances bucket, creating it the first time (entries live ``ttl_s``)."""
-    return await _bucket(
+    return await declared_bucket(
         js,
         api.KeyValueConfig(
             bucket=ARBITERS_BUCKET, history=1, ttl=ttl_s, storage=api.StorageType.MEMORY
@@ -48,7 +42,7 @@ async def arbiters_bucket(js: JetStreamContext, ttl_s: float = ARBITER_TTL_S) ->
 
 async def owners_bucket(js: JetStreamContext) -> KeyValue:
     """Return the owners bucket, creating it the first time."""
-    return await _bucket(
+    return await declared_bucket(
         js, api.KeyValueConfig(bucket=OWNERS_BUCKET, history=1, storage=api.StorageType.FILE)
     )
 

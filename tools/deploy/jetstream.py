@@ -1,9 +1,7 @@
-"""The project's JetStream assets on the cluster: buckets and streams at three replicas.
+"""The project's JetStream assets on the cluster: streams and buckets at three replicas.
 
-The services declare their streams and buckets at the server's default of one replica.
-On a cluster the deployment makes them three: the buckets are created at three before any
-service starts (a service opens an existing bucket as it is), and the streams, which the
-arbitration declares at start, are scaled to three once it has (docs/deploy.md).
+The services declare them at ``PF_NATS_REPLICAS``, 3 in deploy/photofinish.env; this
+module waits for the cluster to answer and checks that every copy is current.
 """
 
 from __future__ import annotations
@@ -15,16 +13,16 @@ from dataclasses import dataclass
 
 import nats
 from nats.errors import TimeoutError as NatsTimeoutError
-from nats.js import api
-from nats.js.errors import APIError, NotFoundError, ServiceUnavailableError
+from nats.js.errors import APIError, ServiceUnavailableError
 
 from bench.loadtest import truth
-from services.common.placement import ARBITER_TTL_S, ARBITERS_BUCKET, OWNERS_BUCKET
+from services.common.live import LIVE_BUCKET, WATCHERS_BUCKET
+from services.common.placement import ARBITERS_BUCKET, OWNERS_BUCKET
 from wire.subjects import LOG_STREAM, RESULTS_STREAM
 
 REPLICAS = 3
 STREAMS = (RESULTS_STREAM, LOG_STREAM)
-BUCKETS = (ARBITERS_BUCKET, OWNERS_BUCKET)
+BUCKETS = (ARBITERS_BUCKET, OWNERS_BUCKET, LIVE_BUCKET, WATCHERS_BUCKET)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,22 +37,6 @@ class Replicated:
     @property
     def healthy(self) -> bool:
         return self.replicas == REPLICAS and len(self.current) == REPLICAS - 1 and all(self.current)
-
-
-def bucket_configs() -> list[api.KeyValueConfig]:
-    """Return the services' two buckets as services/common/placement.py makes them, at 3."""
-    return [
-        api.KeyValueConfig(
-            bucket=ARBITERS_BUCKET,
-            history=1,
-            ttl=ARBITER_TTL_S,
-            storage=api.StorageType.MEMORY,
-            replicas=REPLICAS,
-        ),
-        api.KeyValueConfig(
-            bucket=OWNERS_BUCKET, history=1, storage=api.StorageType.FILE, replicas=REPLICAS
-        ),
-    ]
 
 
 async def wait_ready(url: str, timeout_s: float = 60.0) -> float:
@@ -75,38 +57,6 @@ async def wait_ready(url: str, timeout_s: float = 60.0) -> float:
                     return time.monotonic() - started
                 except (NatsTimeoutError, ServiceUnavailableError, APIError):
                     await asyncio.sleep(0.5)
-    finally:
-        await nc.close()
-
-
-async def create_buckets(url: str) -> None:
-    """Create the placement buckets at three replicas (kept as they are if they exist)."""
-    nc = await nats.connect(url)
-    try:
-        js = nc.jetstream()
-        for config in bucket_configs():
-            try:
-                await js.key_value(config.bucket)
-            except NotFoundError:
-                await js.create_key_value(config)
-    finally:
-        await nc.close()
-
-
-async def replicate_streams(url: str) -> None:
-    """Scale each of STREAMS to three replicas.
-
-    Raises:
-        nats.js.errors.NotFoundError: when a stream has not been declared yet.
-    """
-    nc = await nats.connect(url)
-    try:
-        js = nc.jetstream()
-        for name in STREAMS:
-            config = (await js.stream_info(name)).config
-            if config.num_replicas != REPLICAS:
-                config.num_replicas = REPLICAS
-                await js.update_stream(config)
     finally:
         await nc.close()
 
