@@ -37,7 +37,13 @@ RUN groupadd --system --gid 10001 pf \
     && useradd --system --uid 10001 --gid pf --home-dir /app --shell /usr/sbin/nologin pf \
     && mkdir -p /data && chown pf:pf /data
 WORKDIR /app
-COPY pyproject.toml constraints.txt ./
+# The dependencies first, their own layer (rebuilt only when the lock changes): every
+# package, direct and indirect, at the locked version with its hashes (`make lock`).
+COPY requirements/runtime.lock ./requirements/
+RUN python3 -m venv /opt/photofinish \
+    && pip install --require-hashes -r requirements/runtime.lock
+# Then the project alone, built by the locked setuptools: nothing unlocked comes in.
+COPY pyproject.toml ./
 COPY photofinish ./photofinish
 COPY games ./games
 COPY wire ./wire
@@ -45,8 +51,7 @@ COPY services ./services
 COPY clients ./clients
 COPY bench ./bench
 COPY tools ./tools
-RUN python3 -m venv /opt/photofinish \
-    && pip install -c constraints.txt . && rm -rf build *.egg-info
+RUN pip install --no-deps --no-build-isolation . && rm -rf build *.egg-info
 COPY --from=web /src/clients/web/dist ./clients/web/dist
 USER 10001:10001
 EXPOSE 7100 7101 7102 7103 7104 7105 7200 7201 7202 7203 7204

@@ -2,20 +2,36 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
+LOCK := requirements/dev.lock
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK) | cksum | cut -d' ' -f1)
 
 PROTOS := $(shell find proto -name '*.proto' | sort)
 
-.PHONY: install proto proto-check web chromium run test lint typecheck unit bench fuzz loadtest tournament clean \
+.PHONY: install lock proto proto-check web chromium run test lint typecheck unit bench fuzz loadtest tournament clean \
 	deploy-test deploy-images deploy-down
 
-$(STAMP): pyproject.toml constraints.txt
+# Every package, direct and indirect, from the lock with its hashes (pip, setuptools and uv
+# too); then the project alone, built by the locked setuptools, so nothing unhashed comes in.
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
+	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	rm -f $(VENV)/.installed-* && touch $@
 
 install: $(STAMP)
+
+# The locks, after a change to pyproject.toml or requirements/build.in: dev.lock (make
+# install) and runtime.lock (the Dockerfile, no dev extra; its versions taken from dev.lock),
+# hashes of every file PyPI has for each version, resolved for CPython 3.11 on x86-64 Linux
+# (the image's). A version already locked is kept; to move one:
+#   make lock UPGRADE='--upgrade-package NAME'   (or UPGRADE=--upgrade for all)
+UV_COMPILE = UV_CUSTOM_COMPILE_COMMAND='make lock' $(VENV)/bin/uv pip compile --quiet \
+	--generate-hashes --python-version 3.11 --python-platform x86_64-manylinux_2_28 \
+	pyproject.toml requirements/build.in
+
+lock: install
+	$(UV_COMPILE) $(UPGRADE) --extra dev -o $(LOCK)
+	$(UV_COMPILE) -c $(LOCK) -o requirements/runtime.lock
 
 # Python code generated from proto/ into photofinish/ (committed; proto-check keeps it honest).
 GEN = PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto --python_out=$(1) --grpc_python_out=$(1) \

@@ -61,3 +61,20 @@ def test_the_web_stage_builds_the_client_as_make_does() -> None:
 def test_local_state_and_secrets_stay_out_of_the_build_context() -> None:
     ignored = set((ROOT / ".dockerignore").read_text().split())
     assert {".git", ".venv", "var", "clients/web/node_modules"} <= ignored
+
+
+def test_the_runtime_installs_the_hashed_lock_first_then_the_project_without_dependencies() -> None:
+    steps = final_stage()
+    runs = [(i, rest) for i, (word, rest) in enumerate(steps) if word == "RUN" and "pip " in rest]
+    locked = [i for i, rest in runs if "--require-hashes -r requirements/runtime.lock" in rest]
+    project = [i for i, rest in runs if "--no-deps" in rest and "pip install" in rest]
+    assert len(locked) == 1 and len(project) == 1 and locked[0] < project[0]
+    assert ("COPY", "requirements/runtime.lock ./requirements/") in steps[: locked[0]]
+    # Its own layer: no source is copied in before the dependencies are installed.
+    sources = [i for i, (word, rest) in enumerate(steps) if word == "COPY" and "services" in rest]
+    assert sources and min(sources) > locked[0]
+    # Every pip install in the image is the lock with hashes or the project alone.
+    for _, rest in runs:
+        for command in rest.split("&&"):
+            if "pip install" in command:
+                assert "--require-hashes" in command or "--no-deps" in command, command

