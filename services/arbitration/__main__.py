@@ -8,7 +8,6 @@ import functools
 from collections.abc import AsyncIterator, Sequence
 
 import grpc
-import nats
 
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
 from services.arbitration.clock import starting_clock
@@ -29,7 +28,7 @@ from services.arbitration.servicer import ArbitrationServicer
 from services.arbitration.submits import SubmitIntake
 from services.arbitration.takeover import Takeover
 from services.arbitration.timers import Timers
-from services.common import tasks
+from services.common import natsmetrics, tasks
 from services.common.live import live_bucket
 from services.common.natslink.link import NatsLink
 from services.common.natslink.requests import Requests
@@ -60,9 +59,9 @@ class Arbitration:
     async def lifespan(self) -> AsyncIterator[None]:
         config = self._config
         outages = NatsOutages(config.tolerances, self.on_fault)
-        nc = await nats.connect(
+        nc = await natsmetrics.connect(
             config.nats_url,
-            name=f"arbitration-{config.instance}",
+            f"arbitration-{config.instance}",
             max_reconnect_attempts=-1,
             **outages.callbacks(),
         )

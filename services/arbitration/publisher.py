@@ -14,12 +14,14 @@ from services.arbitration.match import Match
 from services.arbitration.timing import remaining_ms
 from services.common.jsretry import until_done
 from services.common.natslink.link import NatsLink
+from services.common.natsmetrics import StreamPublishes
 from services.common.watching import SPECTATORS
 from wire import subjects
 from wire.updates import lead
 
 PERSPECTIVES = (0, 1, SPECTATORS)
 RESULT_RETRY_S = 120.0  # a results stream without a leader for longer is an outage to page about
+RESULT_PUBLISHES = StreamPublishes(subjects.RESULTS_STREAM)  # each try's time or error
 
 
 def decision_shown(match: Match) -> game_pb2.Decision:
@@ -147,7 +149,9 @@ class Publisher:
         id deduplicates a try that was stored but not acknowledged."""
         await until_done(
             f"result of {match_id}",
-            lambda: self._js.publish(subject, data, headers={"Nats-Msg-Id": match_id}),
+            lambda: RESULT_PUBLISHES.timed(
+                self._js.publish(subject, data, headers={"Nats-Msg-Id": match_id})
+            ),
             RESULT_RETRY_S,
         )
 

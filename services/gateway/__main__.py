@@ -13,6 +13,7 @@ import nats.errors
 import nats.js.errors
 from aiohttp import web
 
+from services.common import natsmetrics
 from services.common.live import live_bucket, watchers_bucket
 from services.common.metrics import add_metrics_route, bound_port, lag_sampler
 from services.common.natslink.link import NatsLink
@@ -42,7 +43,7 @@ READY_CHECK_S = 2.0  # the readiness probe's own NATS lookup gives up after this
 
 
 async def main(config: Config) -> None:
-    nc = await nats.connect(config.nats_url, name="gateway")
+    nc = await natsmetrics.connect(config.nats_url, "gateway")
     directory = await Directory.open(nc.jetstream())
     await directory.start()
     link = await NatsLink.connect(config.nats_url, "gateway-link")  # submits and updates

@@ -9,9 +9,9 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 
 import grpc
-import nats
 
 from photofinish.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
+from services.common import natsmetrics
 from services.matchmaking.again import Rematches
 from services.matchmaking.broker import NatsBroker
 from services.matchmaking.challenges import Challenges
@@ -43,7 +43,7 @@ class Service:
         """Hold NATS, the ratings channel and the pairing task; close them after the server."""
         config = self._config
         async with contextlib.AsyncExitStack() as stack:
-            nc = await nats.connect(config.nats_url, name="matchmaking")
+            nc = await natsmetrics.connect(config.nats_url, "matchmaking")
             stack.push_async_callback(nc.drain)
             log.info("connected to NATS", extra={"fields": {"url": config.nats_url}})
             rating_of = await stack.enter_async_context(self._ratings())

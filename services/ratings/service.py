@@ -8,10 +8,9 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 
 import grpc
-import nats
 
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
-from services.common import tasks
+from services.common import natsmetrics, tasks
 from services.common.database import Database, SqliteFile
 from services.common.results import declare
 from services.ratings.config import Config
@@ -19,7 +18,7 @@ from services.ratings.consumer import consume
 from services.ratings.faults import Faults
 from services.ratings.servicer import RatingsServicer
 from services.ratings.store import Store
-from wire.subjects import RATINGS_CONSUMER
+from wire.subjects import RATINGS_CONSUMER, RESULTS_STREAM
 
 log = logging.getLogger("ratings")
 
@@ -43,8 +42,8 @@ class RatingsService:
             stack.push_async_callback(self.store.database.close)
             applied = await self.store.migrate()
             log.info("database ready", extra={"fields": self._database_fields(applied)})
-            connection = await nats.connect(
-                self.config.nats_url, name="ratings", max_reconnect_attempts=-1
+            connection = await natsmetrics.connect(
+                self.config.nats_url, "ratings", max_reconnect_attempts=-1
             )
             stack.push_async_callback(connection.close)
             js = connection.jetstream()
@@ -61,6 +60,11 @@ class RatingsService:
             )
             consumer.add_done_callback(tasks.stop_process_if_failed)
             stack.push_async_callback(tasks.stop, consumer)
+            lag = asyncio.create_task(
+                natsmetrics.sample_pending(js, RESULTS_STREAM, RATINGS_CONSUMER),
+                name="consumer-lag",
+            )
+            stack.push_async_callback(tasks.stop, lag)
             yield
 
     def _database_fields(self, applied: tuple[int, ...]) -> dict[str, object]:

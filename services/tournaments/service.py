@@ -9,10 +9,9 @@ from collections.abc import AsyncIterator, Coroutine, Sequence
 from typing import Any
 
 import grpc
-import nats
 
 from photofinish.tournaments.v1 import tournaments_pb2, tournaments_pb2_grpc
-from services.common import tasks
+from services.common import natsmetrics, tasks
 from services.common.database import Database
 from services.common.opening.request import NatsArbitration
 from services.common.results import declare
@@ -22,6 +21,7 @@ from services.tournaments.director import Director
 from services.tournaments.hub import Hub
 from services.tournaments.servicer import TournamentsServicer
 from services.tournaments.store import Store
+from wire.subjects import RESULTS_STREAM
 
 log = logging.getLogger("tournaments")
 
@@ -49,8 +49,8 @@ class TournamentsService:
             stack.push_async_callback(self.store.database.close)
             applied = await self.store.migrate()
             log.info("database ready", extra={"fields": {"migrations_applied": list(applied)}})
-            connection = await nats.connect(
-                self.config.nats_url, name="tournaments", max_reconnect_attempts=-1
+            connection = await natsmetrics.connect(
+                self.config.nats_url, "tournaments", max_reconnect_attempts=-1
             )
             stack.push_async_callback(connection.close)
             js = connection.jetstream()
@@ -65,7 +65,12 @@ class TournamentsService:
             )
             self.director = director
             consumer = consume(js, self.store, lambda _: director.poke())
-            for name, work in (("results-consumer", consumer), ("director", director.run())):
+            lag = natsmetrics.sample_pending(js, RESULTS_STREAM, TOURNAMENTS_CONSUMER)
+            for name, work in (
+                ("results-consumer", consumer),
+                ("director", director.run()),
+                ("consumer-lag", lag),
+            ):
                 task = _start(name, work)
                 stack.push_async_callback(tasks.stop, task)
             yield

@@ -22,6 +22,9 @@ REQUIRED_ALERTS = {
     "CommandLatencyBudgetBurnSlow",
     "ServiceDown",
     "RatingsConsumerLag",
+    "JetStreamUnavailable",
+    "NatsDisconnected",
+    "ConsumerLagHigh",
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import signal
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,13 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from services.stack.stack import SERVICES, StackConfig, run_stack
+from services.stack.stack import SERVICES, Stack, StackConfig, run_stack
+from tests.e2e.support import metric
+from tests.waiting import poll_until
+
+
+async def _sampled(http: aiohttp.ClientSession, stack: Stack, service: str, lag: str) -> bool:
+    return lag in await metric(http, stack, service, "pf_jetstream_consumer_pending")
 
 
 async def listed_services(channel: grpc.aio.Channel) -> set[str]:
@@ -39,9 +46,19 @@ async def test_every_service_serves_health_reflection_and_metrics_and_stops_clea
                 metrics_url = f"http://127.0.0.1:{stack.children[name].ports['metrics']}/metrics"
                 async with http.get(metrics_url) as response:
                     assert "pf_event_loop_lag_seconds" in await response.text()
+                # Its NATS connections (nats-py's, the hot path's link) read as up.
+                up = await metric(http, stack, name, "pf_nats_connected")
+                assert up and set(up.values()) == {1.0}, (name, up)
+            for durable in ("ratings", "tournaments"):
+                lag = f"consumer={durable},stream=PF_RESULTS"
+                sampled = functools.partial(_sampled, http, stack, durable, lag)
+                await poll_until(f"{durable}'s consumer lag is sampled", sampled)
             async with http.get(f"{stack.gateway_url}/healthz") as response:
                 assert response.status == 200
             async with http.get(f"{stack.gateway_url}/metrics") as response:
-                assert "pf_event_loop_lag_seconds" in await response.text()
+                text = await response.text()
+                assert "pf_event_loop_lag_seconds" in text
+                assert 'pf_nats_connected{connection="gateway"} 1.0' in text
+                assert 'pf_nats_connected{connection="gateway-link"} 1.0' in text
         for name in [*SERVICES, "gateway"]:
             assert await stack.stop(name, signal.SIGTERM) == 0, f"{name} did not stop cleanly"

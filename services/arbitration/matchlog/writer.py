@@ -34,6 +34,7 @@ from services.arbitration.matchlog.reader import Stored, read_log
 from services.common.metrics import LATENCY_BUCKETS_S
 from services.common.natslink.frames import header_block
 from services.common.natslink.requests import Requests
+from services.common.natsmetrics import StreamPublishes
 from wire import subjects
 
 log = logging.getLogger("arbitration")
@@ -48,6 +49,8 @@ ENTRIES = Counter("pf_log_entries_total", "Arbitration log entries recorded, by 
 _ENTRIES_BY_KIND = {kind: ENTRIES.labels(name) for name, kind in log_pb2.EntryKind.items()}
 APPEND_ERRORS = Counter("pf_log_append_errors_total", "Failed appends to the log (retried)")
 BACKLOG = Gauge("pf_log_backlog_entries", "Log entries sent to the stream and not yet stored")
+# pf_jetstream_publish_*{stream="PF_MATCH_LOG"}: each append's try, the stream's answer.
+LOG_PUBLISHES = StreamPublishes(subjects.LOG_STREAM)
 STORE_SECONDS = Histogram(
     "pf_log_store_seconds",
     "From an entry's append to its acknowledgement by the stream: what every change waits",
@@ -99,12 +102,19 @@ class StreamStore:
                 "Nats-Expected-Last-Subject-Sequence": str(after_seq),
             }
         )
-        reply = await self._requests.send(subject, data, APPEND_TIMEOUT_S, headers)
+        started = time.perf_counter()
+        try:
+            reply = await self._requests.send(subject, data, APPEND_TIMEOUT_S, headers)
+        except Exception:
+            LOG_PUBLISHES.errors.inc()
+            raise
         ack = json.loads(reply.data)
         error = ack.get("error")
         if error is None:
+            LOG_PUBLISHES.seconds.observe(time.perf_counter() - started)
             return int(ack["seq"])
         if error.get("err_code") != WRONG_LAST_SEQUENCE:
+            LOG_PUBLISHES.errors.inc()
             raise AppendRefused(f"the log stream refused an entry: {error}")
         # The stream checks the sequence before it drops a repeat: a retry of an entry
         # whose first append was stored (its ack lost) finds itself last. Anything else

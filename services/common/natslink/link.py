@@ -42,6 +42,7 @@ from services.common.natslink.frames import (
     sub_frame,
     unsub_frame,
 )
+from services.common.natsmetrics import CONNECTED
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +107,7 @@ class NatsLink:
         self._reconnecting: asyncio.Task[None] | None = None
         self._pinger: asyncio.TimerHandle | None = None
         self._inboxes = f"_INBOX.{secrets.token_hex(8)}"
+        self._up = CONNECTED.labels(name)  # pf_nats_connected: 1 from a dial to its loss
 
     @classmethod
     async def connect(
@@ -185,6 +187,7 @@ class NatsLink:
                 await self.flush()
         if self._transport is not None:
             self._transport.close()
+        self._up.set(0)
 
     # -- the connection --------------------------------------------------------------------
 
@@ -233,6 +236,7 @@ class NatsLink:
             transport.abort()
             raise
         self._established = transport
+        self._up.set(1)
 
     def _lost(self, transport: asyncio.BaseTransport, error: Exception | None) -> None:
         if transport is self._transport:
@@ -244,6 +248,7 @@ class NatsLink:
         if transport is not self._established or self._closing:
             return  # a dial that failed: its caller tries the next server
         self._established = None
+        self._up.set(0)
         log.warning("NATS link lost: %r", error)
         if self._on_disconnected is not None:
             self._on_disconnected()
