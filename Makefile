@@ -87,7 +87,7 @@ unit: install web chromium
 	$(PY) -m pytest -n 2 -m 'not load'
 	$(PY) -m pytest -m load
 
-test: proto-check lint typecheck unit
+test: proto-check lint typecheck unit deploy-test
 
 bench: install
 	$(PY) -m bench.engines
