@@ -71,6 +71,9 @@ async def until_spit_play(page: Page) -> tuple[dict[str, Any], tuple[str, int, i
             await page.click("#spit")
         elif (move := next_move(view, update["seat"])) and move[0] == "play":
             return update, move
+        elif move is not None:  # only a move into an empty space: make it, or play stalls
+            await page.click(f"[data-stock='{move[1]}'] .card")
+            await page.click(f"[data-stock='{move[2]}'] .card")
         try:
             await wait_for_change(page, update["seq"])
         except Exception:
