@@ -37,9 +37,16 @@ async def chromium() -> AsyncIterator[Browser]:
             await browser.close()
 
 
-async def new_page(browser: Browser, url: str, phone: bool = False) -> Page:
-    """A page in a fresh context (its own storage: another person) at the arena."""
-    context = await browser.new_context(viewport=PHONE if phone else DESKTOP)
+async def new_page(browser: Browser, url: str, phone: bool = False, motion: bool = False) -> Page:
+    """A page in a fresh context (its own storage: another person) at the arena.
+
+    Its player asks for reduced motion unless ``motion``: nothing glides, so a click finds
+    its button where it stays and a screenshot shows every card where it lies.
+    """
+    context = await browser.new_context(
+        viewport=PHONE if phone else DESKTOP,
+        reduced_motion="no-preference" if motion else "reduce",
+    )
     page = await context.new_page()
     page.set_default_timeout(WAIT_MS)
     await page.goto(url)

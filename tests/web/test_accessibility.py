@@ -114,7 +114,7 @@ async def test_the_lobby_and_the_spit_table_pass_axe(arena: Arena, phone: bool) 
 async def test_a_spit_card_is_picked_with_space_or_enter_and_played_with_space_and_glides(
     arena: Arena,
 ) -> None:
-    page = await new_page(arena.browser, arena.url)
+    page = await new_page(arena.browser, arena.url, motion=True)
     await sign_in(page, "Keys")
     await start_spit(page)
     await page.evaluate(COUNT_GLIDES)

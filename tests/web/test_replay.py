@@ -126,7 +126,10 @@ async def shown(page: Page) -> dict[str, Any]:
 
 async def check_board(page: Page, step: int, server: list[list[str]]) -> None:
     """The page shows ``step`` and its board: the server's centre tops at that step."""
-    await page.wait_for_function(f"() => window.__pf.replay()?.step === {step}")
+    # Loaded (the steps are there) and at the step.
+    await page.wait_for_function(
+        f"() => window.__pf.replay()?.total > 0 && window.__pf.replay().step === {step}"
+    )
     held = await shown(page)
     assert centre_tops(held["views"]) == server[step]
     drawn = [
