@@ -10,6 +10,7 @@ come and go a few times a match; nothing here runs per command.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import Counter
 
@@ -62,11 +63,16 @@ class SpectatorCounts:
         self._wake.set()
 
     async def _write(self) -> None:
+        loop = asyncio.get_running_loop()
+        renew_at = loop.time() + self._renew_s
         while True:
-            try:
-                await asyncio.wait_for(self._wake.wait(), self._renew_s)
-            except TimeoutError:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), max(0.0, renew_at - loop.time()))
+            # Renewal is due by the clock, not by a quiet spell: changes on one match
+            # every few seconds must not starve the other matches' renewals.
+            if loop.time() >= renew_at:
                 self._changed.update(self._open)  # renew every count still open
+                renew_at = loop.time() + self._renew_s
             self._wake.clear()
             changed, self._changed = self._changed, set()
             for match_id in changed:
