@@ -27,11 +27,13 @@ async def main(config: Config) -> None:
         link = await NatsLink.connect(config.nats_url, f"rules-{config.instance}")
         hop = Hop(link, Table(config.lift_pause_ms), config.instance)
         hop.start()
-        ReplayHop(link).start()
+        replays = ReplayHop(link)
+        replays.start()
         try:
             yield
         finally:
             hop.stop()
+            replays.stop()
             await link.close()  # the answers already made are sent first
 
     await serve(
