@@ -73,15 +73,16 @@ class MatchScreen:
         self._shown_key: tuple[object, ...] = ()
         self._events: asyncio.Queue[Update | StreamEnded] = asyncio.Queue()
 
-    async def run(self) -> None:
-        """Play until the match ends, the input ends, or the person leaves the screen."""
+    async def run(self) -> bool:
+        """Play until the match ends, the input ends, or the person leaves the screen;
+        return whether the match ended (not left)."""
         watchers = [asyncio.create_task(self._watch(seat)) for seat in self._held]
         line_task: asyncio.Task[str | None] | None = None
         event_task = asyncio.create_task(self._events.get())
         try:
             # Typed lines wait for the first board: a script may type ahead of it.
             if not self._on_event(await event_task):
-                return
+                return True
             line_task = asyncio.create_task(self._console.read())
             event_task = asyncio.create_task(self._events.get())
             while True:
@@ -91,12 +92,12 @@ class MatchScreen:
                 )
                 if event_task in done:
                     if not self._on_event(event_task.result()):
-                        return
+                        return True
                     event_task = asyncio.create_task(self._events.get())
                 if line_task in done:
                     line, line_task = line_task.result(), None
                     if not await self._on_line(line):
-                        return
+                        return False
                     line_task = asyncio.create_task(self._console.read())
         finally:
             if line_task is not None:
@@ -238,8 +239,9 @@ def refusal_text(error: CallError) -> str:
 
 async def play_match(
     client: ArenaClient, console: Console, assignment: matchmaking_pb2.MatchAssignment
-) -> None:
-    """Show and play one match until it ends or the person leaves its screen."""
+) -> bool:
+    """Show and play one match until it ends or the person leaves its screen; return
+    whether it ended."""
     names = " vs ".join(assignment.player_names)
     console.say(f"Match {assignment.match_id}: {names}. Type help for the commands.")
-    await MatchScreen(client, console, assignment).run()
+    return await MatchScreen(client, console, assignment).run()

@@ -102,11 +102,12 @@ async def play_tournament(
     await client.join_tournament(tournament.tournament_id)
     console.say(f"joined {tournament.name}: your games start by themselves")
     left = ""  # the game whose screen was just closed
+    ended: set[str] = set()  # games over: until the tournament hears, it may name one again
     while True:
         final: list[tournaments_pb2.Standings] = []
         stream = client.watch_tournament(tournament.tournament_id)
         assignment = await wait_for_match(
-            console, stream, _on_update(console, client.player_id, final)
+            console, stream, _on_update(console, client.player_id, final, ended)
         )
         if assignment is None:
             if final and final[-1].tournament.status == tournaments_pb2.STATUS_FINISHED:
@@ -117,18 +118,22 @@ async def play_tournament(
             console.say("left the tournament's games (you stay entered: join it to play on)")
             return
         console.say(f"tournament game in {tournament.name}")
-        await play_match(client, console, assignment)
-        left = assignment.match_id
+        if await play_match(client, console, assignment):
+            ended.add(assignment.match_id)
+        else:
+            left = assignment.match_id
 
 
 def _on_update(
-    console: Console, me: str, final: list[tournaments_pb2.Standings]
+    console: Console, me: str, final: list[tournaments_pb2.Standings], ended: set[str]
 ) -> Callable[[tournaments_pb2.TournamentUpdate], matchmaking_pb2.MatchAssignment | None]:
     def on_update(
         update: tournaments_pb2.TournamentUpdate,
     ) -> matchmaking_pb2.MatchAssignment | None:
         if update.HasField("match"):
-            return update.match
+            # A game that ended here, named before its result reached the tournament: wait
+            # on for the next pairing.
+            return None if update.match.match_id in ended else update.match
         final[:] = [update.standings]
         console.say(my_line(update.standings, me))
         return None
