@@ -7,8 +7,8 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK) | cksum | cut -d'
 
 PROTOS := $(shell find proto -name '*.proto' | sort)
 
-.PHONY: install lock proto proto-check web chromium run test lint typecheck unit bench fuzz loadtest tournament clean \
-	deploy-test deploy-images deploy-down
+.PHONY: install lock proto proto-check web doctor run test checks lint typecheck unit browser load bench fuzz \
+	loadtest tournament clean deploy-test deploy-images deploy-down
 
 # Every package, direct and indirect, from the lock with its hashes (pip, setuptools and uv
 # too); then the project alone, built by the locked setuptools, so nothing unhashed comes in.
@@ -55,6 +55,7 @@ WEB_STAMP := $(WEB)/node_modules/.installed-$(shell cksum $(WEB)/package-lock.js
 WEB_PROTOS := $(shell find $(WEB)/proto -name '*.proto' | sort)
 
 $(WEB_STAMP): $(WEB)/package-lock.json
+	$(PYTHON) -m tools.doctor setup
 	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
 	rm -f $(WEB)/node_modules/.installed-* && touch $@
 
@@ -65,10 +66,10 @@ web: install $(WEB_STAMP)
 		--es_out=$(WEB)/src/gen --es_opt=target=ts $(PROTOS) $(WEB_PROTOS)
 	cd $(WEB) && npm run --silent typecheck && npm run --silent bundle
 
-# The browser tests drive Debian's Chromium (never a test tool's own download).
-chromium:
-	test -x /usr/bin/chromium || ( DEBIAN_FRONTEND=noninteractive apt-get install -y chromium || \
-		( apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium ) )
+# Every tool the tests need (tools/doctor/needs.py): present, installed just now with apt-get,
+# or missing with the reason. `make doctor STAGES=browser` checks one stage's; make test runs it first.
+doctor:
+	$(PYTHON) -m tools.doctor $(STAGES)
 
 # Everything on this machine: nats-server, every service, bots, gateway. Ctrl-C stops all.
 run: install proto web
@@ -83,11 +84,28 @@ lint: install
 typecheck: install
 	$(VENV)/bin/mypy
 
-unit: install web chromium
-	$(PY) -m pytest -n 2 -m 'not load'
-	$(PY) -m pytest -m load
+# The tests, in three stages: unit (everything but the browser and the load runs), browser
+# (Debian's Chromium, never a test tool's own download) and load (alone, after the rest).
+# --no-skip: a test that would skip, for a missing tool say, fails instead. Each stage writes
+# var/test-results/STAGE.xml, which make test counts.
+PYTEST = $(PY) -m pytest --no-skip --junitxml=var/test-results/$@.xml
 
-test: proto-check lint typecheck unit deploy-test
+checks: proto-check lint typecheck
+
+unit: install
+	$(PYTHON) -m tools.doctor unit
+	$(PYTEST) -n 2 -m 'not load' --ignore=tests/web
+
+browser: install web
+	$(PYTHON) -m tools.doctor browser
+	$(PYTEST) -n 2 tests/web
+
+load: install
+	$(PYTEST) -m load
+
+# Every stage in turn, timed (tools/suite.py): doctor, checks, unit, browser, load, deploy.
+test:
+	$(PYTHON) -m tools.suite
 
 bench: install
 	$(PY) -m bench.engines

@@ -13,7 +13,6 @@ import yaml
 from tests.deploy.paths import RULES
 
 PROMTOOL = shutil.which("promtool")
-pytestmark = pytest.mark.skipif(PROMTOOL is None, reason="promtool (Debian: prometheus) missing")
 
 ARBITRATION = 'job="arbitration",instance="arbitration:7202"'
 RATINGS = 'job="ratings",instance="ratings:7201"'
@@ -146,7 +145,7 @@ CASES: dict[str, dict[str, Any]] = {
 
 @pytest.mark.parametrize("case", CASES)
 def test_the_nats_alerts_fire_when_and_only_when_they_should(case: str, tmp_path: Path) -> None:
-    assert PROMTOOL is not None
+    assert PROMTOOL is not None, "promtool is not installed (Debian: prometheus; make doctor)"
     tests = tmp_path / "nats_alerts_test.yml"
     tests.write_text(
         yaml.safe_dump(

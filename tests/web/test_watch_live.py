@@ -58,6 +58,10 @@ class Hands:
         keys = frozenset(tile_key(t.low, t.high) for t in update.view.bid.hand)
         self._by_seat[update.seat][update.seq] = keys
 
+    def reached(self, seq: int) -> bool:
+        """Return whether both players' own updates have come as far as step ``seq``."""
+        return all(steps and max(steps) >= seq for steps in self._by_seat.values())
+
     def at(self, seq: int) -> frozenset[str]:
         """Return every tile in either hand at step ``seq``."""
         held: set[str] = set()
@@ -138,6 +142,9 @@ async def check_page(page: Page, hands: Hands) -> int:
     """Check the page holds no tile of a hand at the step it shows; return that step."""
     shown = await page.evaluate(PAGE_TILES)
     seq = int(shown["seq"])
+    # The page may be ahead of the players' own streams: a tile played at this step is in
+    # the hand that the last step the test knows of shows, but not in the hand at this one.
+    await poll_until(f"the players' updates reach step {seq}", lambda: hands.reached(seq))
     leaked = set(shown["keys"]) & hands.at(seq)
     assert not leaked, f"the spectator page shows {leaked} of a hand at step {seq}"
     assert await page.locator(".hand-tile, #ready, #resign, #draw, .bid-form").count() == 0

@@ -1,6 +1,7 @@
 """`python -m tools.deploy test|build|down`: the deployment built, run, checked, removed.
 
-``test`` installs what it needs, builds the images (or reuses them), brings the compose
+``test`` installs what it needs (the doctor's deploy stage; a tool it cannot install stops
+the run with its name and package), builds the images (or reuses them), brings the compose
 topology up in dependency order, runs the checks (docs/deploy.md), prints the figures,
 writes var/deploy/report.json and tears everything down, whatever happened. Exit status 1
 when a check failed.
@@ -17,9 +18,11 @@ import sys
 import time
 from types import FrameType
 
-from tools.deploy import compose, host, images
+from tools.deploy import compose, images
 from tools.deploy.host import WORK
 from tools.deploy.scenario import Scenario, free_ports
+from tools.doctor.checkup import ensure
+from tools.doctor.needs import Stage
 
 
 def build() -> tuple[dict[str, object], dict[str, images.Built]]:
@@ -44,9 +47,7 @@ def _stop(signum: int, frame: FrameType | None) -> None:
 
 def test(players: int, seconds: float) -> int:
     """Run the whole deployment test; return the exit status."""
-    installed = host.install_packages()
-    if installed:
-        print(f"installed: {' '.join(installed)}", flush=True)
+    ensure([Stage.DEPLOY])
     figures, built = build()
     env = {
         "PF_IMAGE": built["app"].ref,
@@ -83,7 +84,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     args = parser.parse_args()
     if args.action == "build":
-        host.install_packages()
+        ensure([Stage.DEPLOY])
         build()
     elif args.action == "down":
         left = compose.tear_down()

@@ -1,9 +1,8 @@
-"""The host the deployment runs on: the packages it needs, podman with the project's settings."""
+"""The host the deployment runs on: podman with the project's settings, the build's secrets."""
 
 from __future__ import annotations
 
 import os
-import shutil
 import ssl
 import subprocess
 from pathlib import Path
@@ -11,53 +10,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 CONTAINERS_CONF = ROOT / "deploy" / "podman" / "containers.conf"
 WORK = ROOT / "var" / "deploy"
-# Debian packages: podman with runc (crun refuses some cgroup layouts), netavark and
-# aardvark-dns (containers find each other by service name), podman-compose, mmdebstrap.
-PACKAGES = (
-    "podman",
-    "runc",
-    "netavark",
-    "aardvark-dns",
-    "uidmap",
-    "slirp4netns",
-    "fuse-overlayfs",
-    "podman-compose",
-    "mmdebstrap",
-)
 # Where a build finds the host's CA bundle; mounted for the build only, never copied.
 BUILD_CA = "/run/build-secrets/ca.crt"
-
-
-def missing_packages() -> list[str]:
-    """Return the packages of PACKAGES that dpkg does not list as installed."""
-    missing = []
-    for package in PACKAGES:
-        status = subprocess.run(
-            ["dpkg-query", "-W", "-f=${Status}", package],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if "install ok installed" not in status.stdout:
-            missing.append(package)
-    return missing
-
-
-def install_packages() -> list[str]:
-    """Install what is missing with apt-get (updating the lists once if needed); return it.
-
-    Raises:
-        subprocess.CalledProcessError: when apt-get fails even after an update.
-    """
-    missing = missing_packages()
-    if not missing:
-        return []
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = ["apt-get", "install", "-y", *missing]
-    if subprocess.run(install, env=env, check=False).returncode != 0:
-        subprocess.run(["apt-get", "update"], env=env, check=True)
-        subprocess.run(install, env=env, check=True)
-    return missing
 
 
 def environment(extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -112,15 +66,3 @@ def build_secrets() -> list[str]:
     if index and not index.startswith("file:"):
         flags += ["--build-arg", f"PIP_INDEX_URL={index}"]
     return flags
-
-
-def require(command: str) -> str:
-    """Return the path of ``command``.
-
-    Raises:
-        FileNotFoundError: when it is not on PATH.
-    """
-    found = shutil.which(command)
-    if found is None:
-        raise FileNotFoundError(f"{command} is not installed")
-    return found

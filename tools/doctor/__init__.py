@@ -1,0 +1,1 @@
+"""What `make test` needs of the machine: each tool checked, the missing ones installed."""
