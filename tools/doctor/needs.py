@@ -143,7 +143,8 @@ UNIT, BROWSER, DEPLOY, SETUP = Stage.UNIT, Stage.BROWSER, Stage.DEPLOY, Stage.SE
 
 NEEDS: tuple[Need, ...] = (
     Need("python3 ≥ 3.11 with venv", python_with_venv, (SETUP,), remedy="CPython 3.11+"),
-    Need("node ≥ 20", version_at_least("node", (20,)), (SETUP, BROWSER), "nodejs"),
+    # 18: Debian 12's, which builds the client in the image (the Dockerfile's web stage).
+    Need("node ≥ 18", version_at_least("node", (18,)), (SETUP, BROWSER), "nodejs"),
     Need("npm", program("npm"), (SETUP, BROWSER), "nodejs"),
     Need(
         "PostgreSQL (tests)",
