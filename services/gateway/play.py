@@ -219,17 +219,24 @@ class SeatSocket:
         self._over = False  # the match's last update has gone out
         self._unanswered = 0  # commands forwarded and not answered yet
         self._unsent: list[bytes] = []  # frames of this event-loop turn
+        # Updates published before the arbitration has said the seat is this player's:
+        # kept back until it has, dropped if it refuses. None once the seat is checked.
+        self._held: list[bytes] | None = []
 
     async def serve(self) -> None:
         """Send the latest update, then follow the match and take commands until the end."""
         link = self._endpoint._link
-        # Subscribe before asking for the latest update, so nothing falls in between.
+        # Subscribe before asking for the latest update, so nothing falls in between; what
+        # arrives meanwhile is held back until the seat is known to be the player's.
         self._sid = link.subscribe(
             subjects.match_view(self._match_id, self._seat), self._on_published
         )
         first = await self._latest()  # refused unless the seat is the player's
+        held, self._held = self._held or [], None
         self._last_seq = first.seq
         self._send(_update_message(first.SerializeToString()))
+        for data in held:
+            self._forward(data)
         self._endpoint._presence.opened(self._match_id, self._seat)
         self._present = True
         if first.status != arbitration_pb2.STATUS_LIVE:
@@ -313,11 +320,18 @@ class SeatSocket:
         return answer
 
     def _on_published(self, message: Message) -> None:
-        lead = lead_of(message.data)
+        if self._held is not None:
+            self._held.append(message.data)
+        else:
+            self._forward(message.data)
+
+    def _forward(self, data: bytes) -> None:
+        """Send a published update on to the client, if it is news."""
+        lead = lead_of(data)
         if not is_newer(lead, self._last_seq):
             return
         self._last_seq = lead.seq
-        self._send(_update_message(message.data))
+        self._send(_update_message(data))
         if lead.status != arbitration_pb2.STATUS_LIVE and not self._over:
             self._over = True
             # The answers still owed (the command that ended the match, say) go first;

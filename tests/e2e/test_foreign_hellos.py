@@ -1,0 +1,104 @@
+"""A seat's updates reach its player alone: thousands of hellos for another's seat, raced
+against a fast live match, from a stranger and from the opponent, get not one update.
+
+The play socket subscribes to the seat's updates before the arbitration has said whose the
+seat is (so that nothing falls between the latest update and the next); an update
+published in that window must be held back, and dropped when the seat is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections import Counter
+from pathlib import Path
+
+import aiohttp
+
+from clients.arena import ArenaClient
+from clients.bots.planning import Pace
+from clients.bots.seat import SeatPlayer
+from clients.bots.watching import Reconnect
+from clients.grpcweb import CallError
+from games.bot import Level
+from games.registry import BY_NUMBER
+from photofinish.client.v1 import play_pb2
+from photofinish.game.v1 import game_pb2, spit_pb2
+from services.stack.stack import StackConfig, run_stack
+from tests.e2e.support import Seated, challenge, player
+from tests.waiting import poll_until
+
+HELLOS = 1600  # from each of the two intruders, AT_ONCE at a time
+AT_ONCE = 8  # per intruder: under the 16 streams a player may hold, so none is refused for that
+RESIGN = game_pb2.Command(spit=spit_pb2.SpitCommand(resign=spit_pb2.SpitResign()))
+
+
+async def intrude(
+    http: aiohttp.ClientSession, url: str, token: str, match_id: str, seat: int, told: Counter[str]
+) -> None:
+    """Say hello for ``seat`` with ``token`` and read to the close; count what came back."""
+    hello = play_pb2.PlayIn(hello=play_pb2.PlayHello(token=token, match_id=match_id, seat=seat))
+    async with http.ws_connect(url.replace("http", "ws", 1) + "/play") as ws:
+        await ws.send_bytes(hello.SerializeToString())
+        async for frame in ws:
+            if frame.type is not aiohttp.WSMsgType.BINARY:
+                continue
+            said = play_pb2.PlayOut.FromString(frame.data)
+            kind = said.WhichOneof("kind")
+            told[f"closed: {said.closed.reason}" if kind == "closed" else str(kind)] += 1
+
+
+async def intruder(
+    http: aiohttp.ClientSession, url: str, token: str, match_id: str, seat: int
+) -> Counter[str]:
+    told: Counter[str] = Counter()
+    for _ in range(HELLOS // AT_ONCE):
+        await asyncio.gather(
+            *(intrude(http, url, token, match_id, seat, told) for _ in range(AT_ONCE))
+        )
+    return told
+
+
+def fast_player(seated: Seated) -> SeatPlayer:
+    return SeatPlayer(
+        seated.client,
+        seated.match_id,
+        seated.seat,
+        BY_NUMBER[game_pb2.GAME_SPIT],
+        Level.HARD,
+        random.Random(seated.seat),
+        Pace(think_scale=0.1),
+        Reconnect(),
+    )
+
+
+async def test_hellos_for_another_seat_during_a_fast_match_get_no_update(tmp_path: Path) -> None:
+    async with (
+        run_stack(StackConfig(tmp_path, with_bots=False)) as stack,
+        aiohttp.ClientSession() as http,
+    ):
+        ann, ben = await player(http, stack, "Ann"), await player(http, stack, "Ben")
+        eve = ArenaClient(http, stack.gateway_url)
+        await eve.sign_in("Eve")
+        a, b = await challenge(ann, ben, game_pb2.GAME_SPIT, rated=False)
+        players = [fast_player(a), fast_player(b)]
+        playing = [asyncio.create_task(p.play()) for p in players]
+        try:
+            await poll_until("the match is under way", lambda: players[0].tally.accepted)
+            before = sum(p.tally.accepted for p in players)
+            stranger, opponent = await asyncio.gather(
+                intruder(http, stack.gateway_url, eve.web.token, a.match_id, a.seat),
+                intruder(http, stack.gateway_url, ben.web.token, a.match_id, a.seat),
+            )
+            during = sum(p.tally.accepted for p in players) - before
+            still_live = not any(task.done() for task in playing)
+        finally:
+            for task in playing:
+                task.cancel()
+        with contextlib.suppress(CallError):  # unless the match is over already
+            await ann.submit(a.match_id, a.seat, RESIGN)
+    assert stranger == Counter({"closed: not_your_seat": HELLOS}), stranger
+    assert opponent == Counter({"closed: not_your_seat": HELLOS}), opponent
+    # The race was real: the seat's updates kept coming while the hellos did.
+    assert still_live and during >= 20, f"{during} plays during the attack, live: {still_live}"
