@@ -11,6 +11,7 @@ import base64
 import hashlib
 import hmac
 import json
+import re
 import secrets
 from dataclasses import dataclass
 
@@ -33,8 +34,26 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
+# The URL-safe alphabet alone, unpadded: the only spelling of a token this gateway issues.
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
+
+
 def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    """Decode unpadded base64url strictly: one spelling per byte string.
+
+    The standard library skips characters outside the alphabet and takes ``+`` and ``/``
+    for ``-`` and ``_``, so many strings would name one token; a token is refused unless
+    it is spelled exactly as issued.
+
+    Raises:
+        ValueError: junk characters, padding, the standard alphabet, or stray bits.
+    """
+    if not _BASE64URL.fullmatch(text) or len(text) % 4 == 1:
+        raise ValueError("not unpadded base64url")
+    data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    if _b64(data) != text:
+        raise ValueError("not the canonical spelling")
+    return data
 
 
 def clean_name(name: str) -> str:

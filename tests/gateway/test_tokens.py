@@ -38,6 +38,42 @@ def test_a_token_whose_payload_was_edited_is_refused() -> None:
         verify(KEY, f"{forged}.{signature}", now_s=1)
 
 
+def _respellings(token: str) -> list[str]:
+    """Other strings that a lenient base64 decoder reads as the same token."""
+    payload, signature = token.split(".")
+    standard = payload.replace("-", "+").replace("_", "/")
+    return [
+        f"{payload}=.{signature}",  # padding
+        f"{payload}==.{signature}",
+        f"{payload[:3]}!{payload[3:]}.{signature}",  # a junk character
+        f"{payload} .{signature}",
+        f"{payload}.{signature[:5]}\n{signature[5:]}",
+        f"{standard}.{signature.replace('-', '+').replace('_', '/')}",  # the standard alphabet
+        f"{payload}.{signature[:-1]}{_with_low_bit_flipped(signature[-1])}",  # stray bits
+    ]
+
+
+BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
+def _with_low_bit_flipped(last: str) -> str:
+    """The last character of a 32-byte signature carries 2 unused low bits: flip one, and a
+    lenient decoder reads the same bytes."""
+    return BASE64URL[BASE64URL.index(last) ^ 1]
+
+
+def test_a_token_is_accepted_only_as_it_was_spelled() -> None:
+    # A name that makes the payload's base64 hold both "-" and "_".
+    token, identity = issue(KEY, "Ann~~>>??~~", now_s=0)
+    assert "-" in token or "_" in token
+    assert verify(KEY, token, now_s=1) == identity
+    for respelled in _respellings(token):
+        if respelled == token:
+            continue
+        with pytest.raises(InvalidToken, match="payload.signature"):
+            verify(KEY, respelled, now_s=1)
+
+
 @pytest.mark.parametrize("name", ["", "   ", "x" * 25, "bell\x07"])
 def test_unusable_display_names_are_refused(name: str) -> None:
     with pytest.raises(ValueError, match="display name"):
