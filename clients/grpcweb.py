@@ -40,7 +40,8 @@ class CallError(Exception):
         self.metadata = dict(metadata)
 
 
-def _error(status: Mapping[str, str]) -> CallError | None:
+def call_error(status: Mapping[str, str]) -> CallError | None:
+    """Return the error a call's status headers or trailers name, or None for OK."""
     code = int(status.get("grpc-status", "2"))
     if code == 0:
         return None
@@ -107,14 +108,14 @@ class GrpcWebClient:
                 text = await response.text()
                 raise CallError(Code.UNAVAILABLE, f"HTTP {response.status}: {text}", "", {})
             if "grpc-status" in response.headers:  # trailers-only: no body to wait for
-                error = _error(response.headers)
+                error = call_error(response.headers)
                 if error is not None:
                     raise error
             decoder = FrameDecoder(MAX_MESSAGE_BYTES)
             async for chunk in response.content.iter_any():
                 for frame in decoder.feed(chunk):
                     if frame.is_trailer:
-                        error = _error(dict(parse_trailer_block(frame.payload)))
+                        error = call_error(dict(parse_trailer_block(frame.payload)))
                         if error is not None:
                             raise error
                         return

@@ -12,13 +12,15 @@ import pytest
 import pytest_asyncio
 
 from clients.arena import ArenaClient
-from clients.grpcweb import CallError
+from clients.grpcweb import CallError, call_error
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
+from services.gateway.grpcweb.routes import ID_FIELDS
+from services.gateway.routing import public_routes
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, next_update, player, until
 from tests.waiting import poll_until
-from wire.grpcweb.framing import decode_frames, parse_trailer_block
+from wire.grpcweb.framing import decode_frames, encode_frame, parse_trailer_block
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -242,3 +244,33 @@ async def test_one_token_cannot_hold_more_than_its_share_of_streams(
     finally:
         for stream in streams:
             await stream.aclose()
+
+
+async def test_an_oversized_id_is_refused_at_the_edge_on_every_method(
+    arena: tuple[Stack, aiohttp.ClientSession], seated: tuple[Seated, Seated]
+) -> None:
+    """A 60,000-character id used to travel to the backend and back inside its error."""
+    stack, http = arena
+    alice, _ = seated
+    checked = []
+    for path, route in public_routes().items():
+        assert route.request is not None
+        fields = set(route.request.DESCRIPTOR.fields_by_name) & set(ID_FIELDS)
+        for field in sorted(fields):
+            request = route.request(**{field: "x" * 60_000})
+            async with http.post(
+                stack.gateway_url + path,
+                data=encode_frame(request.SerializeToString()),
+                headers={
+                    "content-type": "application/grpc-web+proto",
+                    "authorization": f"Bearer {alice.client.web.token}",
+                },
+            ) as response:
+                await response.read()
+                said = dict(response.headers)
+            error = call_error(said)
+            assert error is not None, path
+            assert (error.code, error.reason) == (3, ID_FIELDS[field].value), path
+            assert sum(len(k) + len(v) for k, v in said.items()) < 2048, path
+            checked.append(f"{path} {field}")
+    assert len(checked) >= 12, checked

@@ -19,6 +19,8 @@ class Reason(enum.Enum):
     BAD_TIMEOUT = "bad_timeout"
     BAD_HEADER = "bad_header"
     BAD_MESSAGE = "bad_message"
+    BAD_MATCH_ID = "bad_match_id"
+    BAD_ID = "bad_id"
 
 
 class MalformedRequest(ValueError):

@@ -18,6 +18,18 @@ SERVICE_PATTERN = rf"{_NAME}(?:\.{_NAME})+"
 METHOD_PATTERN = _NAME
 _METHOD_PATH = re.compile(rf"/{SERVICE_PATTERN}/{METHOD_PATTERN}")
 
+# A request's fields that name a match, a tournament or a player: every id the arena makes
+# is at most 64 URL-safe characters (services/common/ids.py; a match id is also a NATS
+# subject's token). One that is not is refused here, so an id of 60,000 characters never
+# reaches a backend, nor comes back inside its error. Empty is left to the method.
+_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+ID_FIELDS = {
+    "match_id": Reason.BAD_MATCH_ID,
+    "tournament_id": Reason.BAD_ID,
+    "player_id": Reason.BAD_ID,
+    "around_player_id": Reason.BAD_ID,
+}
+
 
 # Picks which instance of a backend serves one request, from the request itself: a gRPC
 # target ("10.0.0.7:7102"), or None for the backend's configured address.
@@ -63,12 +75,31 @@ class Route:
         if self.request is None:
             return None
         try:
-            return self.request.FromString(message)
+            parsed = self.request.FromString(message)
         except DecodeError as error:
             name = self.request.DESCRIPTOR.full_name
             raise MalformedRequest(
                 Reason.BAD_MESSAGE, f"the body is not a {name}: {error}"
             ) from None
+        _check_ids(parsed)
+        return parsed
+
+
+def _check_ids(request: Message) -> None:
+    """Refuse a request whose id fields are not ids.
+
+    Raises:
+        MalformedRequest: ``bad_match_id`` or ``bad_id``, naming the field.
+    """
+    fields = request.DESCRIPTOR.fields_by_name
+    for name, reason in ID_FIELDS.items():
+        if name not in fields:
+            continue
+        value = getattr(request, name)
+        if value and _ID.fullmatch(value) is None:
+            raise MalformedRequest(
+                reason, f"{name} {value[:80]!r} is not an id (1–64 of A–Z a–z 0–9 _ -)"
+            )
 
 
 def is_method_path(path: str) -> bool:
