@@ -24,10 +24,11 @@ from services.gateway.auth import TokenCheck, identity_hook
 from services.gateway.config import Config
 from services.gateway.connections import ConnectionCap
 from services.gateway.grpcweb import GrpcWebConfig, HeaderPolicy, setup
+from services.gateway.headers import security_headers
 from services.gateway.live import LiveMatches
 from services.gateway.local import LocalArena
-from services.gateway.ops import add_ops_routes
-from services.gateway.page import placeholder
+from services.gateway.ops import OPS_PAGE, add_ops_routes
+from services.gateway.page import PLACEHOLDER, placeholder
 from services.gateway.play import PlayEndpoint
 from services.gateway.presence import Presence
 from services.gateway.ratelimit import CommandRate, sign_in_rate
@@ -86,6 +87,7 @@ async def main(config: Config) -> None:
         resolvers={"arbitration": by_owner(directory)},
     )
     app = web.Application()
+    app.on_response_prepare.append(security_headers([OPS_PAGE, PLACEHOLDER]))
     tokens = TokenCheck(config.token_key)
     inject_delay_s = config.inject_forwarding_delay_ms / 1000
     setup(app, grpc_web, identity_hook(tokens, inject_delay_s))

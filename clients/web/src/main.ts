@@ -31,6 +31,10 @@ import {
 } from "./store";
 import { TournamentPage } from "./tournamentpage";
 
+// The app shell offline (sw.js keeps the page and its files, never game data). Registered
+// from here, not an inline script: the Content-Security-Policy allows this origin's files only.
+if ("serviceWorker" in navigator) addEventListener("load", () => navigator.serviceWorker.register("/sw.js"));
+
 const main = document.querySelector("main") ?? document.body;
 const barHost = h("div.bar-host");
 const content = h("div.content");
