@@ -78,6 +78,7 @@ async def test_each_command_gets_its_own_answer_whatever_the_order_they_come_in(
             await nc.publish(message.reply, reply.SerializeToString())
 
     await nc.subscribe(subjects.submits("arb-a"), cb=arbitration)
+    await nc.flush()  # the server has the subscription before the forwarder publishes
     first, second, third = await asyncio.gather(
         forwarder.submit(submit(1), "p1", 123),
         forwarder.submit(submit(2), "p1", 124),

@@ -6,7 +6,7 @@ from typing import Any
 
 from playwright.async_api import Page
 
-from tests.web.browser import last_update, screenshot
+from tests.web.browser import click_if_shown, last_update, screenshot
 
 
 def bid_view(update: dict[str, Any]) -> dict[str, Any]:
@@ -28,8 +28,7 @@ async def play_step(page: Page, bid_once: bool, state: dict[str, bool]) -> bool:
     In an auction: bid the minimum once when ``bid_once``, afterwards accept (or pass).
     """
     for selector in ("#reveal", "#ready"):
-        if await page.locator(selector).count():
-            await page.click(selector)
+        if await click_if_shown(page, selector):
             return True
     if await page.locator(".auction-buttons").count():
         if await page.locator("#bid").count() and bid_once and not state.get("bid"):
@@ -51,10 +50,7 @@ async def play_step(page: Page, bid_once: bool, state: dict[str, bool]) -> bool:
         if await page.locator(f".hand-tile.selected[data-tile='{key}']").count():
             await page.locator(".end-slot.legal").first.click()
         return True
-    if await page.locator("#draw").count():
-        await page.click("#draw")
-        return True
-    return False
+    return await click_if_shown(page, "#draw")
 
 
 async def current(page: Page) -> dict[str, Any]:

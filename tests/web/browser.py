@@ -88,3 +88,29 @@ async def last_update(page: Page) -> dict[str, Any] | None:
         }"""
     )
     return result
+
+
+# Looked for and acted on in one turn of the page's own event loop: nothing can change between.
+_TAKE_IF_SHOWN = """([selector, act]) => {
+    const element = document.querySelector(selector);
+    if (!element || element.disabled) return false;
+    if (act === 'click') element.click(); else element.focus();
+    return true;
+}"""
+
+
+async def click_if_shown(page: Page, selector: str) -> bool:
+    """Click ``selector`` if the page shows it, enabled, now; return whether it did.
+
+    A match moves under the test (the computer presses Ready, the server spits): a button
+    seen a moment ago may be gone, and Playwright's click would wait for it and fail. Here
+    it is looked for and clicked in one go, so a button gone first is simply no click.
+    """
+    clicked: bool = await page.evaluate(_TAKE_IF_SHOWN, [selector, "click"])
+    return clicked
+
+
+async def focus_if_shown(page: Page, selector: str) -> bool:
+    """Focus ``selector`` if the page shows it, enabled, now (as ``click_if_shown``)."""
+    focused: bool = await page.evaluate(_TAKE_IF_SHOWN, [selector, "focus"])
+    return focused

@@ -11,7 +11,15 @@ from playwright.async_api import Page
 
 from tests.web.axe import assert_accessible
 from tests.web.bidding import bid_view, current, play_step, wait_for_newer
-from tests.web.browser import chromium, last_update, new_page, screenshot, sign_in
+from tests.web.browser import (
+    chromium,
+    click_if_shown,
+    focus_if_shown,
+    last_update,
+    new_page,
+    screenshot,
+    sign_in,
+)
 from tests.web.conftest import Arena
 from tests.web.test_spit import next_move, spit_view, wait_for_change
 
@@ -64,11 +72,10 @@ async def until_spit_play(page: Page) -> tuple[dict[str, Any], tuple[str, int, i
         update = await last_update(page)
         assert update is not None
         view = spit_view(update)
-        if await page.locator("#ready").count():
-            await page.focus("#ready")
+        if await focus_if_shown(page, "#ready"):
             await page.keyboard.press("Enter")  # the button's own Enter
-        elif await page.locator("#spit").count():
-            await page.click("#spit")
+        elif await click_if_shown(page, "#spit"):
+            pass
         elif (move := next_move(view, update["seat"])) and move[0] == "play":
             return update, move
         elif move is not None:  # only a move into an empty space: make it, or play stalls

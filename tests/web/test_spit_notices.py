@@ -20,7 +20,7 @@ from clients.grpcweb import CallError
 from photofinish.client.v1 import play_pb2
 from photofinish.game.v1 import game_pb2, spit_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2
-from tests.web.browser import PHONE, last_update, new_page, screenshot, sign_in
+from tests.web.browser import PHONE, click_if_shown, last_update, new_page, screenshot, sign_in
 from tests.web.conftest import Arena
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -227,8 +227,7 @@ async def play_on(duel: Duel, view: dict[str, Any]) -> int:
     the seq of Ben's command, or 0."""
     ben, ann = duel.ben_seat, duel.ann_seat
     if view["gate"] in (GATE_START, GATE_CONTINUE):
-        if await duel.page.locator("#ready").count():
-            await duel.page.click("#ready")
+        await click_if_shown(duel.page, "#ready")
         if ben in view["mustPress"] and not duel.hot_seat:
             return await duel.ben_sends(spit(ready=spit_pb2.SpitReady()))
         return 0

@@ -23,7 +23,7 @@ from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2, spit_pb2
 from photofinish.tournaments.v1 import tournaments_pb2
-from tests.e2e.support import Seated, challenge
+from tests.e2e.support import UPDATE_TIMEOUT_S, Seated, challenge
 from tests.waiting import poll_until
 from tests.web.axe import assert_accessible
 from tests.web.browser import new_page, screenshot, sign_in
@@ -124,6 +124,9 @@ async def playing(
         finally:
             with contextlib.suppress(CallError):
                 await a.submit(BID_RESIGN)
+            # Each player's stream ends with the match's last update, which the checks after
+            # need in ``hands``: let the players see it rather than cancel them first.
+            await asyncio.wait(players, timeout=UPDATE_TIMEOUT_S)
             for task in players:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, CallError):
