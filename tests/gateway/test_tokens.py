@@ -70,7 +70,7 @@ def test_a_token_is_accepted_only_as_it_was_spelled() -> None:
     for respelled in _respellings(token):
         if respelled == token:
             continue
-        with pytest.raises(InvalidToken, match="payload.signature"):
+        with pytest.raises(InvalidToken, match=r"payload\.signature"):
             verify(KEY, respelled, now_s=1)
 
 
