@@ -12,10 +12,12 @@ import asyncio
 import concurrent.futures
 import logging
 import multiprocessing
+import os
 
 from photofinish.rules.v1 import replay_pb2
 from services.common.natslink.frames import Message
 from services.common.natslink.link import NatsLink
+from services.common.orphans import die_with
 from services.rules.replay import replay_views
 from wire import subjects
 
@@ -31,15 +33,27 @@ def answer(request: bytes) -> bytes:
     return fitted(replay_views(replay_pb2.ReplayViewsRequest.FromString(request)))
 
 
+def replay_worker() -> concurrent.futures.ProcessPoolExecutor:
+    """Return the pool of one worker process that replays, which dies with this process.
+
+    Spawned, not forked: this process runs an event loop and threads. Without its death
+    signal, a worker (and the resource tracker it keeps open) outlived a rules process
+    killed with SIGKILL.
+    """
+    return concurrent.futures.ProcessPoolExecutor(
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=die_with,
+        initargs=(os.getpid(),),
+    )
+
+
 class ReplayHop:
     """Answers the arbitration's replay requests, one worker process replaying."""
 
     def __init__(self, link: NatsLink) -> None:
         self._link = link
-        # Spawned, not forked: this process runs an event loop and threads.
-        self._worker = concurrent.futures.ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("spawn")
-        )
+        self._worker = replay_worker()
 
     def start(self) -> None:
         self._link.subscribe(subjects.RULES_REPLAY, self._on_request, queue=subjects.RULES_QUEUE)

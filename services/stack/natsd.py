@@ -10,7 +10,7 @@ import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 
-from services.stack.orphans import die_with_parent
+from services.common.orphans import die_with_parent
 
 STARTUP_TIMEOUT_S = 10.0
 # One OS thread for Go's scheduler unless the environment says otherwise: on a small

@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from services.stack.orphans import die_with_parent
+from services.common.orphans import die_with_parent
 
 READY_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 8.0

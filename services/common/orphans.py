@@ -1,0 +1,32 @@
+"""Children that die with their parent: no service outlives a killed launcher or test run,
+and no worker outlives its service."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """Ask the kernel to send SIGTERM to this (child) process when its parent dies.
+
+    Runs in the child between fork and exec; Linux only, a no-op elsewhere.
+    """
+    if sys.platform != "linux":
+        return
+    libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+
+
+def die_with(parent_pid: int) -> None:
+    """In a worker started by ``parent_pid``: die when it dies, even if it died already.
+
+    For a process pool's initializer (spawned workers run no code between fork and exec).
+    """
+    die_with_parent()
+    if os.getppid() != parent_pid:  # it died before the kernel was asked
+        os._exit(1)
