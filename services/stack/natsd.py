@@ -10,7 +10,7 @@ import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 
-from services.common.orphans import die_with_parent
+from services.stack.private import open_private, private_child
 
 STARTUP_TIMEOUT_S = 10.0
 # One OS thread for Go's scheduler unless the environment says otherwise: on a small
@@ -52,10 +52,10 @@ async def start_nats(data_dir: Path, port: int = -1, host: str = "127.0.0.1") ->
     Raises:
         RuntimeError: when the server exits or does not report its port in time.
     """
-    data_dir.mkdir(parents=True, exist_ok=True)
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     ports_dir = data_dir / "ports"
-    ports_dir.mkdir(exist_ok=True)
-    log = open(data_dir / "nats-server.log", "ab")  # noqa: SIM115 - the child owns it
+    ports_dir.mkdir(mode=0o700, exist_ok=True)
+    log = open_private(data_dir / "nats-server.log")  # the child owns it
     process = await asyncio.create_subprocess_exec(
         str(binary()),
         "-js",
@@ -73,7 +73,7 @@ async def start_nats(data_dir: Path, port: int = -1, host: str = "127.0.0.1") ->
         stderr=log,
         env={"GOMAXPROCS": GO_THREADS, **os.environ},
         start_new_session=True,
-        preexec_fn=die_with_parent,
+        preexec_fn=private_child,
     )
     log.close()
     ports_file = ports_dir / f"nats-server_{process.pid}.ports"

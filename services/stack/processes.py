@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from services.common.orphans import die_with_parent
+from services.stack.private import open_private, private_child
 
 READY_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 8.0
@@ -62,7 +62,7 @@ async def start_child(
     Raises:
         RuntimeError: when the process exits or stays silent past the timeout.
     """
-    log_dir.mkdir(parents=True, exist_ok=True)
+    log_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     log_path = log_dir / f"{name}.log"
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -72,7 +72,7 @@ async def start_child(
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
         start_new_session=True,
-        preexec_fn=die_with_parent,
+        preexec_fn=private_child,
     )
     if niceness:
         os.setpriority(os.PRIO_PROCESS, process.pid, niceness)
@@ -91,7 +91,7 @@ async def start_child(
 async def _pump(child: Child, log_path: Path, ready: asyncio.Future[None], echo: bool) -> None:
     """Copy the child's output to its log; resolve ``ready`` at the READY line."""
     assert child.process.stdout is not None
-    with open(log_path, "ab") as log:
+    with open_private(log_path) as log:
         async for line in child.process.stdout:
             log.write(line)
             log.flush()

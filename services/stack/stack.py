@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from services.stack.natsd import NatsServer, start_nats
+from services.stack.private import make_private
 from services.stack.processes import Child, start_child
 
 BOTS_NICENESS = 5
@@ -94,6 +95,7 @@ SERVICES = ("rules", "ratings", "arbitration", "matchmaking", "tournaments")
 async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
     """Start the whole stack in dependency order; stop it in reverse on exit."""
     nats: NatsServer | None = None
+    make_private(config.data_dir)
     if not config.nats_url:
         nats = await start_nats(config.data_dir / "nats", config.ports.nats)
     logs = config.data_dir / "logs"

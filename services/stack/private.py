@@ -1,0 +1,34 @@
+"""What the stack keeps under its data folder (var/ under `make run`) is its owner's alone.
+
+The folder holds the match logs, the ratings and tournaments databases and every process's
+log. It is made 0700, every process the stack starts creates its files 0600 and folders
+0700 (umask 077), and so do the stack's own log files.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import BinaryIO
+
+from services.common.orphans import die_with_parent
+
+UMASK = 0o077
+
+
+def make_private(folder: Path) -> None:
+    """Create ``folder`` if need be and make it its owner's alone (0700)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0o700)
+
+
+def private_child() -> None:
+    """Run in a child between fork and exec: it dies with the stack, its files are private."""
+    die_with_parent()
+    os.umask(UMASK)
+
+
+def open_private(path: Path) -> BinaryIO:
+    """Open ``path`` to append bytes, creating it 0600."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    return os.fdopen(fd, "ab")
