@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 
@@ -12,6 +13,11 @@ import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
 from clients.arena import ArenaClient
+from clients.bots.planning import Pace
+from clients.bots.seat import SeatPlayer
+from clients.bots.watching import Reconnect
+from games.bot import Level
+from games.registry import BY_NUMBER
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from services.stack.stack import Stack
@@ -102,3 +108,23 @@ async def until(
         update = await next_update(updates)
         if done(update):
             return update
+
+
+def seat_bot(
+    seated: Seated,
+    game: game_pb2.Game.ValueType,
+    think_scale: float,
+    reconnect: Reconnect | None = None,
+) -> SeatPlayer:
+    """A hard computer player for ``seated``'s seat, through the public API, at
+    ``think_scale`` times the computer's pace (0: as fast as it can)."""
+    return SeatPlayer(
+        seated.client,
+        seated.match_id,
+        seated.seat,
+        BY_NUMBER[game],
+        Level.HARD,
+        random.Random(seated.seat),
+        Pace(think_scale=think_scale),
+        reconnect or Reconnect(),
+    )

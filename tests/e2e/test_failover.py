@@ -8,21 +8,17 @@ the crash is answered, not applied twice.
 from __future__ import annotations
 
 import asyncio
-import random
 import signal
 from pathlib import Path
 
 import aiohttp
 
-from clients.bots.planning import Pace
 from clients.bots.seat import SeatPlayer
 from clients.bots.watching import Reconnect
-from games.bot import Level
-from games.registry import BY_NUMBER as GAMES
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.stack.stack import StackConfig, run_stack
-from tests.e2e.support import Seated, challenge, next_update, player, until
+from tests.e2e.support import Seated, challenge, next_update, player, seat_bot, until
 from tests.pace import FAST_PLAY_ENV  # its bots play with no think time
 
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
@@ -34,16 +30,7 @@ async def latest(seated: Seated) -> arbitration_pb2.MatchUpdate:
 
 
 def bot(seated: Seated) -> SeatPlayer:
-    return SeatPlayer(
-        seated.client,
-        seated.match_id,
-        seated.seat,
-        GAMES[game_pb2.GAME_BID],
-        Level.HARD,
-        random.Random(seated.seat),
-        Pace(think_scale=0.0),
-        Reconnect(first_s=0.1),
-    )
+    return seat_bot(seated, game_pb2.GAME_BID, 0.0, Reconnect(first_s=0.1))
 
 
 async def first_move(casual: tuple[Seated, Seated]) -> tuple[Seated, arbitration_pb2.SubmitRequest]:

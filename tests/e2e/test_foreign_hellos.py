@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import random
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -18,16 +17,11 @@ from pathlib import Path
 import aiohttp
 
 from clients.arena import ArenaClient
-from clients.bots.planning import Pace
-from clients.bots.seat import SeatPlayer
-from clients.bots.watching import Reconnect
 from clients.grpcweb import CallError
-from games.bot import Level
-from games.registry import BY_NUMBER
 from photofinish.client.v1 import play_pb2
 from photofinish.game.v1 import game_pb2, spit_pb2
 from services.stack.stack import StackConfig, run_stack
-from tests.e2e.support import Seated, challenge, player
+from tests.e2e.support import challenge, player, seat_bot
 from tests.waiting import poll_until
 
 HELLOS = 1600  # from each of the two intruders, AT_ONCE at a time
@@ -61,19 +55,6 @@ async def intruder(
             )
 
 
-def fast_player(seated: Seated) -> SeatPlayer:
-    return SeatPlayer(
-        seated.client,
-        seated.match_id,
-        seated.seat,
-        BY_NUMBER[game_pb2.GAME_SPIT],
-        Level.HARD,
-        random.Random(seated.seat),
-        Pace(think_scale=0.1),
-        Reconnect(),
-    )
-
-
 async def one_match(
     url: str, ann: ArenaClient, ben: ArenaClient, eve: ArenaClient, quota: tuple[int, int]
 ) -> tuple[Counter[str], Counter[str], int]:
@@ -81,7 +62,7 @@ async def one_match(
     (the opponent) say hello for Ann's seat, up to ``quota`` hellos each. Return what each
     was told, and how many plays were made meanwhile."""
     a, b = await challenge(ann, ben, game_pb2.GAME_SPIT, rated=False)
-    players = [fast_player(a), fast_player(b)]
+    players = [seat_bot(seated, game_pb2.GAME_SPIT, 0.1) for seated in (a, b)]
     playing = [asyncio.create_task(p.play()) for p in players]
 
     def live() -> bool:
