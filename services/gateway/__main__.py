@@ -85,6 +85,8 @@ async def main(config: Config) -> None:
         # Nothing a client sends is passed on: the gateway names the player itself.
         headers=HeaderPolicy(names=frozenset(), prefixes=()),
         resolvers={"arbitration": by_owner(directory)},
+        # The queue, challenges, rematches and tournament watches count as Watch does.
+        stream_slot=arena.stream_slot,
     )
     app = web.Application()
     app.on_response_prepare.append(security_headers([OPS_PAGE, PLACEHOLDER]))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import grpc
 from google.protobuf.message import Message
@@ -140,13 +140,27 @@ class LocalArena:
                     f"{request.match_id[:80]!r} is no match id",
                 )
             )
-        with contextlib.ExitStack() as held:
-            try:
-                held.enter_context(self._streams.held(player, values.get(CLIENT_ADDRESS, "")))
-            except Rejection as rejection:
-                raise refused(rejection) from None
+        with self.stream_slot(metadata):
             async for data in self._follow(request, player):
                 yield data
+
+    @contextlib.contextmanager
+    def stream_slot(self, metadata: Metadata) -> Iterator[None]:
+        """Hold one of the caller's streams (player and address) for the context: every
+        server stream the gateway serves or forwards counts, Watch and the queue alike.
+
+        Raises:
+            RequestRefused: RESOURCE_EXHAUSTED ``too_many_streams`` past either limit.
+        """
+        values = text_values(metadata)
+        with contextlib.ExitStack() as held:
+            try:
+                held.enter_context(
+                    self._streams.held(values.get(PLAYER_ID, ""), values.get(CLIENT_ADDRESS, ""))
+                )
+            except Rejection as rejection:
+                raise refused(rejection) from None
+            yield
 
     async def _follow(self, request: arena_pb2.WatchRequest, player: str) -> AsyncIterator[bytes]:
         published: asyncio.Queue[bytes] = asyncio.Queue()

@@ -1,5 +1,6 @@
-"""How many match streams (play sockets and Watch streams) one player, and one client
-address, may hold open at once.
+"""How many streams one player, and one client address, may hold open at once: play
+sockets, Watch, and every server stream the gateway forwards (the queue, challenges,
+rematch offers, tournament watches).
 
 A person needs a few: a socket per seat held, in a tab or two, a spectator's stream. A
 token that opens hundreds holds the gateway's memory and file descriptors for nothing, so

@@ -15,10 +15,11 @@ from clients.arena import ArenaClient
 from clients.grpcweb import CallError, call_error
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
+from photofinish.tournaments.v1 import tournaments_pb2
 from services.gateway.grpcweb.routes import ID_FIELDS
 from services.gateway.routing import public_routes
 from services.stack.stack import Stack, StackConfig, run_stack
-from tests.e2e.support import Seated, challenge, next_update, player, until
+from tests.e2e.support import UPDATE_TIMEOUT_S, Seated, challenge, next_update, player, until
 from tests.waiting import poll_until
 from wire.grpcweb.framing import decode_frames, encode_frame, parse_trailer_block
 
@@ -274,3 +275,47 @@ async def test_an_oversized_id_is_refused_at_the_edge_on_every_method(
             assert sum(len(k) + len(v) for k, v in said.items()) < 2048, path
             checked.append(f"{path} {field}")
     assert len(checked) >= 12, checked
+
+
+async def test_every_kind_of_stream_counts_toward_a_players_limit(
+    arena: tuple[Stack, aiohttp.ClientSession],
+) -> None:
+    """Tournament watches, challenges and the queue count as Watch does (16 a player); one
+    token held 200 tournament watches before."""
+    stack, http = arena
+    flo = await player(http, stack, "Flo")
+    request = tournaments_pb2.CreateTournamentRequest(
+        name="Streams", game=game_pb2.GAME_SPIT, rated=False, duration_s=600
+    )
+    tournament = await flo.create_tournament(request)
+    watches = [flo.watch_tournament(tournament.tournament_id) for _ in range(16)]
+    try:
+        for watch in watches:
+            await asyncio.wait_for(anext(watch), UPDATE_TIMEOUT_S)
+        for over in (
+            flo.watch_tournament(tournament.tournament_id),
+            flo.create_challenge(game_pb2.GAME_BID, rated=False),
+            flo.queue(game_pb2.GAME_BID, rated=False),
+        ):
+            with pytest.raises(CallError) as refused:
+                await asyncio.wait_for(anext(over), UPDATE_TIMEOUT_S)
+            assert refused.value.reason == "too_many_streams"
+        await watches.pop().aclose()  # one closes: room for a challenge, once the gateway
+        # has seen the browser go (it looks every half a second)
+        opened = await poll_until("a challenge opens", lambda: challenge_code(flo))
+        assert opened
+    finally:
+        for watch in watches:
+            await watch.aclose()
+
+
+async def challenge_code(client: ArenaClient) -> str | None:
+    """Open a challenge and close it again: its code, or None while no stream is free."""
+    stream = client.create_challenge(game_pb2.GAME_BID, rated=False)
+    try:
+        return (await asyncio.wait_for(anext(stream), UPDATE_TIMEOUT_S)).code
+    except CallError as error:
+        assert error.reason == "too_many_streams", error
+        return None
+    finally:
+        await stream.aclose()

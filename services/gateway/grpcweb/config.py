@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
 from google.protobuf.message import Message
@@ -18,6 +19,7 @@ from wire.grpcweb.metadata import Metadata
 LocalUnary = Callable[[Message, Metadata], Awaitable[bytes]]
 LocalStream = Callable[[Message, Metadata], AsyncIterator[bytes]]
 LocalMethod = LocalUnary | LocalStream
+StreamSlot = Callable[[Metadata], AbstractContextManager[None]]
 
 DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024
 
@@ -46,6 +48,9 @@ class GrpcWebConfig:
     resolvers: Mapping[str, Resolver] = field(default_factory=dict)
     # Methods the gateway answers itself (by public path): their routes name no backend.
     local: Mapping[str, LocalMethod] = field(default_factory=dict)
+    # Held for the whole of each forwarded server stream, given the metadata the hook
+    # added; entering it raises RequestRefused to refuse the stream (a limit per player).
+    stream_slot: StreamSlot | None = None
 
     def __post_init__(self) -> None:
         for path, route in self.routes.items():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import cast
@@ -66,9 +67,15 @@ class GrpcWebProxy:
             return trailers_only(wire, refusal.status, cors)
         if route.kind is MethodKind.UNARY:
             return await forward_unary(request, wire, outgoing, route, cors)
-        return await forward_stream(
-            request, wire, outgoing, route, cors, self._config.disconnect_poll_s
-        )
+        with contextlib.ExitStack() as held:
+            if self._config.stream_slot is not None:
+                try:
+                    held.enter_context(self._config.stream_slot(incoming.own))
+                except RequestRefused as refusal:
+                    return trailers_only(wire, refusal.status, cors)
+            return await forward_stream(
+                request, wire, outgoing, route, cors, self._config.disconnect_poll_s
+            )
 
     async def preflight(self, request: web.Request) -> web.Response:
         """Returns the answer to a CORS preflight (OPTIONS) for a gRPC-web call."""
