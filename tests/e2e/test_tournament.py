@@ -105,11 +105,16 @@ async def published_results(stack: Stack) -> dict[str, events_pb2.MatchFinished 
             "pf.results.>", stream=RESULTS_STREAM, config=api.ConsumerConfig()
         )
         results: dict[str, events_pb2.MatchFinished | None] = {}
-        while True:
+        # Read until every message the stream holds is in: a fetch that times out is not
+        # the end (on a loaded machine, a second may pass before stored messages come).
+        stored = (await js.stream_info(RESULTS_STREAM)).state.messages
+        read = 0
+        while read < stored:
             try:
                 messages = await sub.fetch(256, timeout=1.0)
             except TimeoutError:
-                return results
+                continue
+            read += len(messages)
             for message in messages:
                 if message.subject == RESULTS_FINISHED:
                     finished = events_pb2.MatchFinished.FromString(message.data)
@@ -117,6 +122,7 @@ async def published_results(stack: Stack) -> dict[str, events_pb2.MatchFinished 
                 elif message.subject == RESULTS_VOIDED:
                     results[events_pb2.MatchVoided.FromString(message.data).match_id] = None
                 await message.ack()
+        return results
     finally:
         await connection.close()
 
