@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK) | cksum | cut -d'
 
 PROTOS := $(shell find proto -name '*.proto' | sort)
 
-.PHONY: install lock proto proto-check web doctor run test checks lint typecheck unit browser load bench fuzz \
+.PHONY: install lock proto proto-check web doctor run test soak checks lint typecheck unit browser load bench fuzz \
 	loadtest tournament clean deploy-test deploy-images deploy-down
 
 # Every package, direct and indirect, from the lock with its hashes (pip, setuptools and uv
@@ -106,6 +106,13 @@ load: install
 # Every stage in turn, timed (tools/suite.py): doctor, checks, unit, browser, load, deploy.
 test:
 	$(PYTHON) -m tools.suite
+
+# Flaky tests looked for: unit, browser and load RUNS times, the last BUSY with every core
+# kept busy; each test that failed, with the runs it failed in (docs/testing.md).
+RUNS ?= 5
+BUSY ?= 2
+soak: install
+	$(PYTHON) -m tools.soak --runs $(RUNS) --busy $(BUSY)
 
 bench: install
 	$(PY) -m bench.engines
