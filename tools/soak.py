@@ -15,11 +15,9 @@ import os
 import shutil
 import subprocess
 import time
-import xml.etree.ElementTree as ElementTree
 from collections import defaultdict
-from pathlib import Path
 
-from tools.suite import RESULTS, ROOT
+from tools.suite import RESULTS, ROOT, failures
 
 STAGES = ("unit", "browser", "load")
 KEPT = ROOT / "var" / "soak"
@@ -29,17 +27,6 @@ def spin() -> None:
     """Keep one core busy until killed."""
     while True:
         pass
-
-
-def failures(report: Path) -> list[str]:
-    """Return the ids of the tests that failed or erred in a JUnit XML report."""
-    if not report.is_file():
-        return []
-    failed = []
-    for case in ElementTree.parse(report).getroot().iter("testcase"):
-        if case.find("failure") is not None or case.find("error") is not None:
-            failed.append(f"{case.get('classname')}::{case.get('name')}")
-    return failed
 
 
 def one_run(index: int, busy: bool) -> tuple[bool, float, list[str]]:

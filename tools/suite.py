@@ -77,6 +77,17 @@ def tally(report: Path) -> Tally | None:
     return total
 
 
+def failures(report: Path) -> list[str]:
+    """Return the ids of the tests that failed or erred in a JUnit XML report."""
+    if not report.is_file():
+        return []
+    return [
+        f"{case.get('classname')}::{case.get('name')}"
+        for case in ElementTree.parse(report).getroot().iter("testcase")
+        if case.find("failure") is not None or case.find("error") is not None
+    ]
+
+
 def run(stage: Stage) -> Outcome:
     """Run one stage's make target; time it and count its tests."""
     report = RESULTS / f"{stage.name}.xml"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.suite import STAGES, Outcome, Tally, summary, tally
+from tools.suite import STAGES, Outcome, Tally, failures, summary, tally
 
 pytest_plugins = ["pytester"]
 
@@ -28,10 +28,12 @@ def test_e(broken): pass
     report = pytester.path / "unit.xml"
     pytester.runpytest_subprocess(f"--junitxml={report}", "-p", "no:cacheprovider")
     assert tally(report) == Tally(passed=2, failed=2, skipped=1)
+    assert failures(report) == ["test_counted::test_c", "test_counted::test_e"]
 
 
 def test_a_stage_without_a_report_counts_nothing(tmp_path: Path) -> None:
     assert tally(tmp_path / "none.xml") is None
+    assert failures(tmp_path / "none.xml") == []
 
 
 def test_the_summary_times_each_stage_and_closes_with_the_tests() -> None:

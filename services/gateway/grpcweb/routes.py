@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from google.protobuf.message import DecodeError, Message
 
@@ -57,6 +57,13 @@ class Route:
     # The request's message type: when set, a body that does not parse as one is refused
     # here with INVALID_ARGUMENT instead of reaching the backend as undecodable bytes.
     request: type[Message] | None = None
+    # The request type's id fields (of ID_FIELDS), found once here rather than per request.
+    ids: tuple[tuple[str, Reason], ...] = field(init=False, default=())
+
+    def __post_init__(self) -> None:
+        fields = self.request.DESCRIPTOR.fields_by_name if self.request is not None else {}
+        ids = tuple((name, reason) for name, reason in ID_FIELDS.items() if name in fields)
+        object.__setattr__(self, "ids", ids)  # frozen: set once, as it is built
 
     @classmethod
     def unary(cls, backend: str, target: str = "") -> Route:
@@ -70,7 +77,7 @@ class Route:
         """Return ``message`` parsed as this route's request type (None: it has none).
 
         Raises:
-            MalformedRequest: when it does not parse.
+            MalformedRequest: when it does not parse, or an id field holds no id.
         """
         if self.request is None:
             return None
@@ -81,25 +88,13 @@ class Route:
             raise MalformedRequest(
                 Reason.BAD_MESSAGE, f"the body is not a {name}: {error}"
             ) from None
-        _check_ids(parsed)
+        for name, reason in self.ids:  # a non-empty id must be one; empty is the method's
+            value = getattr(parsed, name)
+            if value and _ID.fullmatch(value) is None:
+                raise MalformedRequest(
+                    reason, f"{name} {value[:80]!r} is not an id (1–64 of A–Z a–z 0–9 _ -)"
+                )
         return parsed
-
-
-def _check_ids(request: Message) -> None:
-    """Refuse a request whose id fields are not ids.
-
-    Raises:
-        MalformedRequest: ``bad_match_id`` or ``bad_id``, naming the field.
-    """
-    fields = request.DESCRIPTOR.fields_by_name
-    for name, reason in ID_FIELDS.items():
-        if name not in fields:
-            continue
-        value = getattr(request, name)
-        if value and _ID.fullmatch(value) is None:
-            raise MalformedRequest(
-                reason, f"{name} {value[:80]!r} is not an id (1–64 of A–Z a–z 0–9 _ -)"
-            )
 
 
 def is_method_path(path: str) -> bool:
