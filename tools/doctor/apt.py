@@ -9,15 +9,6 @@ import os
 import shutil
 import subprocess
 from collections.abc import Sequence
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True, slots=True)
-class Installation:
-    """What one apt-get run did: the packages it installed, and its last words if it failed."""
-
-    installed: tuple[str, ...]
-    error: str = ""
 
 
 def is_installed(package: str) -> bool:
@@ -33,35 +24,26 @@ def is_installed(package: str) -> bool:
     return "install ok installed" in status.stdout
 
 
-def is_offered(package: str) -> bool:
-    """Return whether some apt source offers ``package`` (after the lists are read)."""
-    policy = subprocess.run(
-        ["apt-cache", "policy", package], capture_output=True, text=True, check=False
-    )
-    return "Candidate:" in policy.stdout and "Candidate: (none)" not in policy.stdout
-
-
-def install(packages: Sequence[str], refresh: bool = True) -> Installation:
+def install(packages: Sequence[str], refresh: bool = True) -> str:
     """Install ``packages`` with apt-get; if that fails and ``refresh``, read the package lists
-    again (they may be stale or absent on a new machine) and try once more.
+    again (they may be stale or absent on a new machine) and try once more. Return apt's
+    reason when it could not, else ''.
 
     Recommended packages are left out: the tools are wanted, not their desktop companions.
     """
     if not packages:
-        return Installation(())
+        return ""
     if shutil.which("apt-get") is None:
-        return Installation((), "apt-get is not on this machine")
+        return "apt-get is not on this machine"
     if os.geteuid() != 0:
-        return Installation((), "installing Debian packages needs root")
+        return "installing Debian packages needs root"
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     command = ["apt-get", "install", "-y", "--no-install-recommends", *packages]
     done = _run(command, env)
     if done.returncode != 0 and refresh:
         _run(["apt-get", "update"], env)
         done = _run(command, env)
-    if done.returncode != 0:
-        return Installation((), _last_error(done.stdout + done.stderr))
-    return Installation(tuple(packages))
+    return _last_error(done.stdout + done.stderr) if done.returncode != 0 else ""
 
 
 def _run(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -63,14 +63,11 @@ def _bring_in(absent: list[Need]) -> dict[str, str]:
     """Install the packages and start the services ``absent`` names; return failures by name."""
     why_not: dict[str, str] = {}
     packages = sorted({n.package for n in absent if n.package and not apt.is_installed(n.package)})
-    if packages:
-        done = apt.install(packages)
-        if done.error:
-            # One package nobody offers fails the whole run: try each alone to say which.
-            for package in packages:
-                alone = apt.install([package], refresh=False)
-                if alone.error:
-                    why_not[package] = alone.error
+    if packages and apt.install(packages):
+        # One package nobody offers fails the whole run: try each alone to say which.
+        for package in packages:
+            if error := apt.install([package], refresh=False):
+                why_not[package] = error
     for need in absent:
         if need.start is not None:
             problem = need.start()
