@@ -13,6 +13,7 @@ import time
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 
+from services.common.pulling import batches
 from services.ratings import metrics
 from services.ratings.codec import decode_result
 from services.ratings.errors import Malformed
@@ -30,13 +31,9 @@ async def consume(
     """Handle results from the ratings durable consumer until cancelled."""
     sub = await js.pull_subscribe_bind(durable=RATINGS_CONSUMER, stream=RESULTS_STREAM)
     try:
-        while True:
-            try:
-                messages = await sub.fetch(batch, timeout=idle_s)
-            # nats-py raises its own TimeoutError or, on one path, asyncio's: catch both.
-            except TimeoutError:
+        async for messages in batches(sub, batch, idle_s):
+            if not messages:
                 metrics.PENDING.set((await sub.consumer_info()).num_pending or 0)
-                continue
             for message in messages:
                 await handle(message, store, faults)
     finally:

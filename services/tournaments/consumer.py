@@ -16,6 +16,7 @@ from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 
 from photofinish.events.v1 import events_pb2
+from services.common.pulling import batches
 from services.tournaments import metrics
 from services.tournaments.model import GameStatus, TournamentId
 from services.tournaments.store import Store
@@ -36,12 +37,7 @@ async def consume(
     """Record results from the durable consumer until cancelled; call ``recorded`` per game."""
     sub = await js.pull_subscribe_bind(durable=TOURNAMENTS_CONSUMER, stream=RESULTS_STREAM)
     try:
-        while True:
-            try:
-                messages = await sub.fetch(batch, timeout=idle_s)
-            # nats-py raises its own TimeoutError or, on one path, asyncio's: catch both.
-            except TimeoutError:
-                continue
+        async for messages in batches(sub, batch, idle_s):
             for message in messages:
                 tournament_id = await handle(message, store)
                 if tournament_id is not None:
