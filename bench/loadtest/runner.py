@@ -258,7 +258,8 @@ async def _follow(
     limit = settings.seconds + END_TIMEOUT_S + 60
     while done < workers:
         try:
-            index, kind, body = await asyncio.wait_for(queue.get(), timeout=1.0)
+            async with asyncio.timeout(1.0):  # not wait_for: it can lose a Ctrl-C's cancel
+                index, kind, body = await queue.get()
         except TimeoutError:
             index, kind, body = -1, "", None
         if kind == "batch":

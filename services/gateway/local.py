@@ -206,7 +206,9 @@ class LocalArena:
                 yield data, lead_of(data)
         while True:
             try:
-                data = await asyncio.wait_for(published.get(), RENEW_S)
+                # asyncio.timeout, not wait_for, which can lose a cancel on Python 3.11.
+                async with asyncio.timeout(RENEW_S):
+                    data = await published.get()
             except TimeoutError:
                 latest = await self._latest(request, player)
                 yield latest.SerializeToString(), Lead(latest.seq, latest.status, False)

@@ -66,8 +66,11 @@ class SpectatorCounts:
         loop = asyncio.get_running_loop()
         renew_at = loop.time() + self._renew_s
         while True:
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for can lose a cancel
+            # that lands as the wait ends, and this loop would outlive its gateway.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), max(0.0, renew_at - loop.time()))
+                async with asyncio.timeout_at(renew_at):
+                    await self._wake.wait()
             # Renewal is due by the clock, not by a quiet spell: changes on one match
             # every few seconds must not starve the other matches' renewals.
             if loop.time() >= renew_at:
