@@ -259,11 +259,29 @@ class Referee:
             if handover or rejection.reason == NOT_A_RESIGNATION:
                 return await self._refused(match, item, _reveal_first(match), deadline_ns)
             return await self._lost(match, item, rejection, deadline_ns)
+        if _resigned_unmoved(match, item, step):
+            # As on Lichess: a rated match given up before one's first move is aborted
+            # (the rules' step is dropped), so resigning at the gate feeds no rating.
+            name = match.created.players[item.seat].name
+            reason = f"aborted: {name} resigned before making a move"
+            return await self._abort(match, item, reason, deadline_ns)
         await self._record(
             match, entries.accepted_entry(match, item, step, deadline_ns), self._now()
         )
         self._show(match, step)
         await self._published(match)
+        return _kept(match, item)
+
+    async def _abort(
+        self, match: Match, item: Submission, reason: str, deadline_ns: int | None
+    ) -> Answer:
+        """End the match with no result and no rating, as ``item`` asked."""
+        entry = entries.aborted_entry(match, item, reason, deadline_ns)
+        await self._record(match, entry, self._now())
+        self._publisher.updates(match)
+        await self._publisher.voided(match, match.void_kind, reason)
+        self._schedule(match)
+        log.info("aborted", extra={"fields": {"match": match.match_id, "why": reason}})
         return _kept(match, item)
 
     async def _refused(
@@ -325,13 +343,7 @@ class Referee:
             return await self._refused(match, item, here, deadline_ns)
         if opponent not in match.moved:
             reason = f"aborted: {name} left before making a move"
-            entry = entries.aborted_entry(match, item, reason, deadline_ns)
-            await self._record(match, entry, self._now())
-            self._publisher.updates(match)
-            await self._publisher.voided(match, match.void_kind, reason)
-            self._schedule(match)
-            log.info("aborted", extra={"fields": {"match": match.match_id, "away": opponent}})
-            return _kept(match, item)
+            return await self._abort(match, item, reason, deadline_ns)
         watched = match.is_watched(self._now())
         step = await self._stepped(
             match,
@@ -501,4 +513,14 @@ def spawn(referee: Referee, match: Match) -> asyncio.Task[None]:
     """Start the match's worker task."""
     return asyncio.get_running_loop().create_task(
         referee.run(match), name=f"match-{match.match_id}"
+    )
+
+
+def _resigned_unmoved(match: Match, item: Submission, step: rules_pb2.StepReply) -> bool:
+    """Return whether ``item`` resigned a rated match before its seat's first move."""
+    return (
+        match.created.rated
+        and item.seat not in match.moved
+        and step.HasField("outcome")
+        and step.outcome.termination == game_pb2.TERMINATION_RESIGN
     )

@@ -191,6 +191,7 @@ def _encode_line(entry: HistoryEntry) -> ratings_pb2.HistoryEntry:
         played_unix_ms=round(entry.played_unix_s * 1000),
         void_reason=entry.void_reason,
         game=encode_game(entry.game),
+        uncounted_reason=entry.uncounted_reason,
     )
 
 

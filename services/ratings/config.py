@@ -11,6 +11,7 @@ from services.common.database import Target
 from services.common.serving import Listen
 from services.common.settings import ConfigError, database, number
 from services.ratings.faults import CrashPoint, FaultPlan
+from services.ratings.store import RATED_PER_PAIR_PER_DAY
 
 SQLITE_FILE = "ratings.sqlite3"
 
@@ -26,6 +27,7 @@ class Config:
     fetch_batch: int = 64
     idle_poll_s: float = 1.0  # how long one fetch waits on an empty stream
     log_level: str = "INFO"
+    rated_per_pair_per_day: int = RATED_PER_PAIR_PER_DAY
     faults: FaultPlan = field(default_factory=FaultPlan)
 
     @classmethod
@@ -44,6 +46,9 @@ class Config:
             fetch_batch=number(env, "PF_RATINGS_FETCH_BATCH", 64, int, 1),
             idle_poll_s=number(env, "PF_RATINGS_IDLE_POLL_S", 1.0, float, 0.01),
             log_level=env.get("PF_LOG_LEVEL", "INFO").upper(),
+            rated_per_pair_per_day=number(
+                env, "PF_RATED_PER_PAIR_PER_DAY", RATED_PER_PAIR_PER_DAY, int, 1
+            ),
             faults=_fault_plan(env),
         )
 

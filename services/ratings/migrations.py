@@ -64,6 +64,14 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX history_by_player ON history (player_id, game, played_unix_s)",
         ),
     ),
+    Migration(
+        2,
+        "why a rated match did not count toward ratings",
+        (
+            # '' for every line before: each one counted, or was not rated at all.
+            "ALTER TABLE history ADD COLUMN uncounted_reason TEXT NOT NULL DEFAULT ''",
+        ),
+    ),
 )
 
 

@@ -35,6 +35,7 @@ class Recorded(enum.Enum):
 
     RATED = "rated"
     UNRATED = "unrated"
+    UNCOUNTED = "uncounted"  # rated, but past the pair's daily cap: no rating change
     VOIDED = "voided"
     DUPLICATE = "duplicate"
 
@@ -106,6 +107,8 @@ class HistoryEntry:
     rating_after: float | None
     played_unix_s: float
     void_reason: str = ""
+    # A rated match that did not count toward ratings: why (the pair's daily cap).
+    uncounted_reason: str = ""
 
     @property
     def change(self) -> float:

@@ -28,7 +28,9 @@ class RatingsService:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.store = Store(Database(config.database))
+        self.store = Store(
+            Database(config.database), rated_per_pair_per_day=config.rated_per_pair_per_day
+        )
 
     def register(self, server: grpc.aio.Server) -> Sequence[str]:
         ratings_pb2_grpc.add_RatingsServicer_to_server(RatingsServicer(self.store), server)

@@ -39,13 +39,19 @@ def newcomer(player: Player, played_unix_s: float) -> Standing:
 
 
 def settle(
-    result: MatchResult, standings: Mapping[PlayerId, Standing], played_unix_s: float
+    result: MatchResult,
+    standings: Mapping[PlayerId, Standing],
+    played_unix_s: float,
+    uncounted_reason: str = "",
 ) -> Settlement:
-    """Return what ``result``, stored at ``played_unix_s``, changes; ``standings`` as now."""
-    if isinstance(result, Finished) and result.changes_ratings:
+    """Return what ``result``, stored at ``played_unix_s``, changes; ``standings`` as now.
+
+    A rated result with an ``uncounted_reason`` changes no rating; its lines say why.
+    """
+    if isinstance(result, Finished) and result.changes_ratings and not uncounted_reason:
         return _rated(result, standings, played_unix_s)
     lines = tuple(
-        _line(result, seat, _rating_of(standings, player), None, played_unix_s)
+        _line(result, seat, _rating_of(standings, player), None, played_unix_s, uncounted_reason)
         for seat, player in enumerate(result.players)
     )
     return Settlement((), lines)
@@ -96,6 +102,7 @@ def _line(
     before: float | None,
     after: float | None,
     played_unix_s: float,
+    uncounted_reason: str = "",
 ) -> HistoryEntry:
     """Return seat's history line; ``after`` None: unrated, the rating stays ``before``."""
     opponent = result.players[1 - seat]
@@ -116,4 +123,5 @@ def _line(
         rating_after=before if after is None else after,
         played_unix_s=played_unix_s,
         void_reason=result.reason if isinstance(result, Voided) else "",
+        uncounted_reason=uncounted_reason,
     )

@@ -37,16 +37,26 @@ from services.ratings.settlement import newcomer, settle
 _STANDING = "player_id, name, rating, rd, volatility, games, wins, losses, last_played_unix_s"
 _LINE = (
     "match_id, seat, player_id, game, opponent_id, opponent_name, verdict, rated,"
-    " rating_before, rating_after, played_unix_s, void_reason"
+    " rating_before, rating_after, played_unix_s, void_reason, uncounted_reason"
 )
+# Rated games between the same two players that count toward ratings in any 24 hours
+# (docs/ratings.md says why 5).
+RATED_PER_PAIR_PER_DAY = 5
+PAIR_WINDOW_S = 86_400.0
 
 
 class Store:
     """The ratings database behind the event loop: each call is one unit of work."""
 
-    def __init__(self, database: Database, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        database: Database,
+        clock: Callable[[], float] = time.time,
+        rated_per_pair_per_day: int = RATED_PER_PAIR_PER_DAY,
+    ) -> None:
         self.database = database
         self._clock = clock
+        self._per_pair = rated_per_pair_per_day
 
     async def migrate(self) -> tuple[int, ...]:
         """Bring the schema up to date; return the migration versions applied now."""
@@ -55,7 +65,7 @@ class Store:
 
     async def record(self, result: MatchResult, played_unix_s: float) -> Recorded:
         """Store ``result`` and what it changes, once; return what was done."""
-        return await self.database.run(lambda s: record(s, result, played_unix_s))
+        return await self.database.run(lambda s: record(s, result, played_unix_s, self._per_pair))
 
     async def ladder(self, game: Game, limit: int) -> tuple[LadderEntry, ...]:
         return await self.database.run(lambda s: top(s, game, limit))
@@ -79,8 +89,17 @@ class Store:
         return await self.database.run(lambda s: standing(s, player_id, game))
 
 
-def record(session: Session, result: MatchResult, played_unix_s: float) -> Recorded:
-    """Store ``result`` in one transaction; return DUPLICATE if its match id was taken."""
+def record(
+    session: Session,
+    result: MatchResult,
+    played_unix_s: float,
+    per_pair: int = RATED_PER_PAIR_PER_DAY,
+) -> Recorded:
+    """Store ``result`` in one transaction; return DUPLICATE if its match id was taken.
+
+    A rated result counts toward ratings unless the same two players already have
+    ``per_pair`` counted games of that game in the 24 hours before it.
+    """
     rated = isinstance(result, Finished) and result.changes_ratings
     with session.transaction():
         if not _claim(session, result, rated, played_unix_s):
@@ -93,14 +112,36 @@ def record(session: Session, result: MatchResult, played_unix_s: float) -> Recor
             found = _standing(session, player.player_id, result.game, lock=rated)
             if found is not None:
                 standings[player.player_id] = found
-        settlement = settle(result, standings, played_unix_s)
+        # Counted under the players' row locks: two results of one pair count one by one.
+        uncounted = _over_pair_cap(session, result, played_unix_s, per_pair) if rated else ""
+        settlement = settle(result, standings, played_unix_s, uncounted)
         for row in settlement.standings:
             _update(session, result.game, row)
         for line in settlement.history:
             _insert_line(session, line)
     if isinstance(result, Voided):
         return Recorded.VOIDED
+    if uncounted:
+        return Recorded.UNCOUNTED
     return Recorded.RATED if rated else Recorded.UNRATED
+
+
+def _over_pair_cap(
+    session: Session, result: MatchResult, played_unix_s: float, per_pair: int
+) -> str:
+    """Return why ``result`` does not count (the pair's cap is reached), or ''."""
+    first, second = result.players
+    counted = session.rows(
+        "SELECT COUNT(*) FROM history WHERE player_id = ? AND game = ? AND opponent_id = ?"
+        " AND rated = 1 AND played_unix_s > ?",
+        (first.player_id, result.game.name, second.player_id, played_unix_s - PAIR_WINDOW_S),
+    )[0][0]
+    if int(counted) < per_pair:
+        return ""
+    return (
+        f"{first.name} and {second.name} already have {per_pair} rated games counted"
+        " in the last 24 hours, the most that count"
+    )
 
 
 def top(session: Session, game: Game, limit: int) -> tuple[LadderEntry, ...]:
@@ -218,7 +259,7 @@ def _update(session: Session, game: Game, row: Standing) -> None:
 
 def _insert_line(session: Session, line: HistoryEntry) -> None:
     session.execute(
-        f"INSERT INTO history ({_LINE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO history ({_LINE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             line.match_id,
             line.seat,
@@ -232,6 +273,7 @@ def _insert_line(session: Session, line: HistoryEntry) -> None:
             line.rating_after,
             line.played_unix_s,
             line.void_reason,
+            line.uncounted_reason,
         ),
     )
 
@@ -266,7 +308,7 @@ def _to_standing(row: Sequence[Any]) -> Standing:
 
 def _to_line(row: Sequence[Any]) -> HistoryEntry:
     match_id, seat, player_id, game, opponent_id, opponent_name, verdict, rated = row[:8]
-    before, after, played, void_reason = row[8:]
+    before, after, played, void_reason, uncounted_reason = row[8:]
     return HistoryEntry(
         MatchId(match_id),
         int(seat),
@@ -280,4 +322,5 @@ def _to_line(row: Sequence[Any]) -> HistoryEntry:
         None if after is None else float(after),
         float(played),
         void_reason,
+        uncounted_reason,
     )

@@ -89,6 +89,7 @@ async def rig(nats_server: NatsServer, database_url: str, tmp_path: Path) -> Asy
         "PF_DATA_DIR": str(tmp_path),  # SQLite: the file the ``target`` fixture names
         "PF_RATINGS_ACK_WAIT_S": "1",
         "PF_RATINGS_IDLE_POLL_S": "0.2",
+        "PF_RATED_PER_PAIR_PER_DAY": "100",  # the same pairs play again and again here
     }
     yield Rig(js, env, tmp_path / "logs")
     await connection.close()

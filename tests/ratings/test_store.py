@@ -146,13 +146,65 @@ async def test_concurrent_writers_lose_no_update_of_a_shared_player(target: Targ
     try:
         await asyncio.gather(
             *(
-                stores[i % 2].record(win(f"m{i}", "ann", f"rival{i % 3}"), NOW + i)
+                stores[i % 2].record(win(f"m{i}", "ann", f"rival{i % 6}"), NOW + i)
                 for i in range(24)
             )
         )
         ann = await stores[0].standing(ANN, SPIT)
         assert ann is not None and (ann.games, ann.wins) == (24, 24)
         assert len(await stores[1].history(ANN, SPIT, 100)) == 24
+    finally:
+        for database in databases:
+            await database.close()
+
+
+async def test_a_pair_counts_five_rated_games_in_any_24_hours_and_the_rest_are_uncounted(
+    store: Store,
+) -> None:
+    for number in range(5):
+        recorded = await store.record(win(f"m{number}", "ann", "bob"), NOW + number)
+        assert recorded is Recorded.RATED
+    after_five = await store.ladder(SPIT, 10)
+    # The sixth within 24 hours, whoever wins and in either seat, counts for nothing.
+    assert await store.record(win("m5", "bob", "ann"), NOW + 60) is Recorded.UNCOUNTED
+    assert await store.ladder(SPIT, 10) == after_five
+    line = (await store.history(BOB, SPIT, 1))[0]
+    assert (line.match_id, line.verdict, line.rated, line.change) == ("m5", Verdict.WIN, False, 0)
+    assert "already have 5 rated games counted in the last 24 hours" in line.uncounted_reason
+    # Other opponents and the other game count as ever.
+    assert await store.record(win("c1", "ann", "cat"), NOW + 61) is Recorded.RATED
+    assert await store.record(win("b1", "ann", "bob", game=BID), NOW + 62) is Recorded.RATED
+    # A day after the first, one place is free again: the window slides.
+    assert await store.record(win("m6", "ann", "bob"), NOW + 86_400.5) is Recorded.RATED
+    assert await store.record(win("m7", "ann", "bob"), NOW + 86_400.6) is Recorded.UNCOUNTED
+
+
+async def test_the_pair_cap_is_configuration(target: Target) -> None:
+    database = Database(target)
+    await database.open()
+    try:
+        store = Store(database, rated_per_pair_per_day=1)
+        await store.migrate()
+        assert await store.record(win("m1", "ann", "bob"), NOW) is Recorded.RATED
+        assert await store.record(win("m2", "ann", "bob"), NOW + 1) is Recorded.UNCOUNTED
+    finally:
+        await database.close()
+
+
+async def test_concurrent_writers_count_no_more_than_the_pair_cap(target: Target) -> None:
+    databases = [Database(target) for _ in range(2)]
+    for database in databases:
+        await database.open()
+    stores = [Store(database) for database in databases]
+    await stores[0].migrate()
+    try:
+        recorded = await asyncio.gather(
+            *(stores[i % 2].record(win(f"m{i}", "ann", "bob"), NOW + i) for i in range(12))
+        )
+        assert recorded.count(Recorded.RATED) == 5
+        assert recorded.count(Recorded.UNCOUNTED) == 7
+        ann = await stores[1].standing(ANN, SPIT)
+        assert ann is not None and ann.games == 5
     finally:
         for database in databases:
             await database.close()

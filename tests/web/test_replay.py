@@ -154,7 +154,9 @@ async def test_a_finished_match_is_found_in_my_games_and_replayed_race_and_all(
         await ben.sign_in("Ben")
         match_id, ann_seat, ben_seat = await started_match(ann, ben)
         await race(ann, ben, match_id, (ann_seat, ben_seat))
-        await ann.submit(match_id, ann_seat, spit(resign=spit_pb2.SpitResign()))
+        # Ben, whose card landed, resigns: a resignation before one's first move would
+        # abort the rated match instead (docs/ratings.md), and Ann's card lost its race.
+        await ben.submit(match_id, ben_seat, spit(resign=spit_pb2.SpitResign()))
         for _ in range(POLLS):  # the ratings service takes the result from the stream
             history = await ann.get_history(ann.player_id, game_pb2.GAME_UNSPECIFIED)
             if any(e.match_id == match_id for e in history.entries):
@@ -172,7 +174,7 @@ async def test_a_finished_match_is_found_in_my_games_and_replayed_race_and_all(
     await page.click("#my-games")
     row = page.locator(f"tr[data-match='{match_id}']")
     await row.wait_for()
-    assert "Lost" in await row.locator(".result").inner_text()
+    assert "Won" in await row.locator(".result").inner_text()
     assert "→" in await row.locator(".change").inner_text()  # rated: the change and after
     await screenshot(page, "my-games-desktop")
     await assert_accessible(page)

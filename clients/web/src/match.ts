@@ -8,6 +8,7 @@ import { Status, type ClockView, type MatchUpdate, type Race } from "./gen/photo
 import { Game, Termination, type CommandSchema } from "./gen/photofinish/game/v1/game_pb";
 import { Mode } from "./gen/photofinish/events/v1/events_pb";
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
+import type { HistoryEntry } from "./gen/photofinish/ratings/v1/ratings_pb";
 import { choose, newest, type Screen } from "./perspective";
 import { PlaySocket, SocketClosed } from "./play";
 import type { CurrentMatch, Session } from "./store";
@@ -374,7 +375,7 @@ export class MatchView {
         const history = await arena.getHistory({ playerId: this.ctx.session.playerId, game: last.game, limit: 5 });
         const entry = history.entries.find((e) => e.matchId === last.matchId);
         if (entry) {
-          if (!entry.rated) into.textContent = `No rating change${entry.voidReason ? ` (void: ${entry.voidReason})` : ""}.`;
+          if (!entry.rated) into.textContent = noRatingChange(entry);
           else {
             const sign = entry.change >= 0 ? "+" : "";
             into.textContent = `Rating: ${entry.ratingBefore.toFixed(0)} → ${entry.ratingAfter.toFixed(0)} (${sign}${entry.change.toFixed(1)})`;
@@ -418,4 +419,11 @@ function roughMs(gapUs: bigint): string {
 
 export function gameName(game: number): string {
   return game === Game.SPIT ? "Spit" : game === Game.BID ? "Spectacular Bid" : "?";
+}
+
+/** Why a finished match moved no rating: void, over the pair's daily cap, or unrated. */
+function noRatingChange(entry: HistoryEntry): string {
+  if (entry.voidReason) return `No rating change (void: ${entry.voidReason}).`;
+  if (entry.uncountedReason) return `No rating change: ${entry.uncountedReason}.`;
+  return "No rating change.";
 }

@@ -77,7 +77,7 @@ export class GamesPage {
       h("td", gameName(e.game)),
       h("td", e.opponentName, h("span.tag", ` #${e.opponentId.slice(-4)}`)),
       h("td.result", resultText(e)),
-      h("td.change", changeText(e)),
+      h("td.change", e.uncountedReason ? { title: e.uncountedReason } : {}, changeText(e)),
       h("td", canReplay ? h("a.replay-open", { href: replayHash(e.matchId, 0), onclick: (event: Event) => (event.preventDefault(), this.actions.replay(e.matchId)) }, "Replay") : null),
     );
   }
@@ -89,7 +89,7 @@ function resultText(e: HistoryEntry): string {
 }
 
 function changeText(e: HistoryEntry): string {
-  if (!e.rated) return "unrated";
+  if (!e.rated) return e.uncountedReason ? "not counted" : "unrated";
   const sign = e.change >= 0 ? "+" : "−";
   return `${sign}${Math.abs(e.change).toFixed(1)} → ${e.ratingAfter.toFixed(0)}`;
 }

@@ -180,6 +180,7 @@ class HistoryEntry(_message.Message):
     PLAYED_UNIX_MS_FIELD_NUMBER: _builtins.int
     VOID_REASON_FIELD_NUMBER: _builtins.int
     GAME_FIELD_NUMBER: _builtins.int
+    UNCOUNTED_REASON_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     opponent_id: _builtins.str
     opponent_name: _builtins.str
@@ -197,6 +198,10 @@ class HistoryEntry(_message.Message):
     void_reason: _builtins.str
     """VERDICT_VOID: why the match was voided"""
     game: _game_pb2.Game.ValueType
+    uncounted_reason: _builtins.str
+    """A rated match that did not count toward ratings (rated false): why. Rated games
+    between the same two players count at most PF_RATED_PER_PAIR_PER_DAY in 24 hours.
+    """
     def __init__(
         self,
         *,
@@ -212,10 +217,11 @@ class HistoryEntry(_message.Message):
         played_unix_ms: _builtins.int = ...,
         void_reason: _builtins.str = ...,
         game: _game_pb2.Game.ValueType = ...,
+        uncounted_reason: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["change", b"change", "game", b"game", "has_rating", b"has_rating", "match_id", b"match_id", "opponent_id", b"opponent_id", "opponent_name", b"opponent_name", "played_unix_ms", b"played_unix_ms", "rated", b"rated", "rating_after", b"rating_after", "rating_before", b"rating_before", "verdict", b"verdict", "void_reason", b"void_reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["change", b"change", "game", b"game", "has_rating", b"has_rating", "match_id", b"match_id", "opponent_id", b"opponent_id", "opponent_name", b"opponent_name", "played_unix_ms", b"played_unix_ms", "rated", b"rated", "rating_after", b"rating_after", "rating_before", b"rating_before", "uncounted_reason", b"uncounted_reason", "verdict", b"verdict", "void_reason", b"void_reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
