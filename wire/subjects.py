@@ -75,6 +75,8 @@ def match_opened(match_id: str) -> str:
 
 
 MATCH_OPENED_ALL = "pf.match.*.opened"
+MATCH_VIEWS_ALL = "pf.match.*.view.*"  # every seat's updates of every match
+MATCH_PUBLIC_ALL = "pf.match.*.public"  # every match's spectators' updates
 
 # The arbitration log: one JetStream stream for every match, one subject per match.
 LOG_STREAM = "PF_MATCH_LOG"
@@ -83,3 +85,12 @@ LOG_STREAM = "PF_MATCH_LOG"
 def match_log(match_id: str) -> str:
     """Return the subject of one match's arbitration log entries."""
     return f"pf.log.{match_id}"
+
+
+def inboxes(user: str) -> str:
+    """Return the prefix of the reply inboxes of NATS user ``user`` ('': no user).
+
+    Each user subscribes under its own prefix alone, so no service can read the answers
+    meant for another (services/stack/natsauth.py).
+    """
+    return f"_INBOX_{user}" if user else "_INBOX"

@@ -26,6 +26,8 @@ from nats.js import JetStreamContext
 from prometheus_client import Counter, Gauge, Histogram
 
 from services.common.metrics import LATENCY_BUCKETS_S
+from services.common.natsurl import credentials_of
+from wire.subjects import inboxes
 
 T = TypeVar("T")
 Callback = Callable[[], Awaitable[None]]
@@ -75,6 +77,8 @@ async def connect(servers: str, name: str, **options: Any) -> nats.aio.client.Cl
     connection = await nats.connect(
         servers,
         name=name,
+        # Each user's answers come to inboxes only it may read (services/stack/natsauth.py).
+        inbox_prefix=inboxes(credentials_of(servers)[0]),
         disconnected_cb=chained("disconnected_cb", 0),
         reconnected_cb=chained("reconnected_cb", 1),
         closed_cb=chained("closed_cb", 0),

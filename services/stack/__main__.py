@@ -9,6 +9,7 @@ from pathlib import Path
 
 from prometheus_client import start_http_server
 
+from services.common.natsurl import servers_of
 from services.stack.stack import Ports, StackConfig, run_stack
 from services.stack.supervise import Supervisor
 from wire.stopping import wait_for_stop_signal
@@ -42,12 +43,14 @@ async def main(args: argparse.Namespace) -> None:
     start_http_server(SUPERVISOR_METRICS_PORT, addr="127.0.0.1")
     async with run_stack(config) as stack:
         supervisor = asyncio.create_task(Supervisor(stack).run())
+        host, port = servers_of(stack.nats_url)[0]
+        users = "one user per service, new passwords each start" if stack.nats_urls else "as given"
         print(
             f"\nPhoto Finish is running.\n"
             f"  Play in a browser:  {stack.gateway_url}/\n"
             f"  Play in a terminal: .venv/bin/python -m clients.cli --url {stack.gateway_url}\n"
             f"  Ops page:           {stack.gateway_url}/ops  (metrics: /metrics)\n"
-            f"  NATS:               {stack.nats_url}\n"
+            f"  NATS:               nats://{host}:{port}  ({users})\n"
             f"  Logs:               {config.data_dir / 'logs'}\n"
             f"Press Ctrl-C to stop everything.\n",
             flush=True,

@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import sysconfig
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,8 +47,17 @@ class NatsServer:
                 await self.process.wait()
 
 
-async def start_nats(data_dir: Path, port: int = -1, host: str = "127.0.0.1") -> NatsServer:
+async def start_nats(
+    data_dir: Path,
+    port: int = -1,
+    host: str = "127.0.0.1",
+    authorization: str = "",
+    secrets: Mapping[str, str] | None = None,
+) -> NatsServer:
     """Start nats-server with JetStream storing under ``data_dir``; port -1 picks a free one.
+
+    ``authorization`` is a config block (services/stack/natsauth.py) whose ``$VARIABLES``
+    ``secrets`` gives the server through its environment, never through a file.
 
     Raises:
         RuntimeError: when the server exits or does not report its port in time.
@@ -55,9 +65,17 @@ async def start_nats(data_dir: Path, port: int = -1, host: str = "127.0.0.1") ->
     data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     ports_dir = data_dir / "ports"
     ports_dir.mkdir(mode=0o700, exist_ok=True)
+    config: list[str] = []
+    if authorization:
+        conf = data_dir / "nats.conf"
+        with open_private(conf) as file:
+            file.truncate(0)
+            file.write(authorization.encode())
+        config = ["-c", str(conf)]
     log = open_private(data_dir / "nats-server.log")  # the child owns it
     process = await asyncio.create_subprocess_exec(
         str(binary()),
+        *config,
         "-js",
         "-a",
         host,
@@ -71,7 +89,7 @@ async def start_nats(data_dir: Path, port: int = -1, host: str = "127.0.0.1") ->
         str(data_dir / "nats-server.log"),
         stdout=log,
         stderr=log,
-        env={"GOMAXPROCS": GO_THREADS, **os.environ},
+        env={"GOMAXPROCS": GO_THREADS, **os.environ, **(secrets or {})},
         start_new_session=True,
         preexec_fn=private_child,
     )

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from services.stack import natsauth
 from services.stack.natsd import NatsServer, start_nats
 from services.stack.private import make_private
 from services.stack.processes import Child, start_child
@@ -41,7 +42,7 @@ class Ports:
 class StackConfig:
     data_dir: Path
     ports: Ports = Ports()
-    nats_url: str = ""  # empty: start our own nats-server
+    nats_url: str = ""  # empty: start our own nats-server, each service with its own user
     database_url: str = ""  # empty: SQLite under data_dir
     token_key: str = field(default_factory=lambda: secrets.token_hex(32))
     with_bots: bool = True
@@ -56,9 +57,15 @@ class StackConfig:
 class Stack:
     """The running stack: the children by name and the URLs to reach it."""
 
-    nats_url: str
+    nats_url: str  # as the operator (every subject), for tools and tests
     children: dict[str, Child]
     gateway_url: str = ""
+    # Each NATS user's URL, credentials included (empty: a nats-server given, as it is).
+    nats_urls: dict[str, str] = field(default_factory=dict)
+
+    def nats_url_of(self, user: str) -> str:
+        """Return the NATS URL with ``user``'s credentials (natsauth.USERS)."""
+        return self.nats_urls.get(user, self.nats_url)
 
     log_dir: Path = Path("var/logs")
 
@@ -96,12 +103,21 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
     """Start the whole stack in dependency order; stop it in reverse on exit."""
     nats: NatsServer | None = None
     make_private(config.data_dir)
+    urls: dict[str, str] = {}
     if not config.nats_url:
-        nats = await start_nats(config.data_dir / "nats", config.ports.nats)
+        # Fresh passwords each start: the server has them in its environment, each
+        # process its own in its NATS_URL, and no file holds them.
+        passwords = natsauth.new_passwords()
+        nats = await start_nats(
+            config.data_dir / "nats",
+            config.ports.nats,
+            authorization=natsauth.authorization(),
+            secrets={natsauth.password_variable(u): p for u, p in passwords.items()},
+        )
+        urls = {u: natsauth.with_user(nats.url, u, p) for u, p in passwords.items()}
     logs = config.data_dir / "logs"
-    stack = Stack(config.nats_url or (nats.url if nats else ""), {}, log_dir=logs)
+    stack = Stack(urls.get("operator", config.nats_url), {}, log_dir=logs, nats_urls=urls)
     base = {
-        "NATS_URL": stack.nats_url,
         "PF_DATA_DIR": str(config.data_dir),
         "DATABASE_URL": config.database_url,
         "PF_TOKEN_KEY": config.token_key,
@@ -111,6 +127,7 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
         for index, name in enumerate(SERVICES):
             env = {
                 **base,
+                "NATS_URL": stack.nats_url_of(name),
                 "PF_GRPC_PORT": str(getattr(config.ports, name)),
                 "PF_METRICS_PORT": str(config.ports.metrics(index)),
                 # Matchmaking reads each queued player's rating (ratings starts before it).
@@ -129,6 +146,7 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
             )
         gateway_env = {
             **base,
+            "NATS_URL": stack.nats_url_of("gateway"),
             "PF_HTTP_PORT": str(config.ports.gateway),
             "PF_ARBITRATION_ADDR": stack.address("arbitration"),
             "PF_MATCHMAKING_ADDR": stack.address("matchmaking"),
@@ -144,7 +162,11 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
         stack.children["gateway"] = gateway
         stack.gateway_url = f"http://127.0.0.1:{gateway.ports['http']}"
         if config.with_bots:
-            bots_env = {**base, "PF_GATEWAY_URL": stack.gateway_url}
+            bots_env = {
+                **base,
+                "NATS_URL": stack.nats_url_of("bots"),
+                "PF_GATEWAY_URL": stack.gateway_url,
+            }
             # The computer players are clients: on one machine they yield the CPU to the
             # services that keep the clock (a deployment runs them on their own pods).
             stack.children["bots"] = await start_child(

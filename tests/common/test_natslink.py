@@ -21,8 +21,9 @@ from services.common.natslink.frames import (
     header_block,
     pub_frame,
 )
-from services.common.natslink.link import NatsLink, NotConnected, servers_of
+from services.common.natslink.link import NatsLink, NotConnected
 from services.common.natslink.requests import NoResponders, Requests
+from services.common.natsurl import servers_of
 from services.stack.natsd import NatsServer, start_nats
 from tests.waiting import poll_until
 
@@ -106,13 +107,28 @@ async def test_published_messages_reach_subscribers_and_nats_py_alike(
 
     await other.subscribe("pf.x.*", cb=note)
     await other.flush()
+
+    # nats-server does not always route to a subscription in the instant after its SUB and
+    # PONG (tests/matchmaking/responders.py; seen here once in a soak, on a loaded
+    # machine): the three are sent once nats.py's subscription has received a probe.
+    def probed() -> bool:
+        link.publish("pf.x.probe", b"")
+        return bool(from_nats_py)
+
+    await poll_until("nats.py's subscription receives", probed)
+    got.clear()
+    from_nats_py.clear()
     for n in range(3):
         link.publish(f"pf.x.{n}", f"m{n}".encode())
-    await poll_until("all three arrive", lambda: len(got) == 3)
-    assert [(m.subject, m.data) for m in got] == [(f"pf.x.{n}", f"m{n}".encode()) for n in range(3)]
+    await poll_until(
+        "all three arrive", lambda: [m.data for m in got][-3:] == [b"m0", b"m1", b"m2"]
+    )
+    assert [(m.subject, m.data) for m in got if m.data] == [
+        (f"pf.x.{n}", f"m{n}".encode()) for n in range(3)
+    ]
     # As a condition, not next_msg's fixed 2 s: a loaded machine runs nats.py's reader late.
-    await poll_until("all three reach nats.py", lambda: len(from_nats_py) == 3)
-    assert from_nats_py == [b"m0", b"m1", b"m2"]
+    await poll_until("all three reach nats.py", lambda: b"m2" in from_nats_py)
+    assert [data for data in from_nats_py if data] == [b"m0", b"m1", b"m2"]
     await other.close()
 
 

@@ -130,9 +130,10 @@ def _control(line: bytes) -> Frame:
     raise ProtocolError(f"unexpected protocol line {line[:60]!r}")
 
 
-def connect_frame(name: str, echo: bool = True) -> bytes:
-    """Return the CONNECT a client sends first: headers and no-responders on, no verbosity."""
-    options = {
+def connect_frame(name: str, echo: bool = True, user: str = "", password: str = "") -> bytes:
+    """Return the CONNECT a client sends first: headers and no-responders on, no verbosity,
+    and the user's credentials when it has some."""
+    options: dict[str, object] = {
         "verbose": False,
         "pedantic": False,
         "lang": "python",
@@ -143,6 +144,8 @@ def connect_frame(name: str, echo: bool = True) -> bytes:
         "echo": echo,
         "name": name,
     }
+    if user:
+        options.update(user=user, **{"pass": password})
     return b"CONNECT " + json.dumps(options, separators=(",", ":")).encode() + CRLF
 
 

@@ -26,7 +26,6 @@ import secrets
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from urllib.parse import urlparse
 
 from services.common.natslink.frames import (
     PING,
@@ -43,6 +42,8 @@ from services.common.natslink.frames import (
     unsub_frame,
 )
 from services.common.natsmetrics import CONNECTED
+from services.common.natsurl import credentials_of, servers_of
+from wire.subjects import inboxes
 
 log = logging.getLogger(__name__)
 
@@ -68,15 +69,6 @@ class _Subscription:
     on_message: OnMessage
 
 
-def servers_of(url: str) -> list[tuple[str, int]]:
-    """Return the (host, port) of every server a NATS URL list names ("nats://a:4222,b")."""
-    found = []
-    for part in url.split(","):
-        parsed = urlparse(part.strip() if "://" in part else f"nats://{part.strip()}")
-        found.append((parsed.hostname or "127.0.0.1", parsed.port or 4222))
-    return found
-
-
 class NatsLink:
     """One connection: subscriptions called back as messages arrive, writes once per turn."""
 
@@ -88,6 +80,7 @@ class NatsLink:
         on_reconnected: OnEvent | None = None,
     ) -> None:
         self._servers = servers_of(url)
+        self._user, self._password = credentials_of(url)
         self._name = name
         self._on_disconnected = on_disconnected
         self._on_reconnected = on_reconnected
@@ -106,7 +99,7 @@ class NatsLink:
         self._closing = False
         self._reconnecting: asyncio.Task[None] | None = None
         self._pinger: asyncio.TimerHandle | None = None
-        self._inboxes = f"_INBOX.{secrets.token_hex(8)}"
+        self._inboxes = f"{inboxes(self._user)}.{secrets.token_hex(8)}"
         self._up = CONNECTED.labels(name)  # pf_nats_connected: 1 from a dial to its loss
 
     @classmethod
@@ -225,7 +218,7 @@ class NatsLink:
         transport, _ = await asyncio.wait_for(
             self._loop.create_connection(lambda: _Protocol(self), host, port), CONNECT_TIMEOUT_S
         )
-        hello = [connect_frame(self._name)]
+        hello = [connect_frame(self._name, user=self._user, password=self._password)]
         hello += [sub_frame(s.subject, sid, s.queue) for sid, s in self._subs.items()]
         transport.write(b"".join(hello))
         self._transport = transport
