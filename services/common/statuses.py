@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import grpc
 
@@ -47,18 +47,24 @@ class Statuses(Generic[E]):
     def stream(
         self, handler: Callable[[S, Req, Context], AsyncGenerator[Resp, None]]
     ) -> Callable[[S, Req, Context], AsyncGenerator[Resp, None]]:
-        """Return the streaming ``handler`` with its errors sent as statuses."""
+        """Return the streaming ``handler`` with its errors sent as statuses.
+
+        The handler's messages are written here (grpc.aio's reader/writer form), not
+        yielded to grpc: grpc.aio awaits a yielded message's write outside the generator,
+        and a cancel that lands during that write would leave the generator, and the
+        handler's ``async with`` (a ticket, a challenge), open until the garbage collector
+        finalizes it. Written here, the cancel ends the handler at once, wherever it is.
+        """
 
         @functools.wraps(handler)
-        async def handle(service: S, request: Req, context: Context) -> AsyncGenerator[Resp, None]:
+        async def handle(service: S, request: Req, context: Context) -> None:
             try:
-                # Closed here, not left to the garbage collector, so a handler's
-                # ``async with`` (a ticket, a challenge) is released as soon as the client
-                # goes away.
                 async with contextlib.aclosing(handler(service, request, context)) as responses:
                     async for response in responses:
-                        yield response
+                        await context.write(response)
             except self.kind as error:
                 await context.abort_with_status(self.rejection_of(error).to_status())
 
-        return handle
+        # grpc.aio serves a coroutine handler as it does a generator; the stubs of the
+        # servicers it is applied to name only the generator.
+        return cast(Callable[[S, Req, Context], AsyncGenerator[Resp, None]], handle)
