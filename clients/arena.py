@@ -69,6 +69,14 @@ class ArenaClient:
         request = matchmaking_pb2.QueueRequest(game=game, rated=rated)
         return self.web.stream(f"{ARENA}/Queue", request, matchmaking_pb2.QueueUpdate)
 
+    async def cancel_queue(self, game: game_pb2.Game.ValueType) -> bool:
+        """Return whether a waiting ticket for ``game`` was withdrawn."""
+        request = matchmaking_pb2.CancelQueueRequest(game=game)
+        reply = await self.web.unary(
+            f"{ARENA}/CancelQueue", request, matchmaking_pb2.CancelQueueReply
+        )
+        return reply.cancelled
+
     def create_challenge(
         self, game: game_pb2.Game.ValueType, rated: bool
     ) -> AsyncGenerator[matchmaking_pb2.ChallengeUpdate, None]:

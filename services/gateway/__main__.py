@@ -119,7 +119,15 @@ async def main(config: Config) -> None:
     else:
         app.router.add_get("/", placeholder)
     # An idle connection (headers that trickle in included) closes after idle_connection_s.
-    runner = web.AppRunner(app, access_log=None, keepalive_timeout=config.idle_connection_s)
+    # A handler is cancelled when its client's connection is lost: a server stream then
+    # cancels its backend call at once, so a closed queue ticket or challenge is gone
+    # before anything that arrives after the loss (grpcweb/disconnect.py).
+    runner = web.AppRunner(
+        app,
+        access_log=None,
+        keepalive_timeout=config.idle_connection_s,
+        handler_cancellation=True,
+    )
     await runner.setup()
     site = web.TCPSite(runner, config.host, config.http_port)
     await site.start()

@@ -301,7 +301,7 @@ async def test_every_kind_of_stream_counts_toward_a_players_limit(
                 await asyncio.wait_for(anext(over), UPDATE_TIMEOUT_S)
             assert refused.value.reason == "too_many_streams"
         await watches.pop().aclose()  # one closes: room for a challenge, once the gateway
-        # has seen the browser go (it looks every half a second)
+        # has seen the browser go and ended its handler
         opened = await poll_until("a challenge opens", lambda: challenge_code(flo))
         assert opened
     finally:

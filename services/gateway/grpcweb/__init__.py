@@ -1,6 +1,7 @@
 """gRPC-web to gRPC translation inside aiohttp: no Envoy, raw bytes, an explicit allow-list.
 
-Mount it with `setup(app, config, hook)` (or `app.add_subapp(prefix, create_app(config))`):
+Mount it with `setup(app, config, hook)` (or `app.add_subapp(prefix, create_app(config))`),
+and serve the app with `web.AppRunner(app, handler_cancellation=True)` (disconnect.py):
 
     config = GrpcWebConfig(
         routes={"/photofinish.arbitration.v1.Arbitration/Submit": Route.unary("arbitration")},

@@ -6,8 +6,6 @@ from aiohttp import web
 
 from services.gateway.grpcweb.backends import backends_context, end_streams
 from services.gateway.grpcweb.config import GrpcWebConfig
-from services.gateway.grpcweb.disconnect import Departures
-from services.gateway.grpcweb.forward import DEPARTURES
 from services.gateway.grpcweb.proxy import GrpcWebProxy, MetadataHook
 from services.gateway.grpcweb.routes import METHOD_PATTERN, SERVICE_PATTERN
 
@@ -22,9 +20,12 @@ def setup(
     Routes match "/package.Service/Method" (a dotted package is required, so static paths
     stay free); methods off the allow-list get UNIMPLEMENTED. One translator per app: the
     channels live under one app key. Returns the proxy, whose handlers these are.
+
+    Serve `app` with a runner that cancels a handler when its client goes away
+    (``web.AppRunner(app, handler_cancellation=True)``): that is how a server stream learns
+    its browser has gone and cancels its backend call at once (disconnect.py).
     """
     proxy = GrpcWebProxy(config, hook)
-    app[DEPARTURES] = Departures(config.disconnect_poll_s)
     app.router.add_route("POST", ROUTE, proxy.handle)
     app.router.add_route("OPTIONS", ROUTE, proxy.preflight)
     app.cleanup_ctx.append(backends_context(config))

@@ -30,8 +30,6 @@ class GrpcWebConfig:
 
     `routes` maps "/package.Service/Method" to its Route; `backends` maps each route's
     backend name to a gRPC target ("127.0.0.1:7001"), unless `local` answers the method.
-    `disconnect_poll_s` is how often an idle server stream checks that its browser is still
-    there (see disconnect.py).
     """
 
     routes: Mapping[str, Route]
@@ -39,7 +37,6 @@ class GrpcWebConfig:
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     headers: HeaderPolicy = field(default_factory=HeaderPolicy)
     cors: CorsPolicy = field(default_factory=CorsPolicy)
-    disconnect_poll_s: float = 0.5
     # How long a request's body may take to arrive, once its headers have: a client that
     # sends a byte now and then holds a connection and a handler for nothing.
     body_timeout_s: float = 10.0
@@ -62,5 +59,3 @@ class GrpcWebConfig:
                 raise ValueError(f"route {path} names unknown backend {route.backend!r}")
         if self.max_message_bytes <= 0:
             raise ValueError(f"max_message_bytes must be positive, not {self.max_message_bytes}")
-        if self.disconnect_poll_s <= 0:
-            raise ValueError(f"disconnect_poll_s must be positive, not {self.disconnect_poll_s}")

@@ -1,51 +1,22 @@
-"""Noticing that a browser went away while its server stream sat idle.
+"""Noticing that a browser went away, so that its server stream ends at once.
 
-aiohttp does not cancel a handler when its client disconnects (unless the runner is
-built with handler_cancellation=True), and once the request body has been read it
-offers no callback either. A failed write shows the loss, but an idle stream writes
-nothing; so idle streams are also checked: their transport, which aiohttp drops on
-disconnect. One timer checks every open stream of the application at once, so a
-thousand open streams cost one wake per interval, not a thousand.
+aiohttp cancels a handler when its client's connection is lost only if the runner is
+built with ``handler_cancellation=True``; the gateway's is (``services/gateway/__main__``),
+and so must be any runner that serves the translator. The cancel is delivered in the
+event-loop turn after aiohttp learns of the loss, and the stream's handler cancels its
+backend call on the way out (``forward.relay_stream``); a request on another connection
+takes more turns than that to be read, checked and forwarded. So a queue ticket or a
+challenge ends with its browser, ahead of anything sent after the browser left. Under a
+runner that does not cancel, only a failed write would show the loss, and an idle stream
+writes nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from aiohttp import web
-
-from services.common.ticker import Ticker
 
 
 def is_gone(request: web.BaseRequest) -> bool:
     """Returns whether the client's connection has been lost or is closing."""
     transport = request.transport
     return transport is None or transport.is_closing()
-
-
-class Departures:
-    """The open streams' browsers, checked together every ``poll_s`` seconds."""
-
-    def __init__(self, poll_s: float) -> None:
-        # By id: a request is a mapping, not hashable.
-        self._watched: dict[int, tuple[web.BaseRequest, Callable[[], object]]] = {}
-        self._ticker = Ticker(lambda: poll_s, self._check)
-        self._ticking = False
-
-    def watch(self, request: web.BaseRequest, then: Callable[[], object]) -> None:
-        """Call ``then`` once ``request``'s browser has gone (unless forgotten first)."""
-        self._watched[id(request)] = (request, then)
-        if not self._ticking:
-            self._ticking = True
-            self._ticker.start()
-
-    def forget(self, request: web.BaseRequest) -> None:
-        self._watched.pop(id(request), None)
-        if not self._watched and self._ticking:
-            self._ticking = False
-            self._ticker.stop()
-
-    def _check(self, due_ns: int, ran_ns: int) -> None:
-        gone = [key for key, (request, _) in self._watched.items() if is_gone(request)]
-        for key in gone:
-            self._watched.pop(key)[1]()

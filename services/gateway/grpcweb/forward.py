@@ -10,7 +10,7 @@ from aiohttp import web
 
 from services.gateway.grpcweb.backends import BACKENDS, Backends
 from services.gateway.grpcweb.calls import CANCELLED_HERE, Outgoing, StreamCall, call_unary
-from services.gateway.grpcweb.disconnect import Departures, is_gone
+from services.gateway.grpcweb.disconnect import is_gone
 from services.gateway.grpcweb.formats import WireFormat
 from services.gateway.grpcweb.metrics import OPEN_STREAMS, UNARY_SECONDS
 from services.gateway.grpcweb.response import StreamWriter, trailers_only, unary
@@ -21,7 +21,6 @@ from wire.grpcweb.status import Code, Status, refused
 SHUTTING_DOWN = refused(
     Code.UNAVAILABLE, "gateway_stopping", "the gateway is shutting down; call again"
 )
-DEPARTURES = web.AppKey("grpcweb_departures", Departures)
 
 
 async def forward_unary(
@@ -51,7 +50,6 @@ async def forward_stream(
     outgoing: Outgoing,
     route: Route,
     cors: Mapping[str, str],
-    poll_s: float,
 ) -> web.StreamResponse:
     """Returns the browser's response to a server stream forwarded to its backend."""
     backends = request.config_dict[BACKENDS]
@@ -59,7 +57,7 @@ async def forward_stream(
         backends.server_streaming(route.backend, outgoing.path, outgoing.target), outgoing
     )
     method = outgoing.path.rsplit("/", 1)[-1]
-    return await relay_stream(request, wire, stream, cors, poll_s, method)
+    return await relay_stream(request, wire, stream, cors, method)
 
 
 class ServerStream(Protocol):
@@ -81,22 +79,18 @@ async def relay_stream(
     wire: WireFormat,
     stream: ServerStream,
     cors: Mapping[str, str],
-    poll_s: float,
     method: str,
 ) -> web.StreamResponse:
     """Returns the browser's response to a server stream, written message by message.
 
-    The stream is cancelled whichever way this ends: stream over, browser gone (seen by a
-    failed write or by the idle poll), gateway shutting down, handler cancelled.
+    The stream is cancelled whichever way this ends: stream over, browser gone (the
+    handler is cancelled then, see disconnect.py, or a write fails), gateway shutting down.
     """
     backends = request.config_dict[BACKENDS]
-    departures = request.config_dict[DEPARTURES]
-    departures.watch(request, stream.cancel)
     try:
         with backends.tracking(stream), OPEN_STREAMS.labels(method).track_inprogress():
             return await _relay(request, wire, stream, backends, cors)
     finally:
-        departures.forget(request)
         stream.cancel()
 
 

@@ -73,9 +73,7 @@ class GrpcWebProxy:
                     held.enter_context(self._config.stream_slot(incoming.own))
                 except RequestRefused as refusal:
                     return trailers_only(wire, refusal.status, cors)
-            return await forward_stream(
-                request, wire, outgoing, route, cors, self._config.disconnect_poll_s
-            )
+            return await forward_stream(request, wire, outgoing, route, cors)
 
     async def preflight(self, request: web.Request) -> web.Response:
         """Returns the answer to a CORS preflight (OPTIONS) for a gRPC-web call."""
@@ -110,9 +108,8 @@ class GrpcWebProxy:
             unary = cast(LocalUnary, method)
             return await answer_unary(wire, unary, incoming.parsed, incoming.own, cors, method_name)
         stream = LocalCall(cast(LocalStream, method)(incoming.parsed, incoming.own))
-        poll_s = self._config.disconnect_poll_s
         try:
-            return await relay_stream(request, wire, stream, cors, poll_s, method_name)
+            return await relay_stream(request, wire, stream, cors, method_name)
         finally:
             await stream.close()
 

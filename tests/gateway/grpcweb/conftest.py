@@ -61,7 +61,7 @@ async def stamp(request: web.Request, route: Route) -> Metadata:
     return (("x-pf-player", "player-1"), ("x-pf-received-ns", str(time.monotonic_ns())))
 
 
-def gateway_config(port: int, disconnect_poll_s: float) -> GrpcWebConfig:
+def gateway_config(port: int) -> GrpcWebConfig:
     probe = f"/{SERVICE}"
     return GrpcWebConfig(
         routes={
@@ -79,21 +79,17 @@ def gateway_config(port: int, disconnect_poll_s: float) -> GrpcWebConfig:
         backends={"backend": f"127.0.0.1:{port}", "closed": "127.0.0.1:1"},
         max_message_bytes=MAX_MESSAGE_BYTES,
         headers=HeaderPolicy(reserved=frozenset({"x-pf-player", "x-pf-received-ns"})),
-        disconnect_poll_s=disconnect_poll_s,
         body_timeout_s=BODY_TIMEOUT_S,
     )
 
 
 async def start_gateway(
-    backend: Backend, *, disconnect_poll_s: float, handler_cancellation: bool = False
+    backend: Backend, *, handler_cancellation: bool = True
 ) -> AsyncIterator[Gateway]:
-    """Serves the gateway as production does: an AppRunner on a TCP site (port 0).
-
-    aiohttp's TestServer always cancels handlers on disconnect, which would hide the
-    default (handler_cancellation=False) behaviour these tests are about.
-    """
+    """Serves the gateway as production does: an AppRunner on a TCP site (port 0), which
+    cancels a handler when its client disconnects unless told not to."""
     app = web.Application()
-    setup(app, gateway_config(backend.port, disconnect_poll_s), stamp)
+    setup(app, gateway_config(backend.port), stamp)
     runner = web.AppRunner(app, handler_cancellation=handler_cancellation)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -108,21 +104,13 @@ async def start_gateway(
 
 @pytest.fixture
 async def gateway(backend: Backend) -> AsyncIterator[Gateway]:
-    async for running in start_gateway(backend, disconnect_poll_s=0.02):
+    async for running in start_gateway(backend):
         yield running
 
 
 @pytest.fixture
-async def gateway_without_idle_poll(backend: Backend) -> AsyncIterator[Gateway]:
-    """A gateway that notices a lost browser only when a write fails."""
-    async for running in start_gateway(backend, disconnect_poll_s=3600.0):
-        yield running
-
-
-@pytest.fixture
-async def gateway_cancelling_handlers(backend: Backend) -> AsyncIterator[Gateway]:
-    """A gateway whose runner cancels a handler when its client disconnects."""
-    async for running in start_gateway(
-        backend, disconnect_poll_s=3600.0, handler_cancellation=True
-    ):
+async def gateway_not_cancelling_handlers(backend: Backend) -> AsyncIterator[Gateway]:
+    """A gateway under aiohttp's default runner, which lets a handler run on when its
+    client disconnects: only a failed write shows the loss."""
+    async for running in start_gateway(backend, handler_cancellation=False):
         yield running

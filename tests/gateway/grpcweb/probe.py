@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
@@ -28,6 +27,8 @@ class Probe:
         self.ticks_started = asyncio.Event()
         self.ticks_cancelled = asyncio.Event()
         self.hang_cancelled = asyncio.Event()
+        # For each Seen call: had a Ticks stream been cancelled by then?
+        self.seen_after_ticks_cancelled: list[bool] = []
 
     def handler(self) -> grpc.GenericRpcHandler:
         return grpc.method_handlers_generic_handler(
@@ -48,6 +49,7 @@ class Probe:
 
     async def seen(self, request: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> bytes:
         """Returns, as JSON, the metadata and deadline the backend received."""
+        self.seen_after_ticks_cancelled.append(self.ticks_cancelled.is_set())
         metadata = [
             [key, base64.b64encode(value).decode() if isinstance(value, bytes) else value]
             for key, value in context.invocation_metadata() or ()
@@ -71,13 +73,15 @@ class Probe:
 
     async def ticks_stream(
         self, request: bytes, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> AsyncIterator[bytes]:
+    ) -> None:
+        # Written here, not yielded: grpc.aio writes a yielded message outside the
+        # generator, and a cancel that lands during that write never reaches it.
         self.ticks_started.set()
         try:
             while (item := await self.ticks.get()) is not None:
                 if isinstance(item, tuple):
                     await context.abort(*item)
-                yield item
+                await context.write(item)
         except asyncio.CancelledError:
             self.ticks_cancelled.set()
             raise

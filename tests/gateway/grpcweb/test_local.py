@@ -40,12 +40,10 @@ class Ticker:
 
 async def serve(ticker: Ticker) -> tuple[web.AppRunner, str]:
     route = Route(MethodKind.SERVER_STREAMING, "gateway", request=health_pb2.HealthCheckRequest)
-    config = GrpcWebConfig(
-        routes={TICKS: route}, backends={}, local={TICKS: ticker.stream}, disconnect_poll_s=0.02
-    )
+    config = GrpcWebConfig(routes={TICKS: route}, backends={}, local={TICKS: ticker.stream})
     app = web.Application()
     setup(app, config)
-    runner = web.AppRunner(app)
+    runner = web.AppRunner(app, handler_cancellation=True)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
@@ -83,7 +81,7 @@ async def test_a_browser_leaving_an_idle_stream_closes_it() -> None:
             async with post(session, url) as response:
                 assert await webclient.read_frame(response.content) == (0, b"one")
                 response.close()
-            await ticker.closed.wait()  # the gateway's poll noticed; the generator ended
+            await ticker.closed.wait()  # the handler was cancelled; the generator ended
     finally:
         await runner.cleanup()
 

@@ -24,8 +24,8 @@ def test_routes_must_name_a_known_backend() -> None:
 
 async def test_sub_application_serves_under_its_prefix(backend: Backend) -> None:
     app = web.Application()
-    app.add_subapp("/rpc", create_app(gateway_config(backend.port, disconnect_poll_s=0.02)))
-    runner = web.AppRunner(app)
+    app.add_subapp("/rpc", create_app(gateway_config(backend.port)))
+    runner = web.AppRunner(app, handler_cancellation=True)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()

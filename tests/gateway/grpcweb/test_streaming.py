@@ -17,6 +17,9 @@ from tests.gateway.grpcweb.probe import SERVICE
 
 TICKS = f"/{SERVICE}/Ticks"
 WATCH = "/grpc.health.v1.Health/Watch"
+SEEN = f"/{SERVICE}/Seen"
+GRPC_WEB = {"Content-Type": webclient.BINARY, "X-Grpc-Web": "1"}
+ROUNDS = 20
 # A guard against hanging forever, never a speed requirement.
 PATIENCE_S = 10
 
@@ -131,14 +134,37 @@ async def test_browser_leaving_mid_stream_cancels_the_backend_call(gateway: Gate
         async with open_stream(gateway, TICKS) as response:
             assert await webclient.read_frame(response.content) == (0, b"one")
             response.close()
-        # The stream is idle now: the gateway's poll of the transport has to notice.
+        # The stream is idle now: only the runner's cancel of the handler can tell.
         await probe.ticks_cancelled.wait()
 
 
-async def test_browser_leaving_is_noticed_by_the_next_write(
-    gateway_without_idle_poll: Gateway,
+async def test_a_stream_whose_browser_left_is_cancelled_before_a_later_call_arrives(
+    gateway: Gateway,
 ) -> None:
-    gateway = gateway_without_idle_poll
+    """What a queue ticket or a challenge needs: once a browser's connection has closed,
+    its stream's backend call is cancelled before any call made after that reaches the
+    backend."""
+    probe = gateway.backend.probe
+    for _ in range(ROUNDS):
+        probe.ticks_cancelled.clear()
+        await probe.ticks.put(b"one")
+        async with asyncio.timeout(PATIENCE_S):
+            async with aiohttp.ClientSession() as leaving:
+                response = await leaving.post(
+                    gateway.url(TICKS), data=webclient.frame(b""), headers=GRPC_WEB
+                )
+                assert await webclient.read_frame(response.content) == (0, b"one")
+            response.close()  # the session has closed its connection, and waited for it
+            await webclient.call(gateway.session, gateway.url(SEEN))
+            await probe.ticks_cancelled.wait()  # the next round's tick is for the next stream
+    late = probe.seen_after_ticks_cancelled.count(False)
+    assert not late, f"{late} of {ROUNDS} later calls came before the stream's cancel"
+
+
+async def test_browser_leaving_a_runner_that_does_not_cancel_is_noticed_by_the_next_write(
+    gateway_not_cancelling_handlers: Gateway,
+) -> None:
+    gateway = gateway_not_cancelling_handlers
     probe = gateway.backend.probe
     await probe.ticks.put(b"one")
     async with asyncio.timeout(PATIENCE_S):
@@ -148,19 +174,6 @@ async def test_browser_leaving_is_noticed_by_the_next_write(
         while not probe.ticks_cancelled.is_set():
             await probe.ticks.put(b"anyone there?")
             await asyncio.sleep(0.01)
-
-
-async def test_browser_leaving_a_cancelling_runner_cancels_the_backend_call(
-    gateway_cancelling_handlers: Gateway,
-) -> None:
-    gateway = gateway_cancelling_handlers
-    probe = gateway.backend.probe
-    await probe.ticks.put(b"one")
-    async with asyncio.timeout(PATIENCE_S):
-        async with open_stream(gateway, TICKS) as response:
-            assert await webclient.read_frame(response.content) == (0, b"one")
-            response.close()
-        await probe.ticks_cancelled.wait()
 
 
 async def test_browser_leaving_before_the_first_message_cancels_the_backend_call(

@@ -1,0 +1,135 @@
+"""A closed queue ticket or challenge is gone at once, through the real gateway.
+
+The attack: a player opens a ticket or a challenge, their browser closes the stream, and
+at once someone else queues or accepts the code. Nobody may meet the player who left:
+the security issue saw a closed challenge accepted 0.2 s after its creator closed it, and
+a closed ticket paired 8 times out of 8 within 0.3 s.
+
+"Closed" here is a browser going away: the player's connection is closed, and the test
+goes on once its socket is (closing an aiohttp session waits for that), so whatever
+follows reaches the gateway after the close.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncGenerator, AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+import pytest_asyncio
+
+from clients.arena import ArenaClient
+from clients.grpcweb import CallError
+from photofinish.game.v1 import game_pb2
+from photofinish.matchmaking.v1 import matchmaking_pb2
+from services.stack.stack import Stack, StackConfig, run_stack
+from tests.e2e.support import UPDATE_TIMEOUT_S, metric, player
+from tests.waiting import poll_until
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+ROUNDS = 50
+BID = game_pb2.GAME_BID
+NOT_FOUND = 5
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def arena(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> AsyncIterator[tuple[Stack, aiohttp.ClientSession]]:
+    config = StackConfig(Path(tmp_path_factory.mktemp("stack")), with_bots=False)
+    async with run_stack(config) as stack, aiohttp.ClientSession() as http:
+        yield stack, http
+
+
+@contextlib.asynccontextmanager
+async def browser(stack: Stack, signed_in: ArenaClient) -> AsyncIterator[ArenaClient]:
+    """Yield ``signed_in`` on connections of its own, all closed when the block ends."""
+    async with aiohttp.ClientSession() as http:
+        client = ArenaClient(http, stack.gateway_url)
+        client.web.token = signed_in.web.token
+        client.player_id, client.name = signed_in.player_id, signed_in.name
+        yield client
+
+
+async def first_update(
+    client: ArenaClient,
+) -> tuple[matchmaking_pb2.QueueUpdate, AsyncGenerator[matchmaking_pb2.QueueUpdate, None]]:
+    """Queue ``client`` casually for Bid; return the first update and the open stream."""
+    updates = client.queue(BID, rated=False)
+    async with asyncio.timeout(UPDATE_TIMEOUT_S):
+        return await anext(updates), updates
+
+
+async def queue_is_empty(http: aiohttp.ClientSession, stack: Stack) -> bool:
+    lengths = await metric(http, stack, "matchmaking", "pf_matchmaking_queue_length")
+    return lengths["game=bid,rated=false"] == 0
+
+
+async def test_a_closed_challenge_cannot_be_accepted_at_once(
+    arena: tuple[Stack, aiohttp.ClientSession],
+) -> None:
+    stack, http = arena
+    ann, bob = await player(http, stack, "Ann"), await player(http, stack, "Bob")
+    accepted = []
+    for _ in range(ROUNDS):
+        async with browser(stack, ann) as gone:
+            challenge = gone.create_challenge(BID, rated=False)
+            async with asyncio.timeout(UPDATE_TIMEOUT_S):
+                code = (await anext(challenge)).code
+        try:
+            assignment = await bob.accept_challenge(code)
+        except CallError as refused:
+            assert (refused.code, refused.reason) == (NOT_FOUND, "no_such_challenge"), refused
+        else:
+            accepted.append(assignment.match_id)
+        finally:
+            await challenge.aclose()
+    assert not accepted, f"{len(accepted)} of {ROUNDS} closed challenges were accepted"
+
+
+async def test_a_closed_ticket_is_never_paired(
+    arena: tuple[Stack, aiohttp.ClientSession],
+) -> None:
+    """Two players take turns: one queues and leaves, the other queues at once and must
+    find the queue empty."""
+    stack, http = arena
+    cat, dan = await player(http, stack, "Cat"), await player(http, stack, "Dan")
+    met = []
+    for turn in range(ROUNDS):
+        leaver, stayer = (cat, dan) if turn % 2 == 0 else (dan, cat)
+        await poll_until("the Bid queue is empty", lambda: queue_is_empty(http, stack))
+        async with browser(stack, leaver) as gone:
+            alone, closed = await first_update(gone)
+        assert alone.waiting == 1, alone
+        update, waiting = await first_update(stayer)
+        await waiting.aclose()
+        await closed.aclose()
+        if update.WhichOneof("kind") != "waiting" or update.waiting != 1:
+            met.append(update)
+    assert not met, f"{len(met)} of {ROUNDS} players met a closed ticket"
+
+
+async def test_a_cancelled_ticket_is_never_paired(
+    arena: tuple[Stack, aiohttp.ClientSession],
+) -> None:
+    """CancelQueue takes the ticket out before it answers: whoever queues after the answer
+    finds the queue empty, though the cancelled ticket's stream is still open."""
+    stack, http = arena
+    eve, fay = await player(http, stack, "Eve"), await player(http, stack, "Fay")
+    met = []
+    for turn in range(ROUNDS):
+        leaver, stayer = (eve, fay) if turn % 2 == 0 else (fay, eve)
+        await poll_until("the Bid queue is empty", lambda: queue_is_empty(http, stack))
+        alone, cancelled = await first_update(leaver)
+        assert alone.waiting == 1, alone
+        assert await leaver.cancel_queue(BID)
+        update, waiting = await first_update(stayer)
+        await waiting.aclose()
+        await cancelled.aclose()
+        if update.WhichOneof("kind") != "waiting" or update.waiting != 1:
+            met.append(update)
+    assert not met, f"{len(met)} of {ROUNDS} players met a cancelled ticket"
