@@ -57,6 +57,9 @@ from services.arbitration.restoring import restore
 from services.arbitration.rules import NOT_A_RESIGNATION, NotHeld, RulesClient
 from services.common.rejection import Rejection
 
+# The coarsest step of the event loop's timers (uvloop's: one millisecond).
+LOOP_TICK_S = 0.001
+
 log = logging.getLogger("arbitration")
 
 MAX_CLIENT_SEQ_JUMP = 1 << 20  # how far a seat's client_seq may grow in one command
@@ -132,10 +135,11 @@ class Referee:
         elif isinstance(item, AwayChange):
             await self._away_change(match, item)
         elif isinstance(item, Flag):
-            # The loop may wake a hair early; the flag falls at the deadline, not before.
-            early_ns = item.deadline_ns - self._now()
-            if early_ns > 0:
-                await asyncio.sleep(early_ns / 1e9)
+            # The flag falls at the deadline, not before. uvloop's timers move in whole
+            # milliseconds: its timer may wake up to one early, and a shorter sleep there
+            # is no sleep, so the wait goes on, a millisecond at least, until it is due.
+            while (early_ns := item.deadline_ns - self._now()) > 0:
+                await asyncio.sleep(max(early_ns / 1e9, LOOP_TICK_S))
             await self._timer_step(self._flag(match, item.deadline_ns))
         else:
             await self._timer_step(self._nudge(match, item))
