@@ -9,6 +9,10 @@ import signal
 import sys
 
 _PR_SET_PDEATHSIG = 1
+# Loaded here, in the parent: between fork and exec a child of a process with threads
+# (gRPC's, aiosqlite's) must not load a library, since another thread may have held the
+# loader's lock at the fork, and the child would wait for it for ever.
+_PRCTL = ctypes.CDLL("libc.so.6", use_errno=True).prctl if sys.platform == "linux" else None
 
 
 def die_with_parent() -> None:
@@ -16,10 +20,8 @@ def die_with_parent() -> None:
 
     Runs in the child between fork and exec; Linux only, a no-op elsewhere.
     """
-    if sys.platform != "linux":
-        return
-    libc = ctypes.CDLL("libc.so.6", use_errno=True)
-    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if _PRCTL is not None:
+        _PRCTL(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
 
 
 def die_with(parent_pid: int) -> None:

@@ -99,8 +99,13 @@ async def start_nats(
     give_up = loop.time() + STARTUP_TIMEOUT_S
     while (url := _read_url(ports_file)) is None:
         if process.returncode is not None or loop.time() > give_up:
+            why = (
+                f"exited with {process.returncode}"
+                if process.returncode is not None
+                else f"no port reported in {STARTUP_TIMEOUT_S:g} s"
+            )
             await NatsServer(process, "").stop()
-            raise RuntimeError(f"nats-server did not start; see {data_dir / 'nats-server.log'}")
+            raise RuntimeError(f"nats-server did not start ({why}); its log:\n{_tail(data_dir)}")
         await asyncio.sleep(0.01)
     os.unlink(ports_file)
     return NatsServer(process, url)
@@ -112,3 +117,12 @@ def _read_url(ports_file: Path) -> str | None:
         return str(json.loads(ports_file.read_text())["nats"][0])
     except (FileNotFoundError, json.JSONDecodeError, KeyError, IndexError):
         return None
+
+
+def _tail(data_dir: Path, lines: int = 20) -> str:
+    """Return the end of the server's log (empty: it never ran far enough to write one)."""
+    try:
+        text = (data_dir / "nats-server.log").read_text(errors="replace")
+    except FileNotFoundError:
+        return "(no log)"
+    return "\n".join(text.splitlines()[-lines:]) or "(empty)"
