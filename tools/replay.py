@@ -187,8 +187,17 @@ def summary(log: Sequence[log_pb2.LogEntry]) -> str:
         f"({kinds.count(log_pb2.ENTRY_KIND_ACCEPTED)} accepted, "
         f"{kinds.count(log_pb2.ENTRY_KIND_REFUSED)} refused, {races} races, "
         f"{kinds.count(log_pb2.ENTRY_KIND_FLAG)} flags, "
-        f"{kinds.count(log_pb2.ENTRY_KIND_NUDGE)} nudges)"
+        f"{kinds.count(log_pb2.ENTRY_KIND_NUDGE)} nudges)" + _not_logged(log)
     )
+
+
+def _not_logged(log: Sequence[log_pb2.LogEntry]) -> str:
+    """Return what the end says of refusals past their seat's bound ('' when none)."""
+    counts = list(log[-1].refusals_not_logged) if log else []
+    if not any(counts):
+        return ""
+    by_seat = ", ".join(f"seat {seat}: {count}" for seat, count in enumerate(counts))
+    return f"; refusals answered but not logged, past their seat's bound: {by_seat}"
 
 
 def describe(entry: log_pb2.LogEntry) -> str:

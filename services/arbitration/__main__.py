@@ -34,7 +34,7 @@ from services.common.natslink.link import NatsLink
 from services.common.natslink.requests import Requests
 from services.common.placement import Directory
 from services.common.serving import serve
-from services.common.streams import log_stream_config, results_stream_config
+from services.common.streams import declared_stream, log_stream_config, results_stream_config
 from wire import logs, loops, subjects
 
 
@@ -67,7 +67,7 @@ class Arbitration:
         )
         js = nc.jetstream()
         await js.add_stream(results_stream_config())
-        await js.add_stream(log_stream_config())
+        await declared_stream(js, log_stream_config(config.log_limits))
         # The hot path's own connection: submits, rules calls, log appends, views.
         link = await NatsLink.connect(
             config.nats_url,
@@ -76,7 +76,9 @@ class Arbitration:
             outages.reconnected,
         )
         requests = Requests(link)
-        log_writer = LogWriter(StreamStore(requests, js), config.instance)
+        log_writer = LogWriter(
+            StreamStore(requests, js), config.instance, config.log_limits.entries_per_match
+        )
         directory = await Directory.open(js)
         await directory.start()
         placement = Placement(config.instance, directory)

@@ -7,8 +7,10 @@ import socket
 from dataclasses import dataclass
 
 from services.arbitration.faults import Tolerances
+from services.arbitration.matchlog.bounds import MIN_ENTRIES_PER_MATCH
 from services.common.serving import Listen
 from services.common.settings import listen, number
+from services.common.streams import LogLimits
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +26,7 @@ class Config:
     tolerances: Tolerances  # how much untrustworthy time is accepted (docs/timing-faults.md)
     advertise_host: str  # the host the gateway reaches this instance at
     adopt_every_s: float  # how often to look for a silent instance's matches to adopt
+    log_limits: LogLimits  # what the log stream keeps (docs/arbitration-log.md, "Retention")
 
     @classmethod
     def from_env(cls) -> Config:
@@ -34,6 +37,7 @@ class Config:
         """
         env = os.environ
         where = listen(env)
+        log = LogLimits()  # the defaults
         return cls(
             listen=where,
             nats_url=env.get("NATS_URL", "nats://127.0.0.1:4222"),
@@ -52,6 +56,17 @@ class Config:
             ),
             advertise_host=env.get("PF_ADVERTISE_HOST", "") or _reachable(where.host),
             adopt_every_s=number(env, "PF_ADOPT_EVERY_S", 1.0, float, 0.0),
+            log_limits=LogLimits(
+                max_age_days=number(env, "PF_LOG_MAX_AGE_DAYS", log.max_age_days, float, 0.0),
+                max_bytes=number(env, "PF_LOG_MAX_BYTES", log.max_bytes, int, 0),
+                entries_per_match=number(
+                    env,
+                    "PF_LOG_ENTRIES_PER_MATCH",
+                    log.entries_per_match,
+                    int,
+                    MIN_ENTRIES_PER_MATCH,
+                ),
+            ),
         )
 
 

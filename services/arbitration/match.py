@@ -127,8 +127,11 @@ class Match:
     away: frozenset[int] = frozenset()
     moved: frozenset[int] = frozenset()
     attendance_queued: set[int] = field(default_factory=set)
-    # By seat, the refusals applied (stored or, past the log's bound, kept in memory only).
+    # By seat, the players' commands the log stores as accepted and as refused, and the
+    # refusals answered past the log's bound, counted in memory only (matchlog/bounds.py).
+    accepted: dict[int, int] = field(default_factory=dict)
     refusals: dict[int, int] = field(default_factory=dict)
+    not_logged: dict[int, int] = field(default_factory=dict)
 
     @property
     def match_id(self) -> str:

@@ -66,6 +66,8 @@ def apply(match: Match, entry: log_pb2.LogEntry, now_ns: int | None = None) -> N
     """
     at_ns = match.opened_ns + entry.stamp_ns
     kind = entry.kind
+    if kind == log_pb2.ENTRY_KIND_ACCEPTED and entry.client_seq != 0:
+        match.accepted[entry.seat] = match.accepted.get(entry.seat, 0) + 1
     if kind == log_pb2.ENTRY_KIND_ACCEPTED and _is_a_move(match, entry):
         match.moved = match.moved | {entry.seat}
     if kind in _STEPS:
@@ -98,6 +100,15 @@ def apply(match: Match, entry: log_pb2.LogEntry, now_ns: int | None = None) -> N
         match.closed = True
     _answered(match, entry)
     match.exposure = exposure_after(match.exposure, match.is_exposed(), at_ns)
+
+
+def unlogged(match: Match, entry: log_pb2.LogEntry) -> None:
+    """Keep the answer of a refusal the log leaves out (matchlog/bounds.py), and count it.
+
+    A refusal changes nothing else, so the match is the same whether it is stored or not.
+    """
+    match.not_logged[entry.seat] = match.not_logged.get(entry.seat, 0) + 1
+    _answered(match, entry)
 
 
 def _is_a_move(match: Match, entry: log_pb2.LogEntry) -> bool:

@@ -43,7 +43,7 @@ from services.arbitration.match import (
     Nudge,
     Submission,
 )
-from services.arbitration.matchlog import entries
+from services.arbitration.matchlog import bounds, entries
 from services.arbitration.matchlog.writer import LogWriter, Superseded
 from services.arbitration.metrics import (
     ACCEPTED,
@@ -63,7 +63,6 @@ LOOP_TICK_S = 0.001
 log = logging.getLogger("arbitration")
 
 MAX_CLIENT_SEQ_JUMP = 1 << 20  # how far a seat's client_seq may grow in one command
-REFUSALS_LOGGED_PER_SEAT = 500  # refused commands a seat's log keeps (races, too_late: all)
 
 
 def refuse(
@@ -127,6 +126,8 @@ class Referee:
     async def handle(self, match: Match, item: Item) -> None:
         """Judge one item; a submission gets its answer (reply or rejection) last."""
         answer: Answer | None = None
+        if not match.is_over() and self._log_writer.is_full(match.match_id):
+            await self._full(match)
         if isinstance(item, Submission):
             answer = await self._submission(match, item)
             (REFUSED if isinstance(answer, Rejection) else ACCEPTED).inc()
@@ -207,6 +208,15 @@ class Referee:
                 f"client_seq may grow by at most {MAX_CLIENT_SEQ_JUMP} from the last ({last})",
                 grpc.StatusCode.INVALID_ARGUMENT,
             )
+        size = item.command.ByteSize()
+        if size > bounds.MAX_COMMAND_BYTES:
+            # Turned away unjudged: the log would keep it whole (matchlog/bounds.py).
+            return refuse(
+                "bad_command",
+                f"the command is {size} bytes; a command has at most {bounds.MAX_COMMAND_BYTES}",
+                grpc.StatusCode.INVALID_ARGUMENT,
+            )
+        item.command.DiscardUnknownFields()  # the log keeps a command as the rules read it
         if match.finished_ns is not None and item.arrival_ns > match.finished_ns:
             # It arrived after the end: answered, but not part of the match (not logged).
             late = refuse("match_over", "the match is over")
@@ -246,6 +256,8 @@ class Referee:
         if kind == "claim":
             return await self._claim(match, item, deadline_ns)
         handover = match.timing.handover is not None
+        # A seat with as many accepted commands as the log keeps may only resign.
+        spent = not bounds.takes_commands(match.accepted.get(item.seat, 0))
         watched = match.is_watched(self._now())
         try:
             step = await self._stepped(
@@ -256,10 +268,12 @@ class Referee:
                     item.seat,
                     item.command,
                     watched,
-                    resignation_only=handover,  # only a resignation goes before the reveal
+                    resignation_only=handover or spent,  # as before the reveal
                 ),
             )
         except Rejection as rejection:
+            if spent and rejection.reason == NOT_A_RESIGNATION:
+                return await self._refused(match, item, _spent(), deadline_ns)
             if handover or rejection.reason == NOT_A_RESIGNATION:
                 return await self._refused(match, item, _reveal_first(match), deadline_ns)
             return await self._lost(match, item, rejection, deadline_ns)
@@ -296,15 +310,29 @@ class Referee:
         deadline_ns: int | None,
         race: log_pb2.RaceRecord | None = None,
     ) -> Rejection:
-        entry = entries.refused_entry(match, item, refusal, deadline_ns, race)
-        if race is None and refusal.reason != "too_late" and _past_the_bound(match, item.seat):
-            # Answered and kept for its retries, but not stored: a seat cannot grow the log
-            # without end. Races and late commands, what a dispute turns on, always are.
-            record.apply(match, entry)
-            REFUSALS_NOT_LOGGED.inc()
-            return refusal
-        await self._record(match, entry)
+        await self._stored_refusal(match, item, refusal, deadline_ns, race)
         return refusal
+
+    async def _stored_refusal(
+        self,
+        match: Match,
+        item: Submission,
+        refusal: Rejection,
+        deadline_ns: int | None,
+        race: log_pb2.RaceRecord | None,
+    ) -> bool:
+        """Return whether the refusal was stored; past the seat's bound it is only answered
+        and kept for its retries (matchlog/bounds.py): no seat grows the log without end."""
+        entry = entries.refused_entry(match, item, refusal, deadline_ns, race)
+        stored = match.refusals.get(item.seat, 0)
+        if self._log_writer.is_full(match.match_id) or not bounds.keeps_refusal(
+            stored, refusal.reason, race is not None
+        ):
+            record.unlogged(match, entry)
+            REFUSALS_NOT_LOGGED.inc()
+            return False
+        await self._record(match, entry)
+        return True
 
     async def _lost(
         self, match: Match, item: Submission, rejection: Rejection, deadline_ns: int | None
@@ -318,9 +346,9 @@ class Referee:
                 landed_seat=str(race.landed_seat),
                 gap_us=str(race.gap_us),
             )
-        await self._refused(match, item, rejection, deadline_ns, race)
-        if race is not None:
-            self._publisher.updates(match)
+        stored = await self._stored_refusal(match, item, rejection, deadline_ns, race)
+        if race is not None and stored:
+            self._publisher.updates(match)  # the race notice, once it is in the log
         return rejection
 
     async def _reveal(self, match: Match, item: Submission, deadline_ns: int | None) -> Answer:
@@ -464,10 +492,17 @@ class Referee:
             "voided", extra={"fields": {"match": match.match_id, "reason": match.void_reason}}
         )
 
-
-def _past_the_bound(match: Match, seat: int) -> bool:
-    """Return whether ``seat`` has had as many refusals as its log keeps."""
-    return match.refusals.get(seat, 0) >= REFUSALS_LOGGED_PER_SEAT
+    async def _full(self, match: Match) -> None:
+        """End the match with no result: its log has room for nothing but the end. The
+        seats' bounds keep their commands short of it: only the server's own entries get
+        here, over hours (matchlog/bounds.py)."""
+        now_ns = self._now()
+        await self._record(match, entries.full_entry(match, now_ns), now_ns)
+        VOIDS.labels(entries.LOG_FULL).inc()
+        self._publisher.updates(match)
+        await self._publisher.voided(match, match.void_kind, match.void_reason)
+        self._schedule(match)
+        log.warning("log full", extra={"fields": {"match": match.match_id}})
 
 
 def _kept(match: Match, item: Submission) -> Answer:
@@ -511,6 +546,14 @@ def failed() -> Rejection:
 
 def _reveal_first(match: Match) -> Rejection:
     return refuse("reveal_first", f"seat {match.timing.handover} must reveal their hand first")
+
+
+def _spent() -> Rejection:
+    return refuse(
+        "too_many_commands",
+        f"this seat's log holds {bounds.COMMANDS_ACCEPTED_PER_SEAT} accepted commands,"
+        " all a match keeps of one seat: it may only resign",
+    )
 
 
 def spawn(referee: Referee, match: Match) -> asyncio.Task[None]:

@@ -10,12 +10,15 @@ another count is refused.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 from nats.js import JetStreamContext, api
-from nats.js.errors import BucketNotFoundError
+from nats.js.errors import BadRequestError, BucketNotFoundError
 from nats.js.kv import KeyValue
 
 from wire.subjects import LOG_STREAM, RESULTS_STREAM
+
+NAME_IN_USE = 10058  # JetStream's error code: the stream exists, configured otherwise
 
 
 def replicas() -> int:
@@ -32,6 +35,21 @@ async def declared_bucket(js: JetStreamContext, config: api.KeyValueConfig) -> K
         return await js.create_key_value(config)
 
 
+async def declared_stream(js: JetStreamContext, config: api.StreamConfig) -> api.StreamInfo:
+    """Return the stream ``config`` names: created, or brought to ``config`` when it exists
+    configured otherwise (a deployment's stream takes new limits at the next start).
+
+    Raises:
+        BadRequestError: when the existing stream cannot become ``config`` (its storage).
+    """
+    try:
+        return await js.add_stream(config)
+    except BadRequestError as error:
+        if error.err_code != NAME_IN_USE:
+            raise
+    return await js.update_stream(config)
+
+
 def results_stream_config() -> api.StreamConfig:
     """Return the results stream's configuration; every user declares it identically."""
     return api.StreamConfig(
@@ -43,11 +61,21 @@ def results_stream_config() -> api.StreamConfig:
     )
 
 
-def log_stream_config() -> api.StreamConfig:
+@dataclass(frozen=True, slots=True)
+class LogLimits:
+    """How much of the match log the stream keeps (docs/arbitration-log.md, "Retention")."""
+
+    max_age_days: float = 90.0  # PF_LOG_MAX_AGE_DAYS: replays and disputes; 0: for ever
+    max_bytes: int = 4 << 30  # PF_LOG_MAX_BYTES: the whole stream on disk; 0: no limit
+    entries_per_match: int = 20_000  # PF_LOG_ENTRIES_PER_MATCH: one match's subject, at most
+
+
+def log_stream_config(limits: LogLimits = LogLimits()) -> api.StreamConfig:
     """Return the log stream's configuration; every user declares it identically.
 
-    Entries are kept on file with no age limit: a finished match's log is its record.
     Each entry's Nats-Msg-Id is ``<match id>.<index>``, so a retried append is dropped.
+    Past a limit the oldest entries go (discard old): a full stream never refuses a live
+    match's append, which would hold the match until it had room.
     """
     return api.StreamConfig(
         name=LOG_STREAM,
@@ -55,4 +83,8 @@ def log_stream_config() -> api.StreamConfig:
         storage=api.StorageType.FILE,
         duplicate_window=120.0,  # seconds: covers the writer's retries of one entry
         num_replicas=replicas(),
+        max_age=limits.max_age_days * 86400.0 or None,
+        max_bytes=limits.max_bytes or None,
+        max_msgs_per_subject=limits.entries_per_match,
+        discard=api.DiscardPolicy.OLD,
     )

@@ -92,11 +92,12 @@ class Table:
         bank_ms: int = 60,
         rated: bool = False,
         store: MemoryStore | None = None,
+        entries_per_match: int = 0,  # the log stream's limit for one match; 0: none
     ) -> None:
         self.store = store or MemoryStore()
         self.now_ns = OPENED_NS
         self.outbox = Outbox(self.store, self.now)
-        self.log_writer = LogWriter(self.store, "test")
+        self.log_writer = LogWriter(self.store, "test", entries_per_match)
         self.rules = RulesTable(DEFAULT_LIFT_PAUSE_MS)
         self.matches = Matches(
             "test",

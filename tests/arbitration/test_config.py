@@ -6,6 +6,7 @@ import pytest
 
 from services.arbitration.config import Config
 from services.common.settings import ConfigError
+from services.common.streams import LogLimits
 
 
 def test_the_defaults_and_the_shared_listen_settings(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -24,4 +25,15 @@ def test_a_bad_number_is_refused_by_name(
 ) -> None:
     monkeypatch.setenv(name, value)
     with pytest.raises(ConfigError, match=name):
+        Config.from_env()
+
+
+def test_the_log_streams_limits_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Config.from_env().log_limits == LogLimits()  # 90 days, 4 GiB, 20,000 a match
+    monkeypatch.setenv("PF_LOG_MAX_AGE_DAYS", "30")
+    monkeypatch.setenv("PF_LOG_MAX_BYTES", "0")
+    monkeypatch.setenv("PF_LOG_ENTRIES_PER_MATCH", "5000")
+    assert Config.from_env().log_limits == LogLimits(30.0, 0, 5000)
+    monkeypatch.setenv("PF_LOG_ENTRIES_PER_MATCH", "99")  # no room for a match and its end
+    with pytest.raises(ConfigError, match="PF_LOG_ENTRIES_PER_MATCH"):
         Config.from_env()

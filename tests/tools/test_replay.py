@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.game.v1 import game_pb2, spit_pb2
+from services.arbitration.matchlog import bounds
 from tests.arbitration.harness import Table, play_randomly
 from tools.replay import main, replay
 
@@ -162,6 +163,31 @@ def test_the_replay_tool_reads_a_saved_log_and_exits_by_the_verdict(
     saved.write_bytes(log_pb2.MatchLog(match_id="m11", entries=log).SerializeToString())
     assert main(["m11", "--file", str(saved)]) == 1
     assert "diverged at entry 1" in capsys.readouterr().out
+
+
+async def flooded_log(past_the_bound: int) -> list[log_pb2.LogEntry]:
+    """Return the log of a Spit match whose seat 1 sent commands past its refusals' bound."""
+    table = Table(game_pb2.GAME_SPIT, 3)
+    await table.open()
+    for _ in range(bounds.REFUSALS_LOGGED_PER_SEAT + past_the_bound):
+        await table.submit(1, game_pb2.Command())  # empty: refused
+    await table.submit(0, RESIGN)
+    log = await table.log()
+    await table.close()
+    return log
+
+
+def test_a_log_past_a_seats_bound_replays_and_the_tool_says_what_it_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = asyncio.run(flooded_log(past_the_bound=25))
+    assert replay(log).identical
+    saved = tmp_path / "log.bin"
+    saved.write_bytes(log_pb2.MatchLog(match_id="m3", entries=log).SerializeToString())
+    assert main(["m3", "--file", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert "identical" in out
+    assert "refusals answered but not logged, past their seat's bound: seat 0: 0, seat 1: 25" in out
 
 
 def _sha(state: bytes) -> bytes:

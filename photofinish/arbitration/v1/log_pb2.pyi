@@ -269,6 +269,7 @@ class LogEntry(_message.Message):
     OPENED_NS_FIELD_NUMBER: _builtins.int
     AWAY_FIELD_NUMBER: _builtins.int
     LAST_SEEN_US_FIELD_NUMBER: _builtins.int
+    REFUSALS_NOT_LOGGED_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     index: _builtins.int
     """the entry's place in the match's log: 0, 1, 2, … without gaps"""
@@ -343,6 +344,13 @@ class LogEntry(_message.Message):
     def fault(self) -> Global___FaultRecord:
         """FAULT"""
 
+    @_builtins.property
+    def refusals_not_logged(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """FINISHED, VOIDED: by seat, the refused commands answered but not stored, the seat
+        having as many stored as its log keeps (docs/arbitration-log.md, "Bounds"); counted by
+        the instance that ended the match. Empty when every refusal was stored.
+        """
+
     def __init__(
         self,
         *,
@@ -375,10 +383,11 @@ class LogEntry(_message.Message):
         opened_ns: _builtins.int = ...,
         away: _builtins.bool = ...,
         last_seen_us: _builtins.int = ...,
+        refusals_not_logged: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us", "command", b"command", "created", b"created", "deadline_us", b"deadline_us", "decision", b"decision", "fault", b"fault", "flag", b"flag", "landing", b"landing", "outcome", b"outcome", "race", b"race", "refusal", b"refusal"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us", "arrival_us", b"arrival_us", "away", b"away", "bank_ms", b"bank_ms", "client_seq", b"client_seq", "clocked", b"clocked", "command", b"command", "created", b"created", "deadline_us", b"deadline_us", "decision", b"decision", "fault", b"fault", "flag", b"flag", "grace_ms", b"grace_ms", "index", b"index", "instance", b"instance", "kind", b"kind", "landing", b"landing", "last_seen_us", b"last_seen_us", "match_id", b"match_id", "opened_ns", b"opened_ns", "outcome", b"outcome", "race", b"race", "reason", b"reason", "refusal", b"refusal", "seat", b"seat", "seq", b"seq", "stamp_ns", b"stamp_ns", "state_sha256", b"state_sha256", "version", b"version", "void_reason", b"void_reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us", "arrival_us", b"arrival_us", "away", b"away", "bank_ms", b"bank_ms", "client_seq", b"client_seq", "clocked", b"clocked", "command", b"command", "created", b"created", "deadline_us", b"deadline_us", "decision", b"decision", "fault", b"fault", "flag", b"flag", "grace_ms", b"grace_ms", "index", b"index", "instance", b"instance", "kind", b"kind", "landing", b"landing", "last_seen_us", b"last_seen_us", "match_id", b"match_id", "opened_ns", b"opened_ns", "outcome", b"outcome", "race", b"race", "reason", b"reason", "refusal", b"refusal", "refusals_not_logged", b"refusals_not_logged", "seat", b"seat", "seq", b"seq", "stamp_ns", b"stamp_ns", "state_sha256", b"state_sha256", "version", b"version", "void_reason", b"void_reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__deadline_us: _TypeAlias = _typing.Literal["deadline_us"]  # noqa: Y015
     _WhichOneofArgType__deadline_us: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us"]  # noqa: Y015

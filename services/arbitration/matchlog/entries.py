@@ -21,6 +21,7 @@ from services.common.rejection import Rejection
 
 SERVER = -1  # the seat of an entry the server made itself
 ABORTED = "aborted"  # a void's kind when a claim aborted the match (no fault)
+LOG_FULL = "log_full"  # a void's kind when the match's log had room for nothing more
 
 # Entries after which the state may differ: they carry its hash.
 CHANGES_STATE = frozenset(
@@ -214,7 +215,7 @@ def aborted_entry(
     entry.reason = ABORTED
     entry.void_reason = void_reason
     entry.state_sha256 = match.state_sha256
-    return entry
+    return _closing(match, entry)
 
 
 def fault_entry(match: Match, fault: Fault, at_ns: int) -> log_pb2.LogEntry:
@@ -245,7 +246,7 @@ def finished_entry(match: Match, at_ns: int) -> log_pb2.LogEntry:
     entry.state_sha256 = match.state_sha256
     if match.outcome is not None:
         entry.outcome.CopyFrom(match.outcome)
-    return entry
+    return _closing(match, entry)
 
 
 def voided_entry(match: Match, fault: Fault, void_reason: str, at_ns: int) -> log_pb2.LogEntry:
@@ -255,4 +256,23 @@ def voided_entry(match: Match, fault: Fault, void_reason: str, at_ns: int) -> lo
     entry.void_reason = void_reason
     entry.fault.CopyFrom(_fault_record(match, fault))
     entry.state_sha256 = match.state_sha256
+    return _closing(match, entry)
+
+
+def full_entry(match: Match, at_ns: int) -> log_pb2.LogEntry:
+    """Return the last entry of a match whose log has room for nothing more than its end
+    (matchlog/bounds.py): no result, no rating."""
+    entry = _entry(match, log_pb2.ENTRY_KIND_VOIDED, SERVER, at_ns)
+    entry.seq += 1
+    entry.reason = LOG_FULL
+    entry.void_reason = f"{LOG_FULL}: the match's log holds as many entries as a match keeps"
+    entry.state_sha256 = match.state_sha256
+    return _closing(match, entry)
+
+
+def _closing(match: Match, entry: log_pb2.LogEntry) -> log_pb2.LogEntry:
+    """Return the end ``entry`` with the count of each seat's refusals the log left out."""
+    if match.not_logged:
+        seats = range(len(match.created.players))
+        entry.refusals_not_logged.extend(match.not_logged.get(seat, 0) for seat in seats)
     return entry

@@ -30,6 +30,7 @@ from prometheus_client import Counter, Gauge, Histogram
 
 from photofinish.arbitration.v1 import log_pb2
 from services.arbitration.match import Match
+from services.arbitration.matchlog.bounds import is_full
 from services.arbitration.matchlog.reader import Stored, read_log
 from services.common.metrics import LATENCY_BUCKETS_S
 from services.common.natslink.frames import header_block
@@ -165,9 +166,10 @@ class _Tail:
 class LogWriter:
     """Appends each match's entries in the order the referee decides them."""
 
-    def __init__(self, store: Store, instance: str = "") -> None:
+    def __init__(self, store: Store, instance: str = "", entries_per_match: int = 0) -> None:
         self._store = store
         self.instance = instance
+        self._entries_per_match = entries_per_match  # the stream's limit; 0: none
         self._tails: dict[str, _Tail] = {}
 
     @classmethod
@@ -182,6 +184,13 @@ class LogWriter:
     def resume(self, match_id: str, stored: Stored) -> None:
         """Continue the log of a match taken over, after the entries read back."""
         self._tails[match_id] = _Tail(len(stored.entries), stored.last_seq)
+
+    def is_full(self, match_id: str) -> bool:
+        """Return whether the match's log has room for nothing but its end."""
+        tail = self._tails.get(match_id)
+        if tail is None or not self._entries_per_match:
+            return False
+        return is_full(tail.next_index, self._entries_per_match)
 
     async def append(self, match: Match, entry: log_pb2.LogEntry) -> None:
         """Store ``entry`` as the match's next one; return once the stream has it.
