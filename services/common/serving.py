@@ -11,6 +11,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from services.common import callers
 from services.common.heap import tune_collector
 from services.common.metrics import metrics_server
 from wire.stopping import wait_for_stop_signal
@@ -21,12 +22,14 @@ Register = Callable[[grpc.aio.Server], Sequence[str]]
 
 @dataclass(frozen=True, slots=True)
 class Listen:
-    """Where a service listens; port 0 asks the kernel for a free one (tests do)."""
+    """Where a service listens (port 0 asks the kernel for a free one: tests do), and
+    which callers its gRPC port accepts (``PF_CALLERS``: services/common/callers.py)."""
 
     host: str
     grpc_port: int
     metrics_port: int
     shutdown_grace_s: float = 2.0
+    callers: str = ""
 
 
 def announce_ready(name: str, **ports: int) -> None:
@@ -45,7 +48,7 @@ async def grpc_server(
     listen: Listen, register: Register
 ) -> AsyncIterator[tuple[grpc.aio.Server, int, health.aio.HealthServicer]]:
     """Start a grpc.aio server with health checking and reflection; stop it gracefully."""
-    server = grpc.aio.server()
+    server = grpc.aio.server(interceptors=callers.interceptors(listen.callers))
     names = list(register(server))
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TypeVar
 
+from services.common.callers import parse_callers
 from services.common.database import Postgres, SqliteFile, Target
 from services.common.serving import Listen
 
@@ -55,10 +56,17 @@ def listen(env: Mapping[str, str]) -> Listen:
     """Return where a service listens: PF_HOST, PF_GRPC_PORT and PF_METRICS_PORT (0: any free).
 
     Raises:
-        ConfigError: for a port that is not a number of at least 0.
+        ConfigError: for a port that is not a number of at least 0, or a malformed
+            PF_CALLERS.
     """
+    text = env.get("PF_CALLERS", "")
+    try:
+        parse_callers(text)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
     return Listen(
         host=env.get("PF_HOST", "127.0.0.1"),
         grpc_port=number(env, "PF_GRPC_PORT", 0, int, 0),
         metrics_port=number(env, "PF_METRICS_PORT", 0, int, 0),
+        callers=text,
     )

@@ -48,7 +48,7 @@ async def main(config: Config) -> None:
     directory = await Directory.open(nc.jetstream())
     await directory.start()
     link = await NatsLink.connect(config.nats_url, "gateway-link")  # submits and updates
-    arbitration = ArbitrationChannels(config.arbitration_addr, directory)
+    arbitration = ArbitrationChannels(config.arbitration_addr, directory, config.caller_token)
     rate = CommandRate(config.commands_per_s, config.commands_burst)
     submits = SubmitForwarder(link, directory, rate)
     submits.start()
@@ -87,6 +87,7 @@ async def main(config: Config) -> None:
         resolvers={"arbitration": by_owner(directory)},
         # The queue, challenges, rematches and tournament watches count as Watch does.
         stream_slot=arena.stream_slot,
+        caller_token=config.caller_token,
     )
     app = web.Application()
     app.on_response_prepare.append(security_headers([OPS_PAGE, PLACEHOLDER]))

@@ -15,6 +15,7 @@ import nats.errors
 from google.protobuf.message import Message
 
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
+from services.common import callers
 from services.common.identity import PLAYER_ID
 from services.common.placement import Directory
 from services.common.rejection import from_rpc_error
@@ -48,8 +49,9 @@ async def _address(directory: Directory, match_id: str) -> str | None:
 class ArbitrationChannels:
     """Channels to the arbitration instances, for the calls the gateway makes itself."""
 
-    def __init__(self, default_addr: str, directory: Directory) -> None:
-        self._default = grpc.aio.insecure_channel(default_addr)
+    def __init__(self, default_addr: str, directory: Directory, caller_token: str = "") -> None:
+        self._default = callers.channel(default_addr, caller_token)
+        self._caller_token = caller_token
         self._directory = directory
         self._by_address: dict[str, grpc.aio.Channel] = {}
 
@@ -59,7 +61,7 @@ class ArbitrationChannels:
         if address is None:
             return self._default
         if address not in self._by_address:
-            self._by_address[address] = grpc.aio.insecure_channel(address)
+            self._by_address[address] = callers.channel(address, self._caller_token)
         return self._by_address[address]
 
     async def latest(self, match_id: str, seat: int, player_id: str) -> arbitration_pb2.MatchUpdate:

@@ -28,6 +28,7 @@ class Config:
     inject_forwarding_delay_ms: float  # fault injection for tests only: hold each request
     metrics_targets: tuple[MetricsTarget, ...] = ()  # the services the ops page reads
     tournaments_addr: str = ""
+    caller_token: str = ""  # PF_CALLER_TOKEN: what the services know the gateway by
     presence_every_s: float = 5.0  # how often the seats with a stream open are named
     commands_per_s: float = 10.0  # each player's command rate (services/gateway/ratelimit.py)
     commands_burst: float = 20.0
@@ -57,6 +58,7 @@ class Config:
             inject_forwarding_delay_ms=float(env.get("PF_INJECT_FORWARDING_DELAY_MS", "0")),
             metrics_targets=parse_targets(env.get("PF_METRICS_TARGETS", "")),
             tournaments_addr=env.get("PF_TOURNAMENTS_ADDR", "127.0.0.1:7105"),
+            caller_token=env.get("PF_CALLER_TOKEN", ""),
             presence_every_s=float(env.get("PF_PRESENCE_EVERY_S", "5")),
             commands_per_s=float(env.get("PF_COMMANDS_PER_S", "10")),
             commands_burst=float(env.get("PF_COMMANDS_BURST", "20")),

@@ -24,6 +24,7 @@ class Config:
     log_level: str
     # The ratings service's gRPC address; "" queues everyone at the newcomer's 1500.
     ratings_addr: str = ""
+    caller_token: str = ""  # PF_CALLER_TOKEN: what ratings knows matchmaking by
     # GetRating answers in about a millisecond; past 1 s a player is queued at 1500 rather
     # than kept waiting for a ladder that is down (docs/matchmaking.md).
     ratings_timeout_s: float = 1.0
@@ -53,6 +54,7 @@ class Config:
             request_timeout_s=float(env.get("PF_MATCHMAKING_REQUEST_TIMEOUT_S", "3.0")),
             log_level=env.get("PF_LOG_LEVEL", "INFO"),
             ratings_addr=env.get("PF_RATINGS_ADDR", ""),
+            caller_token=env.get("PF_CALLER_TOKEN", ""),
             ratings_timeout_s=float(env.get("PF_MATCHMAKING_RATINGS_TIMEOUT_S", "1.0")),
             window=Window(
                 start_points=float(env.get("PF_MATCHMAKING_WINDOW_START", "50")),

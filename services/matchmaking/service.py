@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Sequence
 import grpc
 
 from photofinish.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
-from services.common import natsmetrics
+from services.common import callers, natsmetrics
 from services.matchmaking.again import Rematches
 from services.matchmaking.broker import NatsBroker
 from services.matchmaking.challenges import Challenges
@@ -78,7 +78,7 @@ class Service:
             log.warning("no PF_RATINGS_ADDR: every ticket is queued at 1500")
             yield newcomer_rating
             return
-        async with grpc.aio.insecure_channel(address) as channel:
+        async with callers.channel(address, self._config.caller_token) as channel:
             log.info("ratings at", extra={"fields": {"address": address}})
             yield RatingsLookup(channel, self._config.ratings_timeout_s)
 

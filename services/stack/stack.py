@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from services.common import callers
 from services.stack import natsauth
 from services.stack.natsd import NatsServer, start_nats
 from services.stack.private import make_private
@@ -115,6 +116,11 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
             secrets={natsauth.password_variable(u): p for u, p in passwords.items()},
         )
         urls = {u: natsauth.with_user(nats.url, u, p) for u, p in passwords.items()}
+    # The internal gRPC ports know their callers by token, new each start: the gateway
+    # calls every service, matchmaking calls ratings (services/common/callers.py).
+    tokens = {"gateway": callers.new_token(), "matchmaking": callers.new_token()}
+    accepts = {name: callers.format_callers({"gateway": tokens["gateway"]}) for name in SERVICES}
+    accepts["ratings"] = callers.format_callers(tokens)
     logs = config.data_dir / "logs"
     stack = Stack(urls.get("operator", config.nats_url), {}, log_dir=logs, nats_urls=urls)
     base = {
@@ -133,6 +139,8 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
                 # Matchmaking reads each queued player's rating (ratings starts before it).
                 "PF_RATINGS_ADDR": stack.address("ratings") if "ratings" in stack.children else "",
                 "PF_INSTANCE": name,  # arbitration's name in the placement records
+                "PF_CALLERS": accepts[name],
+                "PF_CALLER_TOKEN": tokens.get(name, ""),
             }
             stack.children[name] = await start_child(
                 name, f"services.{name}", env, logs, config.echo
@@ -147,6 +155,7 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
         gateway_env = {
             **base,
             "NATS_URL": stack.nats_url_of("gateway"),
+            "PF_CALLER_TOKEN": tokens["gateway"],
             "PF_HTTP_PORT": str(config.ports.gateway),
             "PF_ARBITRATION_ADDR": stack.address("arbitration"),
             "PF_MATCHMAKING_ADDR": stack.address("matchmaking"),

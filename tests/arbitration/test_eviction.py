@@ -27,11 +27,16 @@ class ReleaseFails:
         raise OSError("no route to the bucket")
 
 
-async def finish(table: Table) -> str:
-    """Open the table's match and end it on a flag; return its id."""
+async def finish(table: Table, clock: Table | None = None) -> str:
+    """Open the table's match and end it on a flag; return its id. ``clock``: the table
+    whose clock the instance reads, when not this one's."""
     await table.open()
     await table.submit(0, READY)
     await table.submit(1, READY)
+    deadline = table.match.timing.deadline_ns()
+    assert deadline is not None
+    clock = clock or table
+    clock.now_ns = max(clock.now_ns, deadline)  # the flag falls at the deadline, not before
     await table.flag()
     assert table.match.is_over()
     return table.match.match_id
@@ -51,7 +56,7 @@ async def test_a_failed_forget_does_not_stop_the_eviction() -> None:
     later = Table(game_pb2.GAME_BID, 10)
     later.matches = table.matches  # a second match on the same instance, on its clock
     later.now_ns = table.now_ns
-    second = await finish(later)
+    second = await finish(later, clock=table)
     table.now_ns = later.now_ns + 10**9
     await poll_until("the later match's delete is tried", lambda: len(store.forgotten) > 1)
     assert store.forgotten == [first, second]

@@ -127,14 +127,7 @@ async def restart_gateway(stack: Stack, data_dir: Path, match_id: str) -> None:
     port = old.ports["http"]
     lost_before = len(logged(data_dir, "watch lost; reconnecting", match_id))
     await old.stop()
-    env = {
-        "NATS_URL": stack.nats_url,
-        "PF_TOKEN_KEY": TOKEN_KEY,
-        "PF_HTTP_PORT": str(port),
-        "PF_ARBITRATION_ADDR": stack.address("arbitration"),
-        "PF_MATCHMAKING_ADDR": stack.address("matchmaking"),
-        "PF_RATINGS_ADDR": stack.address("ratings"),
-    }
+    env = {**old.env, "PF_HTTP_PORT": str(port)}  # its NATS user and caller token too
     await poll_until(
         f"the pool's seat in {match_id} notices the gateway is gone",
         lambda: len(logged(data_dir, "watch lost; reconnecting", match_id)) > lost_before,

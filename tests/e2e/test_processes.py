@@ -12,6 +12,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
+from services.common import callers
 from services.stack.stack import SERVICES, Stack, StackConfig, run_stack
 from tests.e2e.support import metric
 from tests.waiting import poll_until
@@ -36,7 +37,9 @@ async def test_every_service_serves_health_reflection_and_metrics_and_stops_clea
     async with run_stack(StackConfig(tmp_path, with_bots=False)) as stack:
         async with aiohttp.ClientSession() as http:
             for name in SERVICES:
-                async with grpc.aio.insecure_channel(stack.address(name)) as channel:
+                # Reflection, like every method but health, is for the services' callers.
+                token = stack.children["gateway"].env["PF_CALLER_TOKEN"]
+                async with callers.channel(stack.address(name), token) as channel:
                     health_stub: Any = health_pb2_grpc.HealthStub(channel)
                     health = await health_stub.Check(health_pb2.HealthCheckRequest())
                     assert health.status == health_pb2.HealthCheckResponse.SERVING

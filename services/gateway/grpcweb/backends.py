@@ -10,6 +10,7 @@ from typing import Protocol
 import grpc.aio
 from aiohttp import web
 
+from services.common import callers
 from services.gateway.grpcweb.config import GrpcWebConfig
 
 # Raw-bytes callables: no serializers, so request and response bytes pass through
@@ -32,9 +33,11 @@ class Backends:
         self,
         channels: Mapping[str, grpc.aio.Channel],
         options: tuple[tuple[str, int | str], ...] = (),
+        caller_token: str = "",
     ) -> None:
         self._channels = dict(channels)
         self._options = list(options)
+        self._caller_token = caller_token
         self._instances: dict[str, grpc.aio.Channel] = {}  # by target, opened on first use
         self._unary: dict[tuple[str, str], UnaryMethod] = {}
         self._streaming: dict[tuple[str, str], StreamMethod] = {}
@@ -59,7 +62,7 @@ class Backends:
         if not target:
             return self._channels[backend]
         if target not in self._instances:
-            self._instances[target] = grpc.aio.insecure_channel(target, options=self._options)
+            self._instances[target] = callers.channel(target, self._caller_token, self._options)
         return self._instances[target]
 
     @contextmanager
@@ -98,12 +101,14 @@ def backends_context(
 
     async def open_channels(app: web.Application) -> AsyncIterator[None]:
         options = list(config.channel_options)
+        token = config.caller_token
         backends = Backends(
             {
-                name: grpc.aio.insecure_channel(target, options=options)
+                name: callers.channel(target, token, options)
                 for name, target in config.backends.items()
             },
             config.channel_options,
+            token,
         )
         app[BACKENDS] = backends
         try:

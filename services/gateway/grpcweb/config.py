@@ -41,6 +41,8 @@ class GrpcWebConfig:
     # sends a byte now and then holds a connection and a handler for nothing.
     body_timeout_s: float = 10.0
     channel_options: tuple[tuple[str, int | str], ...] = ()
+    # Sent with every call to a backend, which knows its callers by it (PF_CALLER_TOKEN).
+    caller_token: str = ""
     # Backends with several instances: which one serves a request (by backend name).
     resolvers: Mapping[str, Resolver] = field(default_factory=dict)
     # Methods the gateway answers itself (by public path): their routes name no backend.
