@@ -18,6 +18,7 @@ from services.common.placement import Directory, Owner, arbiters_bucket, owners_
 from services.common.rejection import Rejection
 from services.gateway.submits import SubmitForwarder
 from services.stack.natsd import NatsServer, start_nats
+from tests.matchmaking.responders import is_probe, until_listening
 from wire import subjects
 
 
@@ -62,6 +63,9 @@ async def test_each_command_gets_its_own_answer_whatever_the_order_they_come_in(
 
     async def arbitration(message: Msg) -> None:
         """Answers the batch's last command first, and refuses the even client_seqs."""
+        if is_probe(message):
+            await message.respond(b"")
+            return
         batch = arbitration_pb2.Submits.FromString(message.data)
         batches.append(batch)
         for index in reversed(range(len(batch.submits))):
@@ -78,7 +82,9 @@ async def test_each_command_gets_its_own_answer_whatever_the_order_they_come_in(
             await nc.publish(message.reply, reply.SerializeToString())
 
     await nc.subscribe(subjects.submits("arb-a"), cb=arbitration)
-    await nc.flush()  # the server has the subscription before the forwarder publishes
+    # The server routes to a subscription only once a probe gets through: SUB and its PONG
+    # are not always enough (tests/matchmaking/responders.py; seen here in two soaks).
+    await until_listening(nc, subjects.submits("arb-a"))
     first, second, third = await asyncio.gather(
         forwarder.submit(submit(1), "p1", 123),
         forwarder.submit(submit(2), "p1", 124),
