@@ -12,6 +12,7 @@ import grpc
 
 from photofinish.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 from services.common import callers, natsmetrics
+from services.common.natsurl import servers_of
 from services.matchmaking.again import Rematches
 from services.matchmaking.broker import NatsBroker
 from services.matchmaking.challenges import Challenges
@@ -45,7 +46,9 @@ class Service:
         async with contextlib.AsyncExitStack() as stack:
             nc = await natsmetrics.connect(config.nats_url, "matchmaking")
             stack.push_async_callback(nc.drain)
-            log.info("connected to NATS", extra={"fields": {"url": config.nats_url}})
+            # The server alone: the URL carries this service's NATS password.
+            servers = [f"{host}:{port}" for host, port in servers_of(config.nats_url)]
+            log.info("connected to NATS", extra={"fields": {"servers": servers}})
             rating_of = await stack.enter_async_context(self._ratings())
             self._opener = Opener(NatsBroker(nc, config.request_timeout_s))
             self._queues = Queues(

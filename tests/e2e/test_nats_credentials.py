@@ -137,3 +137,11 @@ async def test_the_operator_may_do_everything(stack: Stack) -> None:
     assert await attempt(stack.nats_url, tries, *credentials_of(stack.nats_url)) == [ALLOWED] * len(
         tries
     )
+
+
+async def test_no_log_holds_a_nats_password(stack: Stack) -> None:
+    passwords = [credentials_of(url)[1] for url in stack.nats_urls.values()]
+    assert all(passwords)
+    for log in stack.log_dir.glob("*.log"):
+        text = log.read_text(errors="replace")
+        assert not [p for p in passwords if p in text], f"a NATS password in {log.name}"

@@ -117,7 +117,7 @@ class NatsLink:
         """
         link = cls(url, name, on_disconnected, on_reconnected)
         if not await link._dial_any():
-            raise NotConnected(f"no NATS server answered at {url}")
+            raise NotConnected(f"no NATS server answered at {link._servers}")  # no password
         link._arm_pinger()
         return link
 
