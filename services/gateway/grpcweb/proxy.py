@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import cast
@@ -11,6 +12,7 @@ from typing import cast
 from aiohttp import web
 from google.protobuf.message import Message
 
+from services.common.ratelog import RateLimitedWarnings
 from services.gateway.grpcweb.calls import Outgoing
 from services.gateway.grpcweb.config import GrpcWebConfig, LocalMethod, LocalStream, LocalUnary
 from services.gateway.grpcweb.cors import preflight_headers, response_headers
@@ -25,6 +27,9 @@ from services.gateway.grpcweb.routes import MethodKind, Route
 from wire.grpcweb.errors import MalformedRequest
 from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import Code, refused
+
+# One line per malformed request, at most 10 a minute: a stranger cannot fill the log.
+MALFORMED = RateLimitedWarnings(logging.getLogger("gateway"))
 
 # Called once the request message is in, just before forwarding. Returns the metadata the
 # gateway adds (an authenticated player id, a receipt stamp); raises RequestRefused to end
@@ -62,6 +67,10 @@ class GrpcWebProxy:
                 return await self._answer_here(request, wire, route, local, incoming, cors)
             outgoing = await self._outgoing(path, route, incoming)
         except MalformedRequest as err:
+            MALFORMED.warning(
+                "malformed request refused",
+                {"reason": err.reason.value, "path": path, "peer": request.remote or ""},
+            )
             return trailers_only(wire, status_for(err), cors)
         except RequestRefused as refusal:
             return trailers_only(wire, refusal.status, cors)

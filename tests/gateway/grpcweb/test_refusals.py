@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 
 import pytest
 
+from services.common.ratelog import RateLimitedWarnings
+from services.gateway.grpcweb import proxy
 from tests.gateway.grpcweb import webclient
 from tests.gateway.grpcweb.conftest import BODY_TIMEOUT_S, MAX_MESSAGE_BYTES, Gateway
 from tests.gateway.grpcweb.probe import SERVICE
@@ -121,3 +124,17 @@ async def test_a_body_that_trickles_in_is_cut_at_the_body_timeout(gateway: Gatew
     stop.set()
     assert (reply.status, reply.reason) == (4, "body_timeout")
     assert asyncio.get_running_loop().time() - started < 10 * BODY_TIMEOUT_S
+
+
+async def test_a_malformed_request_is_logged_once_without_a_traceback(
+    gateway: Gateway, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(proxy, "MALFORMED", RateLimitedWarnings(logging.getLogger("gateway")))
+    with caplog.at_level(logging.WARNING):
+        for _ in range(15):
+            await webclient.call(gateway.session, gateway.url(ECHO), body=b"not a frame")
+    lines = [r for r in caplog.records if r.getMessage() == "malformed request refused"]
+    assert len(lines) == 10  # then held back, and counted
+    assert all(r.levelno == logging.WARNING and r.exc_info is None for r in lines)
+    assert lines[0].fields["reason"] == "unknown_flag"  # type: ignore[attr-defined]
+    assert lines[0].fields["path"] == ECHO  # type: ignore[attr-defined]
