@@ -40,6 +40,7 @@ from services.arbitration.matchlog.reader import CLOSING, read_entries
 from services.common.rejection import Rejection
 from services.rules import steps
 from services.rules.games import decode_state, entry_for
+from services.stack.natsauth import operator_url
 
 # Refusals the engine made, which a replay must make again. "match_over" is left out: the
 # arbitration also says it of a command that came after the end, without asking the rules.
@@ -240,7 +241,11 @@ async def _fetch(url: str, match_id: str) -> list[log_pb2.LogEntry]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("match_id")
-    parser.add_argument("--nats", default=os.environ.get("NATS_URL", "nats://127.0.0.1:7422"))
+    parser.add_argument(
+        "--nats",
+        # NATS_URL, else a running make run's operator (var/nats/operator.url), else its port.
+        default=os.environ.get("NATS_URL") or operator_url() or "nats://127.0.0.1:7422",
+    )
     parser.add_argument("--file", type=Path, help="a serialized MatchLog instead of NATS")
     parser.add_argument("--entries", action="store_true", help="print every entry")
     args = parser.parse_args(argv)

@@ -10,6 +10,7 @@ from pathlib import Path
 from prometheus_client import start_http_server
 
 from services.common.natsurl import servers_of
+from services.stack import natsauth
 from services.stack.stack import Ports, StackConfig, run_stack
 from services.stack.supervise import Supervisor
 from wire.stopping import wait_for_stop_signal
@@ -44,6 +45,8 @@ async def main(args: argparse.Namespace) -> None:
     async with run_stack(config) as stack:
         supervisor = asyncio.create_task(Supervisor(stack).run())
         host, port = servers_of(stack.nats_url)[0]
+        if stack.nats_urls:
+            natsauth.save_operator_url(config.data_dir, stack.nats_url)
         users = "one user per service, new passwords each start" if stack.nats_urls else "as given"
         print(
             f"\nPhoto Finish is running.\n"

@@ -10,7 +10,9 @@ read the answers meant for another. ``operator`` is for the tools that read the 
 ``make run`` and the tests' stacks render :func:`authorization` into the nats-server
 config they start, with fresh passwords each start (:func:`new_passwords`); the server
 reads them from its environment (``$PF_NATS_PASSWORD_<USER>``), each service from its own
-``NATS_URL``. ``python -m services.stack.natsauth`` prints the block.
+``NATS_URL``. Only the operator's URL is written down, in ``var/nats/operator.url``
+(0600), for ``tools.replay`` against a running ``make run``. ``python -m
+services.stack.natsauth`` prints the block.
 """
 
 from __future__ import annotations
@@ -18,13 +20,17 @@ from __future__ import annotations
 import secrets
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import quote, urlparse, urlunparse
 
+from services.stack.private import open_private
 from wire import subjects
 
 RESULTS = subjects.RESULTS_STREAM
 LOG = subjects.LOG_STREAM
 ARBITERS, OWNERS, LIVE, WATCHERS = "pf_arbiters", "pf_owners", "pf_live", "pf_watchers"
+# Under the data folder (var/, 0700), 0600: the one password make run writes down.
+OPERATOR_URL_FILE = "nats/operator.url"
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +188,24 @@ def authorization() -> str:
 
 def _list(patterns: tuple[str, ...]) -> str:
     return "[" + ", ".join(f'"{pattern}"' for pattern in patterns) + "]"
+
+
+def save_operator_url(data_dir: Path, url: str) -> Path:
+    """Keep the operator's URL (with its password) in ``data_dir``, readable by its owner
+    alone, for the tools that read the streams of a running ``make run``."""
+    path = data_dir / OPERATOR_URL_FILE
+    with open_private(path) as file:
+        file.truncate(0)
+        file.write(url.encode())
+    return path
+
+
+def operator_url(data_dir: Path = Path("var")) -> str | None:
+    """Return the operator's URL a running ``make run`` saved in ``data_dir``, if any."""
+    try:
+        return (data_dir / OPERATOR_URL_FILE).read_text().strip() or None
+    except OSError:
+        return None
 
 
 def with_user(url: str, user: str, password: str) -> str:

@@ -18,7 +18,7 @@ import pytest
 import pytest_asyncio
 
 from services.common.natsurl import credentials_of, servers_of
-from services.stack.natsauth import USERS
+from services.stack.natsauth import USERS, operator_url, save_operator_url
 from services.stack.stack import Stack, StackConfig, run_stack
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -145,3 +145,13 @@ async def test_no_log_holds_a_nats_password(stack: Stack) -> None:
     for log in stack.log_dir.glob("*.log"):
         text = log.read_text(errors="replace")
         assert not [p for p in passwords if p in text], f"a NATS password in {log.name}"
+
+
+async def test_the_operator_url_is_kept_for_its_owner_alone(tmp_path: Path) -> None:
+    (tmp_path / "nats").mkdir()
+    path = save_operator_url(tmp_path, "nats://operator:pfsecret@127.0.0.1:7422")
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert operator_url(tmp_path) == "nats://operator:pfsecret@127.0.0.1:7422"
+    assert save_operator_url(tmp_path, "nats://operator:pfnew@127.0.0.1:7422") == path
+    assert operator_url(tmp_path) == "nats://operator:pfnew@127.0.0.1:7422"  # replaced
+    assert operator_url(tmp_path / "elsewhere") is None
