@@ -25,6 +25,9 @@ from services.matchmaking.queues import OpenOnline
 
 log = logging.getLogger(__name__)
 
+# A player's open challenges at once: a few friends to invite, not the whole lobby's codes.
+MAX_OPEN_PER_PLAYER = 3
+
 
 @dataclass(slots=True, eq=False)
 class _Challenge:
@@ -51,7 +54,16 @@ class Challenges:
         """Keep a challenge open while the context is; yield its code and its match.
 
         The match raises Unavailable when arbitration did not open it.
+
+        Raises:
+            Refused: when the creator already has ``MAX_OPEN_PER_PLAYER`` challenges open.
         """
+        held = sum(c.creator.id == creator.id for c in self._open.values())
+        if held >= MAX_OPEN_PER_PLAYER:
+            raise Refused(
+                Reason.TOO_MANY_CHALLENGES,
+                f"you have {held} challenges open, the most at once: close one to make another",
+            )
         code = self._draw_code()
         while code in self._open:
             code = self._draw_code()

@@ -18,6 +18,7 @@ class Reason(enum.Enum):
     NO_REMATCH = "no_rematch"  # not an online match of the caller's that this service opened
     # Refused: well formed, but not allowed now.
     OWN_CHALLENGE = "own_challenge"
+    TOO_MANY_CHALLENGES = "too_many_challenges"  # the creator's open challenges are at the cap
     MATCH_BEING_OPENED = "match_being_opened"
     # Superseded: a newer request of the same player took this one's place.
     TICKET_REPLACED = "ticket_replaced"

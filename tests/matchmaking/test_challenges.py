@@ -86,3 +86,22 @@ async def test_when_the_match_cannot_be_opened_both_sides_are_told() -> None:
             await challenges.accept(BOB, code)
         with pytest.raises(Unavailable):
             await match
+
+
+async def test_a_player_holds_three_challenges_open_at_most() -> None:
+    challenges = Challenges(Opening().online)
+    async with (
+        challenges.create(ANN, SPIT, False),
+        challenges.create(ANN, BID, True),
+        challenges.create(ANN, SPIT, True) as (third, _),
+    ):
+        with pytest.raises(Refused) as error:
+            async with challenges.create(ANN, BID, False):
+                pass
+        assert error.value.reason is Reason.TOO_MANY_CHALLENGES
+        assert "you have 3 challenges open" in str(error.value)
+        async with challenges.create(BOB, SPIT, False) as (code, _):  # others are not held
+            await challenges.accept(CAT, code)
+        await challenges.accept(BOB, third)  # one taken: Ann may make another
+        async with challenges.create(ANN, BID, False) as (fourth, _):
+            assert fourth != third
