@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 
 import grpc
 from google.protobuf.message import Message
@@ -140,9 +140,13 @@ class LocalArena:
                     f"{request.match_id[:80]!r} is no match id",
                 )
             )
+        # aclosing: closed here, the follow's finally (unsubscribe, the seat no longer
+        # present) runs at once, not when a collector gets to a generator left suspended
+        # at its yield by a cancel that landed while its update was being written.
         with self.stream_slot(metadata):
-            async for data in self._follow(request, player):
-                yield data
+            async with contextlib.aclosing(self._follow(request, player)) as updates:
+                async for data in updates:
+                    yield data
 
     @contextlib.contextmanager
     def stream_slot(self, metadata: Metadata) -> Iterator[None]:
@@ -162,7 +166,9 @@ class LocalArena:
                 raise refused(rejection) from None
             yield
 
-    async def _follow(self, request: arena_pb2.WatchRequest, player: str) -> AsyncIterator[bytes]:
+    async def _follow(
+        self, request: arena_pb2.WatchRequest, player: str
+    ) -> AsyncGenerator[bytes, None]:
         published: asyncio.Queue[bytes] = asyncio.Queue()
         # Subscribe before asking for the latest update, so nothing falls in between.
         sid = self._link.subscribe(
