@@ -62,6 +62,7 @@ RESULTS_STREAM = "PF_RESULTS"
 RESULTS_FINISHED = "pf.results.finished"
 RESULTS_VOIDED = "pf.results.voided"
 RATINGS_CONSUMER = "ratings"
+TOURNAMENTS_CONSUMER = "tournaments"
 
 
 def match_view(match_id: str, seat: int) -> str:

@@ -123,50 +123,41 @@ def _refusing(handler: Handler, code: grpc.StatusCode, reason: str) -> Handler:
     )
 
 
-def _with_token(details: grpc.aio.ClientCallDetails, token: str) -> grpc.aio.ClientCallDetails:
-    metadata = grpc.aio.Metadata(*(details.metadata or ()))
-    metadata.add(TOKEN, token)
-    return grpc.aio.ClientCallDetails(
-        details.method, details.timeout, metadata, details.credentials, details.wait_for_ready
-    )
+class _WithToken:
+    """Adds the caller's token to a call's metadata, whatever the kind of call."""
 
-
-# One class per kind of call: a channel files each interceptor under the first kind it
-# is an instance of, so one object for both kinds would never see a server stream.
-class _UnaryWithToken(grpc.aio.UnaryUnaryClientInterceptor):
     def __init__(self, token: str) -> None:
         self._token = token
 
+    async def _call(self, continuation: Any, details: Any, request: Any) -> Any:
+        metadata = grpc.aio.Metadata(*(details.metadata or ()))
+        metadata.add(TOKEN, self._token)
+        with_token = grpc.aio.ClientCallDetails(
+            details.method, details.timeout, metadata, details.credentials, details.wait_for_ready
+        )
+        return await continuation(with_token, request)
+
+
+# One class per kind of call: a channel files each interceptor under the first kind it is
+# an instance of, so one object for every kind would never see a server stream. (No
+# client-streaming method in the project.)
+class _Unary(_WithToken, grpc.aio.UnaryUnaryClientInterceptor):
     async def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
-        return await continuation(_with_token(details, self._token), request)
+        return await self._call(continuation, details, request)
 
 
-class _StreamWithToken(grpc.aio.UnaryStreamClientInterceptor):
-    def __init__(self, token: str) -> None:
-        self._token = token
-
+class _ServerStream(_WithToken, grpc.aio.UnaryStreamClientInterceptor):
     async def intercept_unary_stream(self, continuation: Any, details: Any, request: Any) -> Any:
-        return await continuation(_with_token(details, self._token), request)
+        return await self._call(continuation, details, request)
 
 
-class _ClientStreamWithToken(grpc.aio.StreamUnaryClientInterceptor):
-    def __init__(self, token: str) -> None:
-        self._token = token
-
-    async def intercept_stream_unary(self, continuation: Any, details: Any, requests: Any) -> Any:
-        return await continuation(_with_token(details, self._token), requests)
-
-
-class _BothStreamWithToken(grpc.aio.StreamStreamClientInterceptor):
-    def __init__(self, token: str) -> None:
-        self._token = token
-
+class _BothStreams(_WithToken, grpc.aio.StreamStreamClientInterceptor):  # reflection's
     async def intercept_stream_stream(self, continuation: Any, details: Any, requests: Any) -> Any:
-        return await continuation(_with_token(details, self._token), requests)
+        return await self._call(continuation, details, requests)
 
 
 def channel(target: str, token: str, options: Sequence[tuple[str, Any]] = ()) -> grpc.aio.Channel:
     """Return a channel to ``target`` whose every call carries ``token`` ('': none)."""
-    kinds = (_UnaryWithToken, _StreamWithToken, _ClientStreamWithToken, _BothStreamWithToken)
+    kinds = (_Unary, _ServerStream, _BothStreams)
     chosen: list[Any] | None = [kind(token) for kind in kinds] if token else None
     return grpc.aio.insecure_channel(target, options=list(options), interceptors=chosen)

@@ -30,7 +30,7 @@ from services.ratings.model import (
     Verdict,
     Voided,
 )
-from services.ratings.settlement import newcomer, settle
+from services.ratings.settlement import SECONDS_PER_DAY, newcomer, settle
 
 # Every ``game`` column holds the game's registry name (games/registry.py), as stored
 # since the first migration: a game is never renamed.
@@ -42,7 +42,6 @@ _LINE = (
 # Rated games between the same two players that count toward ratings in any 24 hours
 # (docs/ratings.md says why 5).
 RATED_PER_PAIR_PER_DAY = 5
-PAIR_WINDOW_S = 86_400.0
 
 
 class Store:
@@ -134,7 +133,7 @@ def _over_pair_cap(
     counted = session.rows(
         "SELECT COUNT(*) FROM history WHERE player_id = ? AND game = ? AND opponent_id = ?"
         " AND rated = 1 AND played_unix_s > ?",
-        (first.player_id, result.game.name, second.player_id, played_unix_s - PAIR_WINDOW_S),
+        (first.player_id, result.game.name, second.player_id, played_unix_s - SECONDS_PER_DAY),
     )[0][0]
     if int(counted) < per_pair:
         return ""

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from services.stack.private import open_private, private_child
+from services.stack.private import open_private, private_child, write_private
 
 STARTUP_TIMEOUT_S = 10.0
 # One OS thread for Go's scheduler unless the environment says otherwise: on a small
@@ -68,9 +68,7 @@ async def start_nats(
     config: list[str] = []
     if authorization:
         conf = data_dir / "nats.conf"
-        with open_private(conf) as file:
-            file.truncate(0)
-            file.write(authorization.encode())
+        write_private(conf, authorization.encode())
         config = ["-c", str(conf)]
     log = open_private(data_dir / "nats-server.log")  # the child owns it
     process = await asyncio.create_subprocess_exec(

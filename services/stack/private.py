@@ -32,3 +32,10 @@ def open_private(path: Path) -> BinaryIO:
     """Open ``path`` to append bytes, creating it 0600."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     return os.fdopen(fd, "ab")
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Replace ``path``'s content with ``data``, the file 0600 (created so if need be)."""
+    with open_private(path) as file:
+        file.truncate(0)
+        file.write(data)

@@ -20,9 +20,12 @@ from services.common.pulling import batches
 from services.tournaments import metrics
 from services.tournaments.model import GameStatus, TournamentId
 from services.tournaments.store import Store
-from wire.subjects import RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
-
-TOURNAMENTS_CONSUMER = "tournaments"
+from wire.subjects import (
+    RESULTS_FINISHED,
+    RESULTS_STREAM,
+    RESULTS_VOIDED,
+    TOURNAMENTS_CONSUMER,
+)
 
 log = logging.getLogger("tournaments")
 

@@ -16,12 +16,12 @@ from services.common.database import Database
 from services.common.opening.request import NatsArbitration
 from services.common.results import declare
 from services.tournaments.config import Config
-from services.tournaments.consumer import TOURNAMENTS_CONSUMER, consume
+from services.tournaments.consumer import consume
 from services.tournaments.director import Director
 from services.tournaments.hub import Hub
 from services.tournaments.servicer import TournamentsServicer
 from services.tournaments.store import Store
-from wire.subjects import RESULTS_STREAM
+from wire.subjects import RESULTS_STREAM, TOURNAMENTS_CONSUMER
 
 log = logging.getLogger("tournaments")
 

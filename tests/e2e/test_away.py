@@ -7,36 +7,25 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
+from collections.abc import Callable
 
 import aiohttp
 import pytest
-import pytest_asyncio
 
 from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2, spit_pb2
-from services.stack.stack import Stack, StackConfig, run_stack
+from services.stack.stack import Stack
 from tests.e2e.support import Seated, challenge, next_update, player, until
 from tests.waiting import poll_until
 from tools.replay import replay
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-ENV = (("PF_AWAY_S", "2"), ("PF_PRESENCE_EVERY_S", "0.3"), ("PF_GATE_TIMEOUT_S", "600"))
+STACK_ENV = (("PF_AWAY_S", "2"), ("PF_PRESENCE_EVERY_S", "0.3"), ("PF_GATE_TIMEOUT_S", "600"))
 CLAIM = game_pb2.Command(claim=game_pb2.Claim())
 SPIT_READY = game_pb2.Command(spit=spit_pb2.SpitCommand(ready=spit_pb2.SpitReady()))
 BID_READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
-
-
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def arena(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> AsyncIterator[tuple[Stack, aiohttp.ClientSession]]:
-    config = StackConfig(Path(tmp_path_factory.mktemp("stack")), with_bots=False, extra_env=ENV)
-    async with run_stack(config) as stack, aiohttp.ClientSession() as http:
-        yield stack, http
 
 
 def away(seat: int) -> Callable[[arbitration_pb2.MatchUpdate], bool]:

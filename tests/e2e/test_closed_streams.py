@@ -20,17 +20,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator
-from pathlib import Path
 
 import aiohttp
 import pytest
-import pytest_asyncio
 
 from clients.arena import ArenaClient
 from clients.grpcweb import CallError
 from photofinish.game.v1 import game_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2
-from services.stack.stack import Stack, StackConfig, run_stack
+from services.stack.stack import Stack
 from tests.e2e.support import UPDATE_TIMEOUT_S, metric, player
 from tests.waiting import poll_until
 
@@ -39,15 +37,6 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 ROUNDS = 50
 BID = game_pb2.GAME_BID
 NOT_FOUND = 5
-
-
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def arena(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> AsyncIterator[tuple[Stack, aiohttp.ClientSession]]:
-    config = StackConfig(Path(tmp_path_factory.mktemp("stack")), with_bots=False)
-    async with run_stack(config) as stack, aiohttp.ClientSession() as http:
-        yield stack, http
 
 
 @contextlib.asynccontextmanager

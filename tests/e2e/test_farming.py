@@ -8,17 +8,14 @@ but the same two players count only 5 rated games in any 24 hours.
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import aiohttp
 import pytest
-import pytest_asyncio
 
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from photofinish.ratings.v1 import ratings_pb2
-from services.stack.stack import Stack, StackConfig, run_stack
+from services.stack.stack import Stack
 from tests.e2e.support import Seated, challenge, next_update, player, until
 from tests.waiting import poll_until
 
@@ -27,15 +24,6 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
 RESIGN = game_pb2.Command(bid=bid_pb2.BidCommand(resign=bid_pb2.BidResign()))
 PER_PAIR = 5  # ratings' default (PF_RATED_PER_PAIR_PER_DAY)
-
-
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def arena(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> AsyncIterator[tuple[Stack, aiohttp.ClientSession]]:
-    config = StackConfig(Path(tmp_path_factory.mktemp("stack")), with_bots=False)
-    async with run_stack(config) as stack, aiohttp.ClientSession() as http:
-        yield stack, http
 
 
 async def final(seated: Seated) -> arbitration_pb2.MatchUpdate:

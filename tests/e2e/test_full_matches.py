@@ -11,13 +11,12 @@ import base64
 import json
 import random
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
-import pytest_asyncio
 from google.protobuf.message import Message
 
 from clients.bots.planning import Pace
@@ -27,7 +26,7 @@ from games.bot import Level
 from games.registry import BY_NUMBER as GAMES
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
-from services.stack.stack import Stack, StackConfig, run_stack
+from services.stack.stack import Stack
 from tests.e2e.support import player
 from tests.pace import FAST_PLAY_ENV
 
@@ -37,17 +36,9 @@ MATCH_TIMEOUT_S = 240.0
 FINISHED = arbitration_pb2.STATUS_FINISHED
 
 
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def arena(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> AsyncIterator[tuple[Stack, aiohttp.ClientSession]]:
-    # Computer players think at 1% of their pace, so whole matches fit in a test.
-    config = StackConfig(
-        Path(tmp_path_factory.mktemp("stack")),
-        extra_env=(("PF_BOTS_THINK_SCALE", "0.01"), *FAST_PLAY_ENV),
-    )
-    async with run_stack(config) as stack, aiohttp.ClientSession() as http:
-        yield stack, http
+# Computer players think at 1% of their pace, so whole matches fit in a test.
+STACK_WITH_BOTS = True
+STACK_ENV = (("PF_BOTS_THINK_SCALE", "0.01"), *FAST_PLAY_ENV)
 
 
 def read_log(path: Path) -> list[dict[str, Any]]:

@@ -11,20 +11,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import Counter
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import aiohttp
 import nats
 import pytest
-import pytest_asyncio
 from nats.js import api
 
 from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2, spit_pb2
 from services.arbitration.matchlog import bounds
-from services.stack.stack import Stack, StackConfig, run_stack
+from services.stack.stack import Stack
 from tests.e2e.support import Seated, challenge, player
 from tests.e2e.test_match_log import (
     SPIT_READY,
@@ -45,17 +42,7 @@ PAST_THE_BOUND = 100  # lost races the flood sends past what the seat's log keep
 POSITIONS = 300  # positions to look through for a race
 
 
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def arena(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> AsyncIterator[tuple[Stack, aiohttp.ClientSession]]:
-    config = StackConfig(
-        Path(tmp_path_factory.mktemp("stack")),
-        with_bots=False,
-        extra_env=(*FAST_PLAY_ENV, ("PF_SPIT_PAUSE_MS", "100")),
-    )
-    async with run_stack(config) as stack, aiohttp.ClientSession() as http:
-        yield stack, http
+STACK_ENV = (*FAST_PLAY_ENV, ("PF_SPIT_PAUSE_MS", "100"))
 
 
 async def test_the_arbitration_declares_the_log_stream_with_its_limits(

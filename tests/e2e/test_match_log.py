@@ -9,17 +9,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import aiohttp
 import pytest
-import pytest_asyncio
 
 from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2, spit_pb2
-from services.stack.stack import Stack, StackConfig, run_stack
+from services.stack.stack import Stack
 from tests.e2e.support import Seated, challenge, next_update, player, until
 from tools.replay import replay
 
@@ -28,17 +25,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 BID_READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
 SPIT_READY = game_pb2.Command(spit=spit_pb2.SpitCommand(ready=spit_pb2.SpitReady()))
 SPIT_RESIGN = game_pb2.Command(spit=spit_pb2.SpitCommand(resign=spit_pb2.SpitResign()))
-ENV = (("PF_BANK_MS", "1200"), ("PF_GRACE_MS", "300"), ("PF_SPIT_PAUSE_MS", "100"))
+STACK_ENV = (("PF_BANK_MS", "1200"), ("PF_GRACE_MS", "300"), ("PF_SPIT_PAUSE_MS", "100"))
 FAILED_PRECONDITION, PERMISSION_DENIED, NOT_FOUND, INVALID_ARGUMENT = 9, 7, 5, 3
-
-
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def arena(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> AsyncIterator[tuple[Stack, aiohttp.ClientSession]]:
-    config = StackConfig(Path(tmp_path_factory.mktemp("stack")), with_bots=False, extra_env=ENV)
-    async with run_stack(config) as stack, aiohttp.ClientSession() as http:
-        yield stack, http
 
 
 def is_over(update: arbitration_pb2.MatchUpdate) -> bool:

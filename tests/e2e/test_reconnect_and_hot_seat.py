@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import aiohttp
 import pytest
-import pytest_asyncio
 
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
-from services.stack.stack import Stack, StackConfig, run_stack
+from services.stack.stack import Stack
 from tests.e2e.support import Seated, challenge, next_update, player, until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -20,15 +17,6 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
 REVEAL = game_pb2.Command(reveal=game_pb2.Reveal())
 PAUSE_S = 1.2
-
-
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def arena(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> AsyncIterator[tuple[Stack, aiohttp.ClientSession]]:
-    config = StackConfig(Path(tmp_path_factory.mktemp("stack")), with_bots=False)
-    async with run_stack(config) as stack, aiohttp.ClientSession() as http:
-        yield stack, http
 
 
 def running(update: arbitration_pb2.MatchUpdate) -> bool:

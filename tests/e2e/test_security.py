@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import AsyncGenerator, AsyncIterator
-from pathlib import Path
+from collections.abc import AsyncGenerator
 
 import aiohttp
 import pytest
@@ -18,7 +17,7 @@ from photofinish.game.v1 import bid_pb2, game_pb2
 from photofinish.tournaments.v1 import tournaments_pb2
 from services.gateway.grpcweb.routes import ID_FIELDS
 from services.gateway.routing import public_routes
-from services.stack.stack import Stack, StackConfig, run_stack
+from services.stack.stack import Stack
 from tests.e2e.support import UPDATE_TIMEOUT_S, Seated, challenge, next_update, player, until
 from tests.waiting import poll_until
 from wire.grpcweb.framing import decode_frames, encode_frame, parse_trailer_block
@@ -30,15 +29,6 @@ STREAMS_PER_PLAYER = 16  # the gateway's default (PF_STREAMS_PER_PLAYER)
 FLOOD = 100  # commands at once from one token: the edge lets a burst of 20 through
 SUBMIT = "/photofinish.client.v1.Arena/Submit"
 GRPC_WEB = {"content-type": "application/grpc-web+proto", "x-grpc-web": "1"}
-
-
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def arena(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> AsyncIterator[tuple[Stack, aiohttp.ClientSession]]:
-    config = StackConfig(Path(tmp_path_factory.mktemp("stack")), with_bots=False)
-    async with run_stack(config) as stack, aiohttp.ClientSession() as http:
-        yield stack, http
 
 
 @pytest_asyncio.fixture(loop_scope="module")

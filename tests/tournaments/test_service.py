@@ -27,13 +27,13 @@ from services.common.opening.request import NatsArbitration
 from services.common.results import declare
 from services.common.serving import Listen, grpc_server
 from services.stack.natsd import NatsServer
-from services.tournaments.consumer import TOURNAMENTS_CONSUMER, consume
+from services.tournaments.consumer import consume
 from services.tournaments.director import Director, wall_ms
 from services.tournaments.hub import Hub
 from services.tournaments.servicer import TournamentsServicer
 from services.tournaments.store import Store
 from tests.matchmaking.responders import Arbiter, listen_as_arbitration
-from wire.subjects import RESULTS_FINISHED, RESULTS_VOIDED
+from wire.subjects import RESULTS_FINISHED, RESULTS_VOIDED, TOURNAMENTS_CONSUMER
 
 WAIT_S = 20.0
 
