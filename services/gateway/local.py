@@ -23,6 +23,7 @@ from services.common.rejection import Rejection
 from services.common.watching import RENEW_S, SPECTATORS
 from services.gateway.arbiters import ArbitrationChannels
 from services.gateway.auth import CLIENT_ADDRESS
+from services.gateway.checked import follow_checked
 from services.gateway.grpcweb import RequestRefused
 from services.gateway.grpcweb.config import LocalMethod
 from services.gateway.presence import Presence
@@ -170,14 +171,20 @@ class LocalArena:
         self, request: arena_pb2.WatchRequest, player: str
     ) -> AsyncGenerator[bytes, None]:
         published: asyncio.Queue[bytes] = asyncio.Queue()
-        # Subscribe before asking for the latest update, so nothing falls in between.
-        sid = self._link.subscribe(
+        # The seat is checked (the latest update is refused to anyone else) before
+        # anything about it is subscribed (services/gateway/checked.py).
+        followed = await follow_checked(
+            self._link,
             subjects.match_view(request.match_id, request.seat),
             lambda message: published.put_nowait(message.data),
+            lambda: self._latest(request, player),
         )
+        if followed.caught_up is not None:
+            # In line with what was published meanwhile: whichever is older is skipped.
+            published.put_nowait(followed.caught_up.SerializeToString())
         present = False
         try:
-            first = await self._latest(request, player)  # refused unless the seat is theirs
+            first = followed.first
             if self._presence is not None:
                 self._presence.opened(request.match_id, request.seat)
                 present = True
@@ -193,7 +200,8 @@ class LocalArena:
                 if update.status != arbitration_pb2.STATUS_LIVE:
                     return
         finally:
-            self._link.unsubscribe(sid)
+            if followed.sid is not None:
+                self._link.unsubscribe(followed.sid)
             if present and self._presence is not None:
                 self._presence.closed(request.match_id, request.seat)
 

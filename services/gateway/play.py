@@ -32,12 +32,12 @@ from google.protobuf.wrappers_pb2 import BytesValue
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.client.v1 import play_pb2
 from photofinish.events.v1 import events_pb2
-from services.common.natslink.frames import Message
 from services.common.natslink.link import NatsLink
 from services.common.rejection import Rejection
 from services.common.watching import RENEW_S, SPECTATORS
 from services.gateway.arbiters import ArbitrationChannels
 from services.gateway.auth import TokenCheck
+from services.gateway.checked import follow_checked
 from services.gateway.grpcweb.metrics import OPEN_STREAMS, UNARY_SECONDS
 from services.gateway.local import is_newer, lead_of
 from services.gateway.presence import Presence
@@ -219,24 +219,23 @@ class SeatSocket:
         self._over = False  # the match's last update has gone out
         self._unanswered = 0  # commands forwarded and not answered yet
         self._unsent: list[bytes] = []  # frames of this event-loop turn
-        # Updates published before the arbitration has said the seat is this player's:
-        # kept back until it has, dropped if it refuses. None once the seat is checked.
-        self._held: list[bytes] | None = []
 
     async def serve(self) -> None:
         """Send the latest update, then follow the match and take commands until the end."""
-        link = self._endpoint._link
-        # Subscribe before asking for the latest update, so nothing falls in between; what
-        # arrives meanwhile is held back until the seat is known to be the player's.
-        self._sid = link.subscribe(
-            subjects.match_view(self._match_id, self._seat), self._on_published
+        # The seat is checked (the latest update is refused to anyone else) before
+        # anything about it is subscribed (services/gateway/checked.py).
+        followed = await follow_checked(
+            self._endpoint._link,
+            subjects.match_view(self._match_id, self._seat),
+            lambda message: self._forward(message.data),
+            self._latest,
         )
-        first = await self._latest()  # refused unless the seat is the player's
-        held, self._held = self._held or [], None
+        self._sid = followed.sid
+        first = followed.first
         self._last_seq = first.seq
         self._send(_update_message(first.SerializeToString()))
-        for data in held:
-            self._forward(data)
+        if followed.caught_up is not None:
+            self._forward(followed.caught_up.SerializeToString())
         self._endpoint._presence.opened(self._match_id, self._seat)
         self._present = True
         if first.status != arbitration_pb2.STATUS_LIVE:
@@ -318,12 +317,6 @@ class SeatSocket:
                 self._close_after_turn()
 
         return answer
-
-    def _on_published(self, message: Message) -> None:
-        if self._held is not None:
-            self._held.append(message.data)
-        else:
-            self._forward(message.data)
 
     def _forward(self, data: bytes) -> None:
         """Send a published update on to the client, if it is news."""

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import grpc
+import nats
 import pytest
+from nats.js import JetStreamContext
 
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.events.v1 import events_pb2
-from services.arbitration.matchlog.reader import check_match_id, check_reader, in_order, is_closed
+from services.arbitration.matchlog.reader import (
+    LogReader,
+    check_match_id,
+    check_reader,
+    in_order,
+    is_closed,
+)
 from services.common.rejection import Rejection
+from services.common.streams import log_stream_config
+from services.stack.natsd import NatsServer
+from wire import subjects
 
 PLAYERS = [events_pb2.Player(player_id="ann"), events_pb2.Player(player_id="bob")]
 
@@ -67,3 +80,42 @@ def test_a_match_id_that_could_widen_the_subject_is_refused(match_id: str) -> No
 
 def test_a_url_safe_token_is_a_match_id() -> None:
     check_match_id("Zx_3-kQ9aB")
+
+
+class Counting:
+    """The real JetStream context, counting the log reads that make a consumer."""
+
+    def __init__(self, js: JetStreamContext) -> None:
+        self._js = js
+        self.whole_reads = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._js, name)
+
+    async def pull_subscribe(self, *args: Any, **kwargs: Any) -> Any:
+        self.whole_reads += 1
+        return await self._js.pull_subscribe(*args, **kwargs)
+
+
+async def test_a_stranger_s_ask_reads_the_header_alone(nats_server: NatsServer) -> None:
+    connection = await nats.connect(nats_server.url)
+    try:
+        js = connection.jetstream()
+        await js.add_stream(log_stream_config())
+        header = log_pb2.LogEntry(index=0, kind=log_pb2.ENTRY_KIND_OPENED)
+        header.created.players.extend(PLAYERS)
+        for stored in (header, entry(1), entry(2, log_pb2.ENTRY_KIND_FINISHED)):
+            await js.publish(subjects.match_log("m1"), stored.SerializeToString())
+        counting = Counting(js)
+        reader = LogReader(counting)  # type: ignore[arg-type]
+        with pytest.raises(Rejection) as refused:
+            await reader.fetch("m1", "eve", None)
+        assert refused.value.reason == "not_your_match"
+        with pytest.raises(Rejection) as unknown:
+            await reader.fetch("m2", "ann", None)
+        assert unknown.value.reason == "unknown_match"
+        assert counting.whole_reads == 0  # neither ask read a whole log
+        assert len((await reader.fetch("m1", "ann", None)).entries) == 3
+        assert counting.whole_reads == 1
+    finally:
+        await connection.close()

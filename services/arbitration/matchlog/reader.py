@@ -62,15 +62,24 @@ def check_reader(players: Sequence[events_pb2.Player], player_id: str, closed: b
         Rejection: PERMISSION_DENIED ``not_your_match`` for anyone but the players;
             FAILED_PRECONDITION ``match_live`` before the match is over.
     """
-    if player_id not in {p.player_id for p in players}:
-        raise Rejection(
-            grpc.StatusCode.PERMISSION_DENIED, "not_your_match", "only its players read a log"
-        )
+    check_player(players, player_id)
     if not closed:
         raise Rejection(
             grpc.StatusCode.FAILED_PRECONDITION,
             "match_live",
             "the log is readable once the match is over",
+        )
+
+
+def check_player(players: Sequence[events_pb2.Player], player_id: str) -> None:
+    """Return if ``player_id`` is one of the match's players.
+
+    Raises:
+        Rejection: PERMISSION_DENIED ``not_your_match`` otherwise.
+    """
+    if player_id not in {p.player_id for p in players}:
+        raise Rejection(
+            grpc.StatusCode.PERMISSION_DENIED, "not_your_match", "only its players read a log"
         )
 
 
@@ -84,6 +93,17 @@ def check_match_id(match_id: str) -> None:
         raise Rejection(
             grpc.StatusCode.INVALID_ARGUMENT, "bad_match_id", f"{match_id[:80]!r} is no match id"
         )
+
+
+async def first_entry(js: JetStreamContext, match_id: str) -> log_pb2.LogEntry | None:
+    """Return the match's first stored entry (None: the stream holds none of it)."""
+    try:
+        stored = await js.get_msg(
+            subjects.LOG_STREAM, seq=1, subject=subjects.match_log(match_id), next=True
+        )
+    except nats.js.errors.NotFoundError:
+        return None
+    return log_pb2.LogEntry.FromString(stored.data or b"")
 
 
 async def read_entries(
@@ -141,15 +161,26 @@ class LogReader:
                 ``unknown_match`` when no log of the match is stored.
         """
         check_match_id(match_id)
-        if held is not None:
-            check_reader(held.created.players, player_id, held.is_over())
         try:
+            if held is not None:
+                check_reader(held.created.players, player_id, held.is_over())
+            else:
+                # Its first entry names the players: a stranger's ask reads that alone,
+                # never a whole log.
+                header = await first_entry(self._js, match_id)
+                if header is None or header.kind != log_pb2.ENTRY_KIND_OPENED:
+                    raise _unknown(match_id)
+                check_player(header.created.players, player_id)
             log = await read_entries(self._js, match_id, ANSWER_RETRY_S)
         except (nats.errors.Error, OSError) as error:
             raise Rejection(
                 grpc.StatusCode.UNAVAILABLE, "log_unavailable", f"the log store: {error!r}"
             ) from None
         if not log or log[0].kind != log_pb2.ENTRY_KIND_OPENED:
-            raise Rejection(grpc.StatusCode.NOT_FOUND, "unknown_match", f"no log of {match_id!r}")
+            raise _unknown(match_id)
         check_reader(log[0].created.players, player_id, is_closed(log))
         return log_pb2.MatchLog(match_id=match_id, entries=log)
+
+
+def _unknown(match_id: str) -> Rejection:
+    return Rejection(grpc.StatusCode.NOT_FOUND, "unknown_match", f"no log of {match_id!r}")
