@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from games.registry import GAMES, by_number
 from photofinish.game.v1 import game_pb2
 from photofinish.tournaments.v1 import tournaments_pb2 as pb
+from services.common.identity import Player
 from services.common.ids import fresh_id
 from services.tournaments.errors import Malformed, Reason
 from services.tournaments.model import (
@@ -30,7 +31,7 @@ LIST_MAX = 200
 _GAME_CHOICES = " or ".join(f"{game} ({game.number})" for game in GAMES)
 
 
-def new_tournament(request: pb.CreateTournamentRequest, creator: str, now_ms: int) -> Tournament:
+def new_tournament(request: pb.CreateTournamentRequest, creator: Player, now_ms: int) -> Tournament:
     """Return the tournament ``request`` asks for, not yet started.
 
     Raises:
@@ -64,7 +65,8 @@ def new_tournament(request: pb.CreateTournamentRequest, creator: str, now_ms: in
         max(starts_at_ms, now_ms),
         request.duration_s,
         Status.UPCOMING,
-        creator,
+        creator.name,
+        creator.id,
     )
 
 

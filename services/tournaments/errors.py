@@ -21,6 +21,7 @@ class Reason(enum.Enum):
     NO_SUCH_TOURNAMENT = "no_such_tournament"
     TOURNAMENT_OVER = "tournament_over"
     NOT_ENTERED = "not_entered"
+    TOO_MANY_TOURNAMENTS = "too_many_tournaments"  # the creator's unfinished ones are at the cap
 
 
 class TournamentError(Exception):
@@ -57,6 +58,6 @@ class NotFound(TournamentError):
 
 
 class Refused(TournamentError):
-    """Well formed, but not allowed now (joining a finished tournament)."""
+    """Well formed, but not allowed now (joining a finished tournament, one too many)."""
 
     code = grpc.StatusCode.FAILED_PRECONDITION

@@ -67,6 +67,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        2,
+        "each tournament's creator by player id, for the cap on open tournaments",
+        (
+            # '' for every tournament before: made by nobody the cap counts.
+            "ALTER TABLE tournaments ADD COLUMN creator_id TEXT NOT NULL DEFAULT ''",
+            "CREATE INDEX tournaments_by_creator ON tournaments (creator_id, status)",
+        ),
+    ),
 )
 
 
@@ -75,3 +84,8 @@ def migrate(
 ) -> tuple[int, ...]:
     """Apply the tournaments migrations not yet applied; return their versions."""
     return runner.migrate(session, now_unix_s, SCHEMA, migrations)
+
+
+def schema_version(session: Session) -> int:
+    """Return the highest tournaments migration applied (0 before any)."""
+    return runner.schema_version(session, SCHEMA)

@@ -47,7 +47,8 @@ class Tournament:
     starts_at_ms: int  # unix milliseconds
     duration_s: int
     status: Status
-    created_by: str
+    created_by: str  # the creator's name, as shown
+    creator_id: PlayerId  # "" for tournaments made before creators were kept
 
     @property
     def ends_at_ms(self) -> int:

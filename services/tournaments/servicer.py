@@ -17,6 +17,10 @@ from services.tournaments.model import Entrant, Status, Tournament
 from services.tournaments.standings import rank
 from services.tournaments.store import Store
 
+# A player's tournaments not yet finished: one running and the next announced. The public
+# list shows 50; one token filled 47 of its places before.
+MAX_OPEN_PER_CREATOR = 2
+
 _STATUSES = Statuses(TournamentError, TournamentError.rejection)
 unary = _STATUSES.unary
 stream = _STATUSES.stream
@@ -42,8 +46,14 @@ class TournamentsServicer(tournaments_pb2_grpc.TournamentsServicer):
     async def CreateTournament(
         self, request: pb.CreateTournamentRequest, context: Context
     ) -> pb.Tournament:
-        t = codec.new_tournament(request, player_of(context).name, wall_ms())
-        await self.store.create(t, wall_ms())
+        t = codec.new_tournament(request, player_of(context), wall_ms())
+        held = await self.store.create_within(t, wall_ms(), MAX_OPEN_PER_CREATOR)
+        if held >= MAX_OPEN_PER_CREATOR:
+            raise Refused(
+                Reason.TOO_MANY_TOURNAMENTS,
+                f"you have {held} tournaments that have not finished, the most at once:"
+                " create another once one has finished",
+            )
         self.director.poke()
         return codec.tournament(t, 0)
 

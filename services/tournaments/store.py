@@ -27,7 +27,7 @@ from services.tournaments.scoring import Score
 from services.tournaments.standings import Standing
 
 _TOURNAMENT_COLUMNS = (
-    "tournament_id, name, game, rated, starts_at_ms, duration_s, status, created_by"
+    "tournament_id, name, game, rated, starts_at_ms, duration_s, status, created_by, creator_id"
 )
 _GAME_COLUMNS = "match_id, player0, player1, paired_at_ms, status, winner, ended_at_ms"
 
@@ -42,24 +42,31 @@ class Store:
         return await self.database.run(lambda s: migrations.migrate(s, time.time()))
 
     async def create(self, tournament: Tournament, created_at_ms: int) -> None:
+        await self.database.run(lambda s: _insert(s, tournament, created_at_ms))
+
+    async def create_within(
+        self, tournament: Tournament, created_at_ms: int, most_open: int
+    ) -> int:
+        """Store ``tournament`` unless its creator has ``most_open`` unfinished ones already;
+        return how many they had (``most_open`` or more: nothing was stored).
+
+        The count and the insert are one transaction, handed to the database's one thread
+        as one unit, so two creations at once cannot both pass the count.
+        """
         t = tournament
-        await self.database.run(
-            lambda s: s.execute(
-                f"INSERT INTO tournaments ({_TOURNAMENT_COLUMNS}, created_at_ms)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    t.id,
-                    t.name,
-                    t.game.number,
-                    int(t.rated),
-                    t.starts_at_ms,
-                    t.duration_s,
-                    t.status.value,
-                    t.created_by,
-                    created_at_ms,
-                ),
-            )
-        )
+
+        def work(s: Session) -> int:
+            with s.transaction():
+                rows = s.rows(
+                    "SELECT COUNT(*) FROM tournaments WHERE creator_id = ? AND status <> ?",
+                    (t.creator_id, Status.FINISHED.value),
+                )
+                held = int(rows[0][0])
+                if held < most_open:
+                    _insert(s, t, created_at_ms)
+            return held
+
+        return await self.database.run(work)
 
     async def tournament(self, tournament_id: str) -> Tournament | None:
         rows = await self.database.run(
@@ -244,6 +251,25 @@ class Store:
         return [_standing(row) for row in rows]
 
 
+def _insert(s: Session, t: Tournament, created_at_ms: int) -> None:
+    s.execute(
+        f"INSERT INTO tournaments ({_TOURNAMENT_COLUMNS}, created_at_ms)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            t.id,
+            t.name,
+            t.game.number,
+            int(t.rated),
+            t.starts_at_ms,
+            t.duration_s,
+            t.status.value,
+            t.created_by,
+            t.creator_id,
+            created_at_ms,
+        ),
+    )
+
+
 def _tournament(row: tuple[Any, ...]) -> Tournament:
     return Tournament(
         TournamentId(row[0]),
@@ -254,6 +280,7 @@ def _tournament(row: tuple[Any, ...]) -> Tournament:
         int(row[5]),
         Status(int(row[6])),
         row[7],
+        PlayerId(row[8]),
     )
 
 

@@ -24,6 +24,7 @@ from photofinish.tournaments.v1 import tournaments_pb2 as pb
 from photofinish.tournaments.v1 import tournaments_pb2_grpc
 from services.common.identity import PlayerId
 from services.common.opening.request import NatsArbitration
+from services.common.rejection import from_rpc_error
 from services.common.results import declare
 from services.common.serving import Listen, grpc_server
 from services.stack.natsd import NatsServer
@@ -298,3 +299,32 @@ async def test_bad_requests_change_nothing_and_say_why(rig: Rig) -> None:
         pb.ListTournamentsRequest(statuses=[pb.STATUS_FINISHED])
     )
     assert [t.tournament_id for t in listed.tournaments] == [tid]
+
+
+async def test_a_third_open_tournament_of_one_creator_is_refused_until_one_finishes(
+    rig: Rig,
+) -> None:
+    short = await create(rig, duration_s=60)
+    await create(rig, duration_s=3600)
+    with pytest.raises(grpc.aio.AioRpcError) as error:
+        await create(rig)
+    refusal = from_rpc_error(error.value)
+    assert (refusal.code, refusal.reason) == (
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "too_many_tournaments",
+    )
+    assert refusal.message == (
+        "you have 2 tournaments that have not finished, the most at once:"
+        " create another once one has finished"
+    )
+    assert len((await rig.stub.ListTournaments(pb.ListTournamentsRequest())).tournaments) == 2
+    stored = await rig.store.tournament(short)
+    assert stored is not None and stored.creator_id == "id-ann"
+
+    other = pb.CreateTournamentRequest(name="Bob's", game=game_pb2.GAME_SPIT, duration_s=60)
+    await rig.stub.CreateTournament(other, metadata=rig.who("bob"))  # bob has his own two
+
+    rig.shift_ms[0] = 70_000  # the 60 s ones end, with no game to wait for
+    await rig.director.round(pairing=True)
+    assert (await rig.record(short)).standings.tournament.status == pb.STATUS_FINISHED
+    await create(rig)

@@ -1,9 +1,15 @@
-"""The store on SQLite and PostgreSQL: migrations, entrants, results once, final standings."""
+"""The store on SQLite and PostgreSQL: migrations, entrants, results once, final standings,
+the cap on a creator's open tournaments."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+
 from games.registry import BID
+from services.common.database import Database, Target
 from services.common.identity import PlayerId
+from services.tournaments.migrations import MIGRATIONS, migrate
 from services.tournaments.model import (
     Entrant,
     GameStatus,
@@ -22,8 +28,11 @@ def tournament(
     tid: str = "t1", starts_at_ms: int = 1_000, status: Status = Status.UPCOMING
 ) -> Tournament:
     return Tournament(
-        TournamentId(tid), "Evening arena", BID, True, starts_at_ms, 60, status, "Ann"
+        TournamentId(tid), "Evening arena", BID, True, starts_at_ms, 60, status, "Ann", ANN
     )
+
+
+ANN = PlayerId("ann")
 
 
 async def test_migrating_again_applies_nothing(store: Store) -> None:
@@ -101,3 +110,54 @@ async def test_final_standings_are_stored_with_the_finished_status(store: Store)
     ]
     finished = await store.tournament("t1")
     assert finished is not None and finished.status is Status.FINISHED
+
+
+async def test_a_creator_at_the_cap_creates_nothing_until_one_has_finished(store: Store) -> None:
+    assert await store.create_within(tournament("a"), 0, 2) == 0
+    assert await store.create_within(tournament("b", status=Status.LIVE), 0, 2) == 1
+    assert await store.create_within(tournament("c"), 0, 2) == 2
+    assert await store.tournament("c") is None
+    await store.set_status(TournamentId("b"), Status.ENDING)  # ending is not finished yet
+    assert await store.create_within(tournament("c"), 0, 2) == 2
+    await store.finish(TournamentId("b"), [])
+    assert await store.create_within(tournament("c"), 0, 2) == 1
+    assert await store.tournament("c") == tournament("c")
+
+
+async def test_the_cap_counts_each_creator_alone(store: Store) -> None:
+    for tid in ("a", "b"):
+        await store.create_within(tournament(tid), 0, 2)
+    bob = dataclasses.replace(tournament("c"), created_by="Bob", creator_id=PlayerId("bob"))
+    assert await store.create_within(bob, 0, 2) == 0
+    assert await store.tournament("c") == bob
+
+
+async def test_creations_at_once_never_pass_the_cap_together(store: Store) -> None:
+    held = await asyncio.gather(
+        *(store.create_within(tournament(f"t{n}"), 0, 2) for n in range(10))
+    )
+    assert sorted(held) == [0, 1] + [2] * 8
+    assert len(await store.tournaments([], 50)) == 2
+
+
+async def test_tournaments_from_before_the_creator_column_belong_to_nobody(
+    target: Target,
+) -> None:
+    database = Database(target)
+    await database.open()
+    try:
+        await database.run(lambda s: migrate(s, 0.0, MIGRATIONS[:1]))
+        await database.run(
+            lambda s: s.execute(
+                "INSERT INTO tournaments (tournament_id, name, game, rated, starts_at_ms,"
+                " duration_s, status, created_by, created_at_ms)"
+                " VALUES ('old', 'Old arena', 2, 1, 1000, 60, 1, 'Ann', 0)"
+            )
+        )
+        store = Store(database)
+        assert await store.migrate() == (2,)
+        old = await store.tournament("old")
+        assert old is not None and (old.created_by, old.creator_id) == ("Ann", "")
+        assert await store.create_within(tournament("a"), 0, 1) == 0
+    finally:
+        await database.close()

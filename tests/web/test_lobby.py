@@ -1,11 +1,14 @@
-"""The lobby in a phone-sized page: ladders, and tournament standings that update live."""
+"""The lobby in a phone-sized page: ladders, tournament standings that update live, and
+refusals told in words."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import aiohttp
 import pytest
+from playwright.async_api import Page
 
 from clients.arena import ArenaClient
 from photofinish.game.v1 import game_pb2
@@ -53,3 +56,36 @@ async def test_tournament_standings_update_live_in_the_lobby(arena: Arena) -> No
         )
         assert await standings.count() == 2
     await screenshot(page, "lobby-phone-tournament")
+
+
+def upcoming(name: str) -> tournaments_pb2.CreateTournamentRequest:
+    starts = int(time.time() * 1000) + HOUR_MS
+    return tournaments_pb2.CreateTournamentRequest(
+        name=name, game=game_pb2.GAME_SPIT, starts_at_unix_ms=starts, duration_s=600
+    )
+
+
+async def same_player(http: aiohttp.ClientSession, arena: Arena, page: Page) -> ArenaClient:
+    """Return a client signed in as the page's player (its token, from the page's storage)."""
+    session = json.loads(await page.evaluate("localStorage.getItem('pf.session')"))
+    client = ArenaClient(http, arena.url)
+    client.web.token, client.player_id = session["token"], session["playerId"]
+    return client
+
+
+async def test_a_tournament_past_the_cap_is_refused_in_words(arena: Arena) -> None:
+    page = await new_page(arena.browser, arena.url)
+    await sign_in(page, "Maker")
+    async with aiohttp.ClientSession() as http:
+        maker = await same_player(http, arena, page)
+        for name in ("First", "Second"):
+            await maker.create_tournament(upcoming(name))
+    await page.click(".create-tournament summary")
+    await page.fill("#tournament-name", "Third")
+    await page.click("#tournament-create")
+    status = page.locator(".tournament-status")
+    await status.filter(has_text="Could not").wait_for()
+    assert await status.inner_text() == (
+        "Could not create the tournament: you have 2 tournaments that have not finished,"
+        " the most at once: create another once one has finished (too_many_tournaments)"
+    )
