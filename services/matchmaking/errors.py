@@ -19,6 +19,7 @@ class Reason(enum.Enum):
     # Refused: well formed, but not allowed now.
     OWN_CHALLENGE = "own_challenge"
     TOO_MANY_CHALLENGES = "too_many_challenges"  # the creator's open challenges are at the cap
+    TOO_MANY_MATCHES = "too_many_matches"  # the player's computer and hot-seat ones are at the cap
     MATCH_BEING_OPENED = "match_being_opened"
     # Superseded: a newer request of the same player took this one's place.
     TICKET_REPLACED = "ticket_replaced"

@@ -11,7 +11,8 @@ from collections.abc import AsyncIterator, Sequence
 import grpc
 
 from photofinish.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
-from services.common import callers, natsmetrics
+from services.common import callers, natsmetrics, tasks
+from services.common.live import live_bucket
 from services.common.natsurl import servers_of
 from services.matchmaking.again import Rematches
 from services.matchmaking.broker import NatsBroker
@@ -19,6 +20,7 @@ from services.matchmaking.challenges import Challenges
 from services.matchmaking.config import Config
 from services.matchmaking.opening import Opener
 from services.matchmaking.pairing import pair
+from services.matchmaking.playing import Playing, follow
 from services.matchmaking.queues import Queues, RatingOf
 from services.matchmaking.ratings import RatingsLookup, newcomer_rating
 from services.matchmaking.servicer import MatchmakingServicer
@@ -31,11 +33,14 @@ log = logging.getLogger(__name__)
 class Service:
     """Connects to NATS and ratings for the process's life; registers the servicer.
 
-    The queues are paired again every ``pairing_interval_s`` by a task of the lifespan.
+    The queues are paired again every ``pairing_interval_s`` by a task of the lifespan;
+    another keeps the players' live matches from the ``pf_live`` bucket, read to its end
+    before the server starts, so the caps hold from the first call after a restart.
     """
 
     def __init__(self, config: Config) -> None:
         self._config = config
+        self._playing = Playing()
         self._opener: Opener | None = None
         self._queues: Queues | None = None
 
@@ -49,6 +54,12 @@ class Service:
             # The server alone: the URL carries this service's NATS password.
             servers = [f"{host}:{port}" for host, port in servers_of(config.nats_url)]
             log.info("connected to NATS", extra={"fields": {"servers": servers}})
+            synced = asyncio.Event()
+            live = await live_bucket(nc.jetstream())
+            following = asyncio.create_task(follow(live, self._playing, synced), name="live")
+            following.add_done_callback(tasks.stop_process_if_failed)
+            stack.push_async_callback(tasks.stop, following)
+            await synced.wait()
             rating_of = await stack.enter_async_context(self._ratings())
             self._opener = Opener(NatsBroker(nc, config.request_timeout_s))
             self._queues = Queues(
@@ -69,7 +80,9 @@ class Service:
         assert self._opener and self._queues, "register runs inside the lifespan"
         challenges = Challenges(self._opener.online)
         rematches = Rematches(self._opener.recent, self._opener.online)
-        servicer = MatchmakingServicer(self._queues, challenges, self._opener, rematches)
+        servicer = MatchmakingServicer(
+            self._queues, challenges, self._opener, rematches, self._playing
+        )
         matchmaking_pb2_grpc.add_MatchmakingServicer_to_server(servicer, server)
         return [SERVICE_NAME]
 

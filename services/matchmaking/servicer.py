@@ -16,6 +16,7 @@ from services.matchmaking.again import Rematches
 from services.matchmaking.challenges import Challenges
 from services.matchmaking.errors import Reason, Unauthenticated
 from services.matchmaking.opening import Opener
+from services.matchmaking.playing import Playing
 from services.matchmaking.queues import Queues
 from services.matchmaking.tickets import QueueKey
 
@@ -33,15 +34,22 @@ def player_of(context: Context) -> Player:
 
 
 class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
-    """Serves one process's queues and challenges; opens matches through ``opener``."""
+    """Serves one process's queues and challenges; opens matches through ``opener``, those
+    against the computer and on one device up to each player's cap in ``playing``."""
 
     def __init__(
-        self, queues: Queues, challenges: Challenges, opener: Opener, rematches: Rematches
+        self,
+        queues: Queues,
+        challenges: Challenges,
+        opener: Opener,
+        rematches: Rematches,
+        playing: Playing,
     ) -> None:
         self._queues = queues
         self._challenges = challenges
         self._opener = opener
         self._rematches = rematches
+        self._playing = playing
 
     @status.stream
     async def Queue(
@@ -101,7 +109,9 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
     ) -> pb.MatchAssignment:
         player = player_of(context)
         game, level = codec.decode_game(request.game), codec.decode_level(request.level)
-        spec = await self._opener.computer(player, game, level)
+        with self._playing.starting(player.id) as opened:
+            spec = await self._opener.computer(player, game, level)
+            opened(spec.match_id)
         return match_assignment(assignment(spec, player.id))
 
     @status.unary
@@ -109,5 +119,8 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
         self, request: pb.PlayHotSeatRequest, context: Context
     ) -> pb.MatchAssignment:
         player = player_of(context)
-        spec = await self._opener.hotseat(player, codec.decode_game(request.game))
+        game = codec.decode_game(request.game)
+        with self._playing.starting(player.id) as opened:
+            spec = await self._opener.hotseat(player, game)
+            opened(spec.match_id)
         return match_assignment(assignment(spec, player.id))

@@ -133,8 +133,16 @@ USERS: dict[str, Permissions] = {
         ),
         subscribe=_VIEWS,
     ),
+    # Matchmaking reads the live list for the caps on matches against the computer and
+    # on one device (services/matchmaking/playing.py).
     "matchmaking": Permissions(
-        publish=(subjects.MATCH_CREATE, subjects.BOTS_REQUEST), subscribe=()
+        publish=(
+            subjects.MATCH_CREATE,
+            subjects.BOTS_REQUEST,
+            *_bucket(LIVE, write=False),
+            *_JETSTREAM,
+        ),
+        subscribe=(),
     ),
     "tournaments": Permissions(
         publish=(

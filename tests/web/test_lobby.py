@@ -89,3 +89,19 @@ async def test_a_tournament_past_the_cap_is_refused_in_words(arena: Arena) -> No
         "Could not create the tournament: you have 2 tournaments that have not finished,"
         " the most at once: create another once one has finished (too_many_tournaments)"
     )
+
+
+async def test_a_match_past_the_cap_is_refused_in_words(arena: Arena) -> None:
+    page = await new_page(arena.browser, arena.url)
+    await sign_in(page, "Solo")
+    async with aiohttp.ClientSession() as http:
+        solo = await same_player(http, arena, page)
+        for _ in range(3):
+            await solo.play_hot_seat(game_pb2.GAME_BID)  # in other tabs, say
+    await page.click("#spit-computer")
+    status = page.locator(".lobby-status")
+    await status.filter(has_text="Could not").wait_for()
+    assert await status.inner_text() == (
+        "Could not start: you have 3 matches against the computer or on one device in play,"
+        " the most at once: finish or resign one to start another (too_many_matches)"
+    )
