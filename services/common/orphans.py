@@ -18,7 +18,8 @@ _PRCTL = ctypes.CDLL("libc.so.6", use_errno=True).prctl if sys.platform == "linu
 def die_with_parent() -> None:
     """Ask the kernel to send SIGTERM to this (child) process when its parent dies.
 
-    Runs in the child between fork and exec; Linux only, a no-op elsewhere.
+    Linux only, a no-op elsewhere. (The stack's own children get it from setpriv instead:
+    services/stack/private.py.)
     """
     if _PRCTL is not None:
         _PRCTL(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)

@@ -11,21 +11,18 @@ import os
 from pathlib import Path
 from typing import BinaryIO
 
-from services.common.orphans import die_with_parent
-
 UMASK = 0o077
+# Put before a child's command: the kernel sends it SIGTERM when the stack's process dies
+# (the parent-death signal, which setpriv sets and exec keeps). No Python code runs
+# between fork and exec, which in a process with threads (gRPC's) can crash or hang the
+# child: a restarted gateway died of SIGSEGV there while the test process served gRPC.
+DIE_WITH_PARENT = ("setpriv", "--pdeathsig", "TERM", "--")
 
 
 def make_private(folder: Path) -> None:
     """Create ``folder`` if need be and make it its owner's alone (0700)."""
     folder.mkdir(parents=True, exist_ok=True)
     folder.chmod(0o700)
-
-
-def private_child() -> None:
-    """Run in a child between fork and exec: it dies with the stack, its files are private."""
-    die_with_parent()
-    os.umask(UMASK)
 
 
 def open_private(path: Path) -> BinaryIO:
