@@ -53,10 +53,6 @@ def submits(instance: str) -> str:
     return f"pf.arbitration.{instance}.submit"
 
 
-# Request/reply: matchmaking asks the bot pool for a computer player (BotRequest → BotReply).
-BOTS_REQUEST = "pf.bots.request"
-BOTS_QUEUE = "bots"
-
 # Results: a JetStream stream, deduplicated by Nats-Msg-Id = the match id.
 RESULTS_STREAM = "PF_RESULTS"
 RESULTS_FINISHED = "pf.results.finished"
@@ -70,12 +66,6 @@ def match_view(match_id: str, seat: int) -> str:
     return f"pf.match.{match_id}.public" if seat < 0 else f"pf.match.{match_id}.view.{seat}"
 
 
-def match_opened(match_id: str) -> str:
-    """Return the subject announcing that a match is open (the bot pool listens)."""
-    return f"pf.match.{match_id}.opened"
-
-
-MATCH_OPENED_ALL = "pf.match.*.opened"
 MATCH_VIEWS_ALL = "pf.match.*.view.*"  # every seat's updates of every match
 MATCH_PUBLIC_ALL = "pf.match.*.public"  # every match's spectators' updates
 

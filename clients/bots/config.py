@@ -9,9 +9,12 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Config:
-    """Where NATS and the gateway are, and how the pool paces and bounds itself."""
+    """Where matchmaking and the gateway are, and how the pool paces and bounds itself."""
 
-    nats_url: str
+    # Matchmaking's gRPC address: the pool holds its BotPools.Serve stream open there,
+    # known by ``caller_token`` (matchmaking accepts it for that door alone).
+    matchmaking_addr: str
+    caller_token: str
     gateway_url: str
     # Seeds every seat's generator from (seed, match, seat), so a match's bot choices
     # replay; None draws from the OS.
@@ -22,7 +25,7 @@ class Config:
     # Bots signed in and not yet done (waiting for their match, or playing) at most; past
     # it a request is answered with no player, so matchmaking says so at once.
     max_seats: int
-    # A bot whose match never opened is forgotten after this long.
+    # A bot whose match never opened (and nobody said so) is forgotten after this long.
     waiting_ttl_s: float
     # How long a lost Watch stream is retried before the seat is given up.
     give_up_s: float
@@ -38,7 +41,8 @@ class Config:
         """
         seed = env.get("PF_BOTS_SEED", "")
         config = cls(
-            nats_url=env.get("NATS_URL", "nats://127.0.0.1:4222"),
+            matchmaking_addr=env.get("PF_MATCHMAKING_ADDR", "127.0.0.1:7103"),
+            caller_token=env.get("PF_CALLER_TOKEN", ""),
             gateway_url=env["PF_GATEWAY_URL"],
             seed=int(seed) if seed else None,
             think_scale=float(env.get("PF_BOTS_THINK_SCALE", "1.0")),

@@ -1,15 +1,19 @@
 """The pool: names computer players for matchmaking and plays their seats once seated.
 
-Requests (``pf.bots.request``, queue group ``bots``, so several pools share the load) are
-answered with a fresh guest signed in through the gateway; the pool remembers it as
-waiting. Every pool hears every ``pf.match.<id>.opened`` and plays only the seats of its
-own waiting bots, so pools scale out without coordination.
+The pool is a client, like every player: it has no NATS and no port of its own. It holds
+one ``BotPools.Serve`` stream open to matchmaking (known there by its caller token) and
+takes its orders on it: a ``bot`` order is answered with a fresh guest signed in through
+the gateway, whom the pool remembers as waiting; an ``opened`` order says that a waiting
+bot's match opened, and the pool plays its seat through the gateway; ``dropped`` says it
+never will. Matchmaking asks the connected pools in turn, so pools scale out without
+coordination. A lost stream is opened again with backoff; the bots still waiting are
+forgotten then, as matchmaking forgets them.
 
-A request the pool cannot serve — unreadable, an unknown game or level, the pool full,
-the gateway refusing the sign-in — is answered at once with a BotReply naming no player:
-matchmaking's broker turns that into UNAVAILABLE "the reply names no player", so the
-person is told straight away instead of after the request timeout. Each seat is one task;
-a seat that fails is logged and ends, and never takes the pool down.
+An order the pool cannot serve — an unknown game or level, the pool full, the gateway
+refusing the sign-in — is answered at once with a BotReply naming no player: matchmaking
+turns that into UNAVAILABLE, so the person is told straight away instead of after the
+request timeout. Each seat is one task; a seat that fails is logged and ends, and never
+takes the pool down.
 """
 
 from __future__ import annotations
@@ -21,14 +25,10 @@ import sys
 import time
 from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
-import nats
-from google.protobuf.message import DecodeError
-from nats.aio.client import Client as NATS
-from nats.aio.msg import Msg
-from nats.aio.subscription import Subscription
+import grpc
 
 from clients.arena import ArenaClient
 from clients.bots.config import Config
@@ -42,13 +42,20 @@ from games.codec import level_from_proto
 from games.registry import BY_NUMBER as GAMES
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
-from wire import subjects
+from photofinish.matchmaking.v1 import bots_pb2, bots_pb2_grpc
+from wire.metadata import CALLER_TOKEN
 from wire.stopping import wait_for_stop_signal
 
 log = logging.getLogger("bots")
 
 SIGN_IN_TIMEOUT_S = 5.0
 SWEEP_EVERY_S = 30.0
+
+
+class Answers(Protocol):
+    """The pool's half of the Serve stream: where its answers go."""
+
+    async def write(self, answer: bots_pb2.PoolAnswer) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,62 +71,78 @@ class Waiting:
 class Pool:
     """Every bot of this process: waiting for a match, or playing a seat."""
 
-    def __init__(self, config: Config, session: aiohttp.ClientSession, nc: NATS) -> None:
+    def __init__(self, config: Config, session: aiohttp.ClientSession) -> None:
         self._config = config
         self._session = session
-        self._nc = nc
         self._pace = Pace(think_scale=config.think_scale)
         self._reconnect = Reconnect(give_up_s=config.give_up_s)
         self._waiting: dict[str, Waiting] = {}
         self._playing: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._chores: set[asyncio.Task[None]] = set()
-        self._subscriptions: list[Subscription] = []
+        self.connected = asyncio.Event()  # set while matchmaking holds our stream
 
     @property
     def seats(self) -> int:
         """Return how many bots are waiting or playing."""
         return len(self._waiting) + len(self._playing)
 
-    async def start(self) -> None:
-        """Listen for requests and for opened matches."""
-        self._subscriptions = [
-            await self._nc.subscribe(
-                subjects.BOTS_REQUEST, queue=subjects.BOTS_QUEUE, cb=self._on_request
-            ),
-            await self._nc.subscribe(subjects.MATCH_OPENED_ALL, cb=self._on_opened),
-        ]
-        await self._nc.flush()  # the server knows we listen before anyone is told we are ready
+    def start(self) -> None:
+        """Take matchmaking's orders, on a stream opened again whenever it is lost."""
+        self._spawn(self._take_orders(), "orders")
         self._spawn(self._sweep(), "sweep")
 
     async def close(self) -> None:
-        """Stop listening, stop every seat and chore, and wait for them to end."""
-        for subscription in self._subscriptions:
-            await subscription.unsubscribe()
+        """Stop taking orders, stop every seat and chore, and wait for them to end."""
         tasks = [*self._playing.values(), *self._chores]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    async def _on_request(self, msg: Msg) -> None:
-        # Signing in is an HTTP round trip: serve each request in its own task so one slow
-        # sign-in does not hold up the others.
-        self._spawn(self._serve(msg), "request")
+    async def _take_orders(self) -> None:
+        metadata = ((CALLER_TOKEN, self._config.caller_token),)
+        rng, attempt = random.Random(), 0
+        async with grpc.aio.insecure_channel(self._config.matchmaking_addr) as channel:
+            serve = bots_pb2_grpc.BotPoolsStub(channel).Serve
+            while True:
+                call = serve(metadata=metadata, wait_for_ready=True)
+                why = "matchmaking ended the stream"
+                try:
+                    await call.initial_metadata()  # matchmaking sends it once it counts us in
+                    self.connected.set()
+                    log.info("taking matchmaking's orders", extra={"fields": {}})
+                    async for order in call:
+                        attempt = 0
+                        self._obey(order, call)
+                except grpc.aio.AioRpcError as error:
+                    why = f"{error.code().name}: {error.details()}"
+                finally:
+                    self.connected.clear()
+                    call.cancel()
+                self._waiting.clear()  # matchmaking forgot them with the stream
+                delay = self._reconnect.delay_s(attempt, rng)
+                attempt += 1
+                fields = {"why": why, "retry_s": round(delay, 3)}
+                log.warning("orders lost; reconnecting", extra={"fields": fields})
+                await asyncio.sleep(delay)
 
-    async def _serve(self, msg: Msg) -> None:
-        if not msg.reply:
-            log.warning("a bot request with no reply subject", extra={"fields": {}})
-            return
-        player = await self._sign_in(msg.data)
+    def _obey(self, order: bots_pb2.PoolOrder, call: Answers) -> None:
+        kind = order.WhichOneof("kind")
+        if kind == "bot":
+            # Signing in is an HTTP round trip: serve each order in its own task so one
+            # slow sign-in does not hold up the others.
+            self._spawn(self._answer(order.ask, order.bot, call), "order")
+        elif kind == "opened":
+            self._on_opened(order.opened)
+        elif kind == "dropped" and self._waiting.pop(order.dropped, None) is not None:
+            log.info("bot never seated", extra={"fields": {"player": order.dropped}})
+
+    async def _answer(self, ask: int, request: events_pb2.BotRequest, call: Answers) -> None:
+        player = await self._sign_in(request)
         reply = events_pb2.BotReply(player=player) if player is not None else events_pb2.BotReply()
-        await msg.respond(reply.SerializeToString())
+        await call.write(bots_pb2.PoolAnswer(ask=ask, reply=reply))
 
-    async def _sign_in(self, data: bytes) -> events_pb2.Player | None:
+    async def _sign_in(self, request: events_pb2.BotRequest) -> events_pb2.Player | None:
         """Return a fresh bot signed in and waiting, or None (logged) when it cannot be."""
-        try:
-            request = events_pb2.BotRequest.FromString(data)
-        except DecodeError as error:
-            log.warning("unreadable bot request", extra={"fields": {"error": str(error)}})
-            return None
         level = level_from_proto(request.level)
         fields: dict[str, object] = {"game": request.game, "bot_level": request.level}
         if request.game not in GAMES or level is None:
@@ -139,12 +162,7 @@ class Pool:
         log.info("bot named", extra={"fields": {**fields, "player": client.player_id}})
         return events_pb2.Player(player_id=client.player_id, name=client.name, bot=True)
 
-    async def _on_opened(self, msg: Msg) -> None:
-        try:
-            created = events_pb2.MatchCreated.FromString(msg.data)
-        except DecodeError as error:
-            log.warning("unreadable opened match", extra={"fields": {"error": str(error)}})
-            return
+    def _on_opened(self, created: events_pb2.MatchCreated) -> None:
         for seat, player in enumerate(created.players):
             waiting = self._waiting.pop(player.player_id, None)
             if waiting is not None:
@@ -239,22 +257,20 @@ def _log_failure(task: asyncio.Task[None], fields: dict[str, object]) -> None:
 
 
 async def serve(config: Config) -> None:
-    """Run the pool until SIGINT/SIGTERM: connect, announce ``READY bots``, then close."""
-    nc = await nats.connect(config.nats_url, name="bots")
+    """Run the pool until SIGINT/SIGTERM: announce ``READY bots`` once matchmaking holds
+    the pool's stream, then close."""
     connector = aiohttp.TCPConnector(limit=2 * config.max_seats + 16)
     # No total timeout: a Watch stream lasts the whole match (each call sets its own).
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=10.0)
-    try:
-        async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
-            pool = Pool(config, session, nc)
-            await pool.start()
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+        pool = Pool(config, session)
+        pool.start()
+        try:
+            await pool.connected.wait()
             print("READY bots", flush=True)
-            try:
-                await wait_for_stop_signal()
-            finally:
-                await pool.close()
-    finally:
-        await nc.drain()
+            await wait_for_stop_signal()
+        finally:
+            await pool.close()
     print("STOPPED bots", file=sys.stderr, flush=True)
 
 

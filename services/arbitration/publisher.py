@@ -156,7 +156,6 @@ class Publisher:
         )
 
     def opened(self, match: Match) -> None:
-        """Announce the open match (the bot pool joins its seats from this)."""
-        self._link.publish(subjects.match_opened(match.match_id), match.created.SerializeToString())
+        """List the open match among the live ones (ListLiveMatches)."""
         if self._listing is not None:
             self._listing.opened(match.created)

@@ -24,8 +24,9 @@ import grpc
 from grpc_health.v1 import health_pb2
 
 from services.common.identity import PLAYER_ID, PLAYER_NAME
+from wire.metadata import CALLER_TOKEN
 
-TOKEN = "x-pf-caller-token"
+TOKEN = CALLER_TOKEN
 GATEWAY = "gateway"
 IDENTITY = (PLAYER_ID, PLAYER_NAME)
 # What a probe may ask of any service without a token.
@@ -68,10 +69,15 @@ def format_callers(tokens: Mapping[str, str]) -> str:
 
 
 class CallerCheck(grpc.aio.ServerInterceptor):
-    """Refuses calls from unknown callers, and identities from anyone but the gateway."""
+    """Refuses calls from unknown callers, and identities from anyone but the gateway.
 
-    def __init__(self, callers: Mapping[str, str]) -> None:
+    ``reserved`` maps a method prefix to the one caller it is for: that caller may call
+    nothing else, and nobody else may call it (matchmaking's door for the bot pools).
+    """
+
+    def __init__(self, callers: Mapping[str, str], reserved: Mapping[str, str]) -> None:
         self._callers = dict(callers)
+        self._reserved = dict(reserved)
 
     async def intercept_service(
         self,
@@ -89,16 +95,25 @@ class CallerCheck(grpc.aio.ServerInterceptor):
             return _refusing(
                 handler, grpc.StatusCode.PERMISSION_DENIED, "identity_from_gateway_only"
             )
+        reserved_for = next(
+            (who for prefix, who in self._reserved.items() if details.method.startswith(prefix)),
+            None,
+        )
+        if caller != reserved_for and (reserved_for or caller in self._reserved.values()):
+            return _refusing(handler, grpc.StatusCode.PERMISSION_DENIED, "not_for_this_caller")
         return handler
 
 
-def interceptors(callers_text: str) -> Sequence[grpc.aio.ServerInterceptor]:
-    """Return the server interceptors ``PF_CALLERS`` asks for (none when it is empty)."""
+def interceptors(
+    callers_text: str, reserved: Mapping[str, str] | None = None
+) -> Sequence[grpc.aio.ServerInterceptor]:
+    """Return the server interceptors ``PF_CALLERS`` asks for (none when it is empty);
+    ``reserved`` maps a method prefix to the one caller allowed it (:class:`CallerCheck`)."""
     callers = parse_callers(callers_text)
     if not callers:
         log.warning("the gRPC port accepts calls from anyone: PF_CALLERS is not set")
         return []
-    return [CallerCheck(callers)]
+    return [CallerCheck(callers, reserved or {})]
 
 
 def _refusing(handler: Handler, code: grpc.StatusCode, reason: str) -> Handler:

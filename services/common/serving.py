@@ -30,6 +30,8 @@ class Listen:
     metrics_port: int
     shutdown_grace_s: float = 2.0
     callers: str = ""
+    # Method prefix -> the one caller allowed it, who may call nothing else (callers.py).
+    reserved: tuple[tuple[str, str], ...] = ()
 
 
 def announce_ready(name: str, **ports: int) -> None:
@@ -48,7 +50,9 @@ async def grpc_server(
     listen: Listen, register: Register
 ) -> AsyncIterator[tuple[grpc.aio.Server, int, health.aio.HealthServicer]]:
     """Start a grpc.aio server with health checking and reflection; stop it gracefully."""
-    server = grpc.aio.server(interceptors=callers.interceptors(listen.callers))
+    server = grpc.aio.server(
+        interceptors=callers.interceptors(listen.callers, dict(listen.reserved))
+    )
     names = list(register(server))
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

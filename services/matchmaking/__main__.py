@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from services.common.serving import serve
+from services.matchmaking import pools
 from services.matchmaking.config import Config
 from services.matchmaking.service import Service
 from wire import loops
@@ -13,7 +16,9 @@ def main() -> None:
     config = Config.from_env()
     configure("matchmaking", config.log_level)
     service = Service(config)
-    loops.run(serve("matchmaking", config.listen, service.register, service.lifespan))
+    # The pools' door (BotPools) is for the caller named "bots" alone, and it for nothing else.
+    listen = dataclasses.replace(config.listen, reserved=((pools.METHODS, pools.CALLER),))
+    loops.run(serve("matchmaking", listen, service.register, service.lifespan))
 
 
 if __name__ == "__main__":

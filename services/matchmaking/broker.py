@@ -1,33 +1,29 @@
-"""Requests to the services that open matches: arbitration and the bot pool, over NATS.
+"""Requests to the services that open matches: arbitration over NATS, the bot pools on
+their own streams (services/matchmaking/pools.py).
 
-Both are NATS requests (services/common/opening/request.py). When nobody answers (no
-responders, a timeout, a lost connection, a reply that makes no sense) the caller is
-told UNAVAILABLE with the reason; nothing is retried behind their back.
+When nobody answers (no responders, a timeout, a lost connection, a reply that makes no
+sense) the caller is told UNAVAILABLE with the reason; nothing is retried behind their back.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from google.protobuf.message import DecodeError
 from nats.aio.client import Client
 
 from games.bot import Level
 from games.registry import Game
-from photofinish.events.v1 import events_pb2
 from services.common.identity import Player
-from services.common.opening.codec import decode_player
 from services.common.opening.matches import MatchSpec
-from services.common.opening.request import NatsArbitration, NoAnswer, ask
-from services.matchmaking import codec
+from services.common.opening.request import NatsArbitration, NoAnswer
 from services.matchmaking.errors import Reason, Unavailable
-from wire import subjects
+from services.matchmaking.pools import Pools
 
 ASKER = "matchmaking"
 
 
 class Broker(Protocol):
-    """The two questions matchmaking asks other services."""
+    """The questions matchmaking asks other services, and what it tells the bot pools."""
 
     async def open_match(self, spec: MatchSpec) -> None:
         """Return once an arbitration instance has opened ``spec``.
@@ -40,17 +36,19 @@ class Broker(Protocol):
         """Return a computer player for ``game`` at ``level``.
 
         Raises:
-            Unavailable: when the bot pool offered none.
+            Unavailable: when no bot pool offered one.
         """
 
+    def seat_bot(self, bot: Player, spec: MatchSpec | None) -> None:
+        """Tell ``bot``'s pool that its match ``spec`` opened (None: it never will)."""
 
-class NatsBroker:
-    """:class:`Broker` over a NATS connection."""
 
-    def __init__(self, nc: Client, timeout_s: float) -> None:
-        self._nc = nc
-        self._timeout_s = timeout_s
+class ServicesBroker:
+    """:class:`Broker` over a NATS connection (arbitration) and the connected pools."""
+
+    def __init__(self, nc: Client, pools: Pools, timeout_s: float) -> None:
         self._arbitration = NatsArbitration(nc, timeout_s, ASKER)
+        self._pools = pools
 
     async def open_match(self, spec: MatchSpec) -> None:
         try:
@@ -59,17 +57,7 @@ class NatsBroker:
             raise Unavailable(Reason.NO_ARBITRATION, error.detail) from None
 
     async def bot(self, game: Game, level: Level) -> Player:
-        request = codec.bot_request(game, level).SerializeToString()
-        why = f"the bot pool offered no {level.value} {game} player"
-        subject = subjects.BOTS_REQUEST
-        try:
-            data = await ask(self._nc, subject, request, self._timeout_s, why, ASKER)
-        except NoAnswer as error:
-            raise Unavailable(Reason.NO_BOT_POOL, error.detail) from None
-        try:
-            reply = events_pb2.BotReply.FromString(data)
-        except DecodeError:
-            raise Unavailable(Reason.NO_BOT_POOL, f"{why}: unreadable reply") from None
-        if not reply.player.player_id:
-            raise Unavailable(Reason.NO_BOT_POOL, f"{why}: the reply names no player")
-        return decode_player(reply.player)
+        return await self._pools.bot(game, level)
+
+    def seat_bot(self, bot: Player, spec: MatchSpec | None) -> None:
+        self._pools.seat(bot, spec)

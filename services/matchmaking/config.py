@@ -17,7 +17,7 @@ class Config:
 
     listen: Listen
     nats_url: str
-    # How long arbitration (pf.match.create) and the bot pool (pf.bots.request) may take to
+    # How long arbitration (pf.match.create) and a bot pool (BotPools.Serve) may take to
     # answer before the caller is told UNAVAILABLE. Both answer in well under a millisecond
     # when up; 3 s rides out a busy machine without leaving a player staring at nothing.
     request_timeout_s: float

@@ -43,3 +43,9 @@ RATING_FALLBACKS = Counter(
     "Tickets queued at 1500 because ratings did not answer, per gRPC code",
     ["code"],
 )
+
+# Bot pools holding their stream open; at 0 nobody can play the computer (no_bot_pool).
+BOT_POOLS = Gauge(
+    "pf_matchmaking_bot_pools",
+    "Bot pools connected to matchmaking (BotPools.Serve streams open)",
+)

@@ -50,10 +50,14 @@ class Opener:
         except Unavailable as error:
             OPEN_FAILURES.labels(error.reason.value).inc()
             raise
-        seed = self.draw_seed()
-        return await self._open(
-            matches.computer(human, bot, game, level, self.draw_match_id(), seed)
-        )
+        spec = matches.computer(human, bot, game, level, self.draw_match_id(), self.draw_seed())
+        try:
+            opened = await self._open(spec)
+        except Unavailable:
+            self.broker.seat_bot(bot, None)
+            raise
+        self.broker.seat_bot(bot, opened)
+        return opened
 
     async def hotseat(self, player: Player, game: Game) -> MatchSpec:
         """Return the opened hot-seat match of ``player`` on one device.

@@ -10,17 +10,19 @@ from collections.abc import AsyncIterator, Sequence
 
 import grpc
 
-from photofinish.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
+from photofinish.matchmaking.v1 import bots_pb2_grpc, matchmaking_pb2, matchmaking_pb2_grpc
 from services.common import callers, natsmetrics, tasks
 from services.common.live import live_bucket
 from services.common.natsurl import servers_of
+from services.matchmaking import pools
 from services.matchmaking.again import Rematches
-from services.matchmaking.broker import NatsBroker
+from services.matchmaking.broker import ServicesBroker
 from services.matchmaking.challenges import Challenges
 from services.matchmaking.config import Config
 from services.matchmaking.opening import Opener
 from services.matchmaking.pairing import pair
 from services.matchmaking.playing import Playing, follow
+from services.matchmaking.pools import Pools
 from services.matchmaking.queues import Queues, RatingOf
 from services.matchmaking.ratings import RatingsLookup, newcomer_rating
 from services.matchmaking.servicer import MatchmakingServicer
@@ -42,6 +44,7 @@ class Service:
         self._config = config
         self._playing = Playing()
         self._opener: Opener | None = None
+        self._pools = Pools(config.request_timeout_s)
         self._queues: Queues | None = None
 
     @contextlib.asynccontextmanager
@@ -61,7 +64,7 @@ class Service:
             stack.push_async_callback(tasks.stop, following)
             await synced.wait()
             rating_of = await stack.enter_async_context(self._ratings())
-            self._opener = Opener(NatsBroker(nc, config.request_timeout_s))
+            self._opener = Opener(ServicesBroker(nc, self._pools, config.request_timeout_s))
             self._queues = Queues(
                 self._opener.online,
                 pair=functools.partial(pair, window=config.window),
@@ -76,7 +79,7 @@ class Service:
             yield
 
     def register(self, server: grpc.aio.Server) -> Sequence[str]:
-        """Add the Matchmaking service to ``server``; return its full name."""
+        """Add the Matchmaking and BotPools services to ``server``; return their full names."""
         assert self._opener and self._queues, "register runs inside the lifespan"
         challenges = Challenges(self._opener.online)
         rematches = Rematches(self._opener.recent, self._opener.online)
@@ -84,7 +87,8 @@ class Service:
             self._queues, challenges, self._opener, rematches, self._playing
         )
         matchmaking_pb2_grpc.add_MatchmakingServicer_to_server(servicer, server)
-        return [SERVICE_NAME]
+        bots_pb2_grpc.add_BotPoolsServicer_to_server(self._pools, server)
+        return [SERVICE_NAME, pools.SERVICE_NAME]
 
     @contextlib.asynccontextmanager
     async def _ratings(self) -> AsyncIterator[RatingOf]:

@@ -100,7 +100,6 @@ USERS: dict[str, Permissions] = {
             subjects.rules_calls("*"),
             subjects.RULES_REPLAY,
             *_VIEWS,
-            subjects.MATCH_OPENED_ALL,
             subjects.match_log("*"),
             subjects.RESULTS_FINISHED,
             subjects.RESULTS_VOIDED,
@@ -136,12 +135,7 @@ USERS: dict[str, Permissions] = {
     # Matchmaking reads the live list for the caps on matches against the computer and
     # on one device (services/matchmaking/playing.py).
     "matchmaking": Permissions(
-        publish=(
-            subjects.MATCH_CREATE,
-            subjects.BOTS_REQUEST,
-            *_bucket(LIVE, write=False),
-            *_JETSTREAM,
-        ),
+        publish=(subjects.MATCH_CREATE, *_bucket(LIVE, write=False), *_JETSTREAM),
         subscribe=(),
     ),
     "tournaments": Permissions(
@@ -157,9 +151,6 @@ USERS: dict[str, Permissions] = {
         publish=(*_stream(RESULTS), *_consumers(RESULTS, subjects.RATINGS_CONSUMER), *_JETSTREAM),
         subscribe=(),
     ),
-    # The computer players: asked for by matchmaking, seated when a match opens. They
-    # read nothing of any match here: they play it through the gateway like every client.
-    "bots": Permissions(publish=(), subscribe=(subjects.BOTS_REQUEST, subjects.MATCH_OPENED_ALL)),
     "operator": Permissions(publish=(">",), subscribe=(">",)),
 }
 

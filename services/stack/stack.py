@@ -117,10 +117,15 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
         )
         urls = {u: natsauth.with_user(nats.url, u, p) for u, p in passwords.items()}
     # The internal gRPC ports know their callers by token, new each start: the gateway
-    # calls every service, matchmaking calls ratings (services/common/callers.py).
-    tokens = {"gateway": callers.new_token(), "matchmaking": callers.new_token()}
-    accepts = {name: callers.format_callers({"gateway": tokens["gateway"]}) for name in SERVICES}
-    accepts["ratings"] = callers.format_callers(tokens)
+    # calls every service, matchmaking calls ratings, and the bot pool holds its stream to
+    # matchmaking (services/common/callers.py).
+    tokens = {name: callers.new_token() for name in ("gateway", "matchmaking", "bots")}
+    by_gateway = {"gateway": tokens["gateway"]}
+    accepts = {name: callers.format_callers(by_gateway) for name in SERVICES}
+    accepts["ratings"] = callers.format_callers(
+        {**by_gateway, "matchmaking": tokens["matchmaking"]}
+    )
+    accepts["matchmaking"] = callers.format_callers({**by_gateway, "bots": tokens["bots"]})
     logs = config.data_dir / "logs"
     stack = Stack(urls.get("operator", config.nats_url), {}, log_dir=logs, nats_urls=urls)
     base = {
@@ -171,10 +176,11 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
         stack.children["gateway"] = gateway
         stack.gateway_url = f"http://127.0.0.1:{gateway.ports['http']}"
         if config.with_bots:
-            bots_env = {
+            bots_env = {  # no NATS: a client of the gateway, asked for bots by matchmaking
                 **base,
-                "NATS_URL": stack.nats_url_of("bots"),
                 "PF_GATEWAY_URL": stack.gateway_url,
+                "PF_MATCHMAKING_ADDR": stack.address("matchmaking"),
+                "PF_CALLER_TOKEN": tokens["bots"],
             }
             # The computer players are clients: on one machine they yield the CPU to the
             # services that keep the clock (a deployment runs them on their own pods).

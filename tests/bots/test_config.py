@@ -12,7 +12,7 @@ GATEWAY = {"PF_GATEWAY_URL": "http://127.0.0.1:8080"}
 def test_defaults_play_at_the_bots_designed_pace_with_no_seed() -> None:
     config = Config.from_env(GATEWAY)
     assert config.gateway_url == "http://127.0.0.1:8080"
-    assert config.nats_url == "nats://127.0.0.1:4222"
+    assert config.matchmaking_addr == "127.0.0.1:7103" and config.caller_token == ""
     assert config.seed is None and config.think_scale == 1.0
     assert config.max_seats >= 100
 

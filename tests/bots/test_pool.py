@@ -1,19 +1,25 @@
 """The bot pool as a process in the real stack: naming bots, surviving a gateway restart,
 and stopping cleanly on SIGTERM with seats in play.
 
+To ask a pool for bots directly, a test stands in for matchmaking: it serves
+``BotPools.Serve`` itself and starts a second pool process that holds its stream there,
+signing its bots in at the stack's real gateway.
+
 Tests that stop a process start it again, so they hold in any order (xdist splits files).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import aiohttp
-import nats
+import grpc
 import pytest
 import pytest_asyncio
 
@@ -23,12 +29,13 @@ from games.registry import BY_NUMBER as GAMES
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
+from photofinish.matchmaking.v1 import bots_pb2, bots_pb2_grpc
 from services.stack.processes import start_child
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.bots.driver import Log, drive
 from tests.pace import FAST_PLAY_ENV
 from tests.waiting import poll_until
-from wire import subjects
+from wire.metadata import CALLER_TOKEN
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -56,13 +63,87 @@ async def http() -> AsyncIterator[aiohttp.ClientSession]:
         yield session
 
 
-async def ask(stack: Stack, payload: bytes) -> events_pb2.BotReply:
-    nc = await nats.connect(stack.nats_url)
-    try:
-        reply = await nc.request(subjects.BOTS_REQUEST, payload, timeout=REQUEST_TIMEOUT_S)
-    finally:
-        await nc.close()
-    return events_pb2.BotReply.FromString(reply.data)
+class Matchmaking(bots_pb2_grpc.BotPoolsServicer):
+    """Matchmaking's door for the pools, in the test: orders sent by hand, answers kept."""
+
+    def __init__(self) -> None:
+        self.orders: asyncio.Queue[bots_pb2.PoolOrder] = asyncio.Queue()
+        self.answers: asyncio.Queue[bots_pb2.PoolAnswer] = asyncio.Queue()
+        self.tokens: list[str] = []
+        self.asked = 0
+
+    async def Serve(
+        self, request_iterator: AsyncIterator[bots_pb2.PoolAnswer], context: Any
+    ) -> AsyncIterator[bots_pb2.PoolOrder]:
+        self.tokens.append(dict(context.invocation_metadata())[CALLER_TOKEN])
+        await context.send_initial_metadata(())  # as matchmaking does: counted in
+        reader = asyncio.create_task(self._read(request_iterator))
+        try:
+            while True:
+                yield await self.orders.get()
+        finally:
+            reader.cancel()
+
+    async def _read(self, answers: AsyncIterator[bots_pb2.PoolAnswer]) -> None:
+        async for answer in answers:
+            await self.answers.put(answer)
+
+    async def ask(self, request: events_pb2.BotRequest) -> events_pb2.BotReply:
+        self.asked += 1
+        await self.orders.put(bots_pb2.PoolOrder(ask=self.asked, bot=request))
+        async with asyncio.timeout(REQUEST_TIMEOUT_S):
+            answer = await self.answers.get()
+        assert answer.ask == self.asked
+        return answer.reply
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def matchmaking(stack: Stack, data_dir: Path) -> AsyncIterator[Matchmaking]:
+    """A test's own matchmaking door, with a second pool process holding its stream."""
+    door = Matchmaking()
+    server = grpc.aio.server()
+    bots_pb2_grpc.add_BotPoolsServicer_to_server(door, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    env = {
+        "PF_MATCHMAKING_ADDR": f"127.0.0.1:{port}",
+        "PF_CALLER_TOKEN": "the-second-pool",
+        "PF_GATEWAY_URL": stack.gateway_url,
+        **dict(STACK_ENV),
+    }
+    pool = await start_child("bots-2", "clients.bots", env, data_dir / "logs")
+    yield door
+    await pool.stop()
+    await server.stop(grace=None)
+
+
+async def test_a_pool_holds_its_stream_with_its_own_caller_token(
+    matchmaking: Matchmaking,
+) -> None:
+    assert matchmaking.tokens == ["the-second-pool"]
+
+
+async def test_a_request_names_a_fresh_computer_player(matchmaking: Matchmaking) -> None:
+    request = events_pb2.BotRequest(game=game_pb2.GAME_SPIT, level=game_pb2.LEVEL_MEDIUM)
+    first = await matchmaking.ask(request)
+    second = await matchmaking.ask(request)
+    assert first.player.name == "Computer (medium)" and first.player.bot
+    assert first.player.player_id and second.player.player_id != first.player.player_id
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        events_pb2.BotRequest(game=game_pb2.GAME_BID),  # no level
+        events_pb2.BotRequest(level=game_pb2.LEVEL_EASY),  # no game
+        events_pb2.BotRequest(game=game_pb2.GAME_BID, level=NO_SUCH_LEVEL),
+    ],
+    ids=["no level", "no game", "unknown level"],
+)
+async def test_a_request_the_pool_cannot_serve_is_answered_at_once_with_no_player(
+    matchmaking: Matchmaking, request_: events_pb2.BotRequest
+) -> None:
+    assert await matchmaking.ask(request_) == events_pb2.BotReply()
 
 
 def bots_log(data_dir: Path) -> list[dict[str, object]]:
@@ -73,31 +154,6 @@ def bots_log(data_dir: Path) -> list[dict[str, object]]:
 def logged(data_dir: Path, msg: str, match_id: str) -> list[dict[str, object]]:
     """Return the pool's log entries saying ``msg`` about ``match_id``."""
     return [e for e in bots_log(data_dir) if e["msg"] == msg and e.get("match") == match_id]
-
-
-async def test_a_request_names_a_fresh_computer_player(stack: Stack) -> None:
-    request = events_pb2.BotRequest(game=game_pb2.GAME_SPIT, level=game_pb2.LEVEL_MEDIUM)
-    first = await ask(stack, request.SerializeToString())
-    second = await ask(stack, request.SerializeToString())
-    assert first.player.name == "Computer (medium)" and first.player.bot
-    assert first.player.player_id and second.player.player_id != first.player.player_id
-
-
-@pytest.mark.parametrize(
-    "payload",
-    [
-        b"\xff\xff not a message",
-        events_pb2.BotRequest(game=game_pb2.GAME_BID).SerializeToString(),  # no level
-        events_pb2.BotRequest(level=game_pb2.LEVEL_EASY).SerializeToString(),  # no game
-        events_pb2.BotRequest(
-            game=game_pb2.GAME_BID, level=game_pb2.Level.ValueType(9)
-        ).SerializeToString(),
-    ],
-)
-async def test_a_request_the_pool_cannot_serve_is_answered_at_once_with_no_player(
-    stack: Stack, payload: bytes
-) -> None:
-    assert await ask(stack, payload) == events_pb2.BotReply()
 
 
 async def test_a_gateway_restart_mid_match_is_ridden_out(
@@ -149,5 +205,5 @@ async def test_sigterm_with_seats_in_play_stops_the_pool_cleanly(
     assert await stack.children["bots"].stop(signal.SIGTERM) == 0
     text = (data_dir / "logs" / "bots.log").read_text()
     assert "STOPPED bots" in text and "Traceback" not in text
-    env = {"NATS_URL": stack.nats_url, "PF_GATEWAY_URL": stack.gateway_url, **dict(STACK_ENV)}
-    stack.children["bots"] = await start_child("bots", "clients.bots", env, data_dir / "logs")
+    old = stack.children["bots"]
+    stack.children["bots"] = await start_child("bots", "clients.bots", old.env, data_dir / "logs")

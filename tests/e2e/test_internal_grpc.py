@@ -19,6 +19,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
+from photofinish.matchmaking.v1 import bots_pb2_grpc
 from photofinish.ratings.v1 import ratings_pb2
 from services.stack.stack import Stack, StackConfig, run_stack
 
@@ -44,7 +45,7 @@ METHODS = {
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def stack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stack]:
-    config = StackConfig(Path(tmp_path_factory.mktemp("stack")), with_bots=False)
+    config = StackConfig(Path(tmp_path_factory.mktemp("stack")), with_bots=True)
     async with run_stack(config) as running:
         yield running
 
@@ -108,3 +109,35 @@ async def test_health_checks_need_no_token(stack: Stack, service: str) -> None:
         stub: Any = health_pb2_grpc.HealthStub(channel)
         reply = await stub.Check(health_pb2.HealthCheckRequest())
     assert reply.status == health_pb2.HealthCheckResponse.SERVING
+
+
+async def test_the_bot_pools_door_is_for_the_pools_token_alone(stack: Stack) -> None:
+    as_bots = ((TOKEN, token_of(stack, "bots")),)
+    as_gateway = ((TOKEN, token_of(stack, "gateway")),)
+    assert await serve_bots(stack, as_bots) == grpc.StatusCode.OK
+    assert await serve_bots(stack, as_gateway) == grpc.StatusCode.PERMISSION_DENIED
+    assert await serve_bots(stack, ()) == grpc.StatusCode.UNAUTHENTICATED
+
+
+async def test_the_pools_token_opens_nothing_else(stack: Stack) -> None:
+    as_bots = ((TOKEN, token_of(stack, "bots")),)
+    for service in METHODS:
+        code, details = await call(stack, service, as_bots)
+        expected = ("not_for_this_caller", grpc.StatusCode.PERMISSION_DENIED)
+        if service != "matchmaking":  # the other services do not know the pool at all
+            expected = ("unknown_caller", grpc.StatusCode.UNAUTHENTICATED)
+        assert (details.split(":")[0], code) == expected, service
+
+
+async def serve_bots(stack: Stack, metadata: tuple[tuple[str, str], ...]) -> grpc.StatusCode:
+    """Return how matchmaking answers a pool's stream opened with ``metadata``: OK once it
+    has counted the pool in (its headers came), else the refusal's code."""
+    async with grpc.aio.insecure_channel(stack.address("matchmaking")) as channel:
+        call = bots_pb2_grpc.BotPoolsStub(channel).Serve(metadata=metadata, timeout=10)
+        try:
+            await call.initial_metadata()
+            if call.done():
+                return await call.code()
+            return grpc.StatusCode.OK
+        finally:
+            call.cancel()

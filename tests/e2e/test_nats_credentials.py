@@ -45,10 +45,11 @@ ATTEMPTS: dict[tuple[str, str], set[str]] = {
     ("PUB", "$JS.API.STREAM.PURGE.PF_MATCH_LOG"): set(),
     ("PUB", "$KV.pf_owners.m1"): {"arbitration"},  # moving a match to another owner
     ("PUB", "$KV.pf_watchers.m1"): {"gateway"},
+    ("PUB", "$KV.pf_live.m1"): {"arbitration"},  # matchmaking reads the live list alone
     ("PUB", "pf.match.create"): {"matchmaking", "tournaments"},
     ("SUB", "pf.match.create"): {"arbitration"},
-    ("PUB", "pf.bots.request"): {"matchmaking"},
-    ("SUB", "pf.bots.request"): {"bots"},
+    ("PUB", "pf.bots.request"): set(),  # the bot pool has no NATS (BotPools.Serve)
+    ("SUB", "pf.match.*.opened"): set(),
     ("SUB", "pf.rules.calls"): {"rules"},
     ("PUB", "pf.rules.calls"): {"arbitration"},
     ("SUB", "_INBOX.>"): set(),  # every answer to every request
@@ -155,3 +156,8 @@ async def test_the_operator_url_is_kept_for_its_owner_alone(tmp_path: Path) -> N
     assert save_operator_url(tmp_path, "nats://operator:pfnew@127.0.0.1:7422") == path
     assert operator_url(tmp_path) == "nats://operator:pfnew@127.0.0.1:7422"  # replaced
     assert operator_url(tmp_path / "elsewhere") is None
+
+
+async def test_the_bot_pool_has_no_nats_at_all(stack: Stack) -> None:
+    assert "bots" not in USERS
+    assert not {key for key in stack.children["bots"].env if key.startswith("NATS")}

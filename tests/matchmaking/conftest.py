@@ -30,7 +30,6 @@ from tests.matchmaking.responders import (
     Arbiter,
     BotPool,
     listen_as_arbitration,
-    listen_as_bot_pool,
     stop_listening,
 )
 
@@ -160,8 +159,19 @@ async def silent_arbiter(nc: Client) -> AsyncIterator[Arbiter]:
 
 
 @pytest_asyncio.fixture(loop_scope="module")
-async def bot_pool(nc: Client) -> AsyncIterator[BotPool]:
+async def bot_pool(service: Child) -> AsyncIterator[BotPool]:
+    """A bot pool connected to the service, until the service has seen it go."""
     pool = BotPool()
-    sub = await listen_as_bot_pool(nc, pool)
+    serving = asyncio.create_task(pool.serve(service.address()))
+    await until_pools(service, 1)
     yield pool
-    await stop_listening(nc, sub)
+    serving.cancel()
+    await asyncio.gather(serving, return_exceptions=True)
+    await until_pools(service, 0)
+
+
+async def until_pools(child: Child, count: int) -> None:
+    """Return once ``count`` bot pools hold their stream open to the service."""
+    async with asyncio.timeout(CALL_TIMEOUT_S):
+        while (await metrics(child)).get("pf_matchmaking_bot_pools{}", 0.0) != count:
+            await asyncio.sleep(0.02)

@@ -1,26 +1,31 @@
-"""Stand-ins for arbitration and the bot pool: real NATS responders that record requests.
+"""Stand-ins for arbitration and a bot pool that record what they are asked.
 
-They subscribe on the real subjects in the real queue groups and answer the way the real
-services will (MatchOpened, BotReply), so the service under test speaks genuine NATS.
+The arbitration stand-in subscribes on the real subject in the real queue group and
+answers as the real service does (MatchOpened), so the service under test speaks genuine
+NATS. nats-server (2.15) does not route to a subscription in the instant after SUB +
+PING/PONG every time: about one request in a hundred still saw "no responders" (and,
+after UNSUB, was still routed to the gone subscription). So a responder counts as
+listening only once a probe request (header ``Pf-Probe``, answered but not recorded) gets
+through, and as gone once a probe gets "no responders".
 
-nats-server (2.15) does not route to a subscription in the instant after SUB + PING/PONG
-every time: about one request in a hundred still saw "no responders" (and, after UNSUB,
-was still routed to the gone subscription). So a responder counts as listening only once
-a probe request (header ``Pf-Probe``, answered but not recorded) gets through, and as gone
-once a probe gets "no responders".
+The bot pool stand-in holds the real ``BotPools.Serve`` stream open to the service, as
+clients/bots does, and answers each ``bot`` order with a made-up computer player.
 """
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import Any
 
+import grpc
 import nats.errors
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from photofinish.events.v1 import events_pb2
+from photofinish.matchmaking.v1 import bots_pb2, bots_pb2_grpc
 from wire import subjects
 
 PROBE = {"Pf-Probe": "1"}
@@ -59,19 +64,31 @@ class Arbiter:
 
 @dataclass(slots=True)
 class BotPool:
-    """Answers ``pf.bots.request`` with a bot of the level asked for and keeps requests."""
+    """Answers each ``bot`` order with a bot of the level asked for; keeps every order."""
 
     received: list[events_pb2.BotRequest] = field(default_factory=list)
+    opened: list[events_pb2.MatchCreated] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
 
-    async def on_request(self, msg: Msg) -> None:
-        if is_probe(msg):
-            await msg.respond(b"")
-            return
-        request = events_pb2.BotRequest.FromString(msg.data)
-        self.received.append(request)
-        number = len(self.received)
-        bot = events_pb2.Player(player_id=f"bot-{number}", name=f"Robo {number}", bot=True)
-        await msg.respond(events_pb2.BotReply(player=bot).SerializeToString())
+    async def serve(self, address: str) -> None:
+        """Hold the stream to matchmaking at ``address`` until cancelled."""
+        async with grpc.aio.insecure_channel(address) as channel:
+            call = bots_pb2_grpc.BotPoolsStub(channel).Serve()
+            async for order in call:
+                await self._obey(order, call)
+
+    async def _obey(self, order: bots_pb2.PoolOrder, call: Any) -> None:
+        kind = order.WhichOneof("kind")
+        if kind == "bot":
+            self.received.append(order.bot)
+            number = len(self.received)
+            bot = events_pb2.Player(player_id=f"bot-{number}", name=f"Robo {number}", bot=True)
+            reply = events_pb2.BotReply(player=bot)
+            await call.write(bots_pb2.PoolAnswer(ask=order.ask, reply=reply))
+        elif kind == "opened":
+            self.opened.append(order.opened)
+        elif kind == "dropped":
+            self.dropped.append(order.dropped)
 
 
 async def listen_as_arbitration(nc: Client, arbiter: Arbiter) -> Subscription:
@@ -80,13 +97,6 @@ async def listen_as_arbitration(nc: Client, arbiter: Arbiter) -> Subscription:
         subjects.MATCH_CREATE, queue=subjects.ARBITRATION_QUEUE, cb=arbiter.on_request
     )
     await until_listening(nc, subjects.MATCH_CREATE)
-    return sub
-
-
-async def listen_as_bot_pool(nc: Client, pool: BotPool) -> Subscription:
-    """Return the subscription of ``pool`` once requests reach it."""
-    sub = await nc.subscribe(subjects.BOTS_REQUEST, queue=subjects.BOTS_QUEUE, cb=pool.on_request)
-    await until_listening(nc, subjects.BOTS_REQUEST)
     return sub
 
 

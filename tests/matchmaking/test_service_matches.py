@@ -13,6 +13,7 @@ from photofinish.matchmaking.v1 import matchmaking_pb2 as pb
 from services.stack.processes import Child
 from tests.matchmaking.conftest import CALL_TIMEOUT_S, metrics, person, rejected
 from tests.matchmaking.responders import Arbiter, BotPool
+from tests.waiting import poll_until
 
 if TYPE_CHECKING:
     from photofinish.matchmaking.v1.matchmaking_pb2_grpc import MatchmakingAsyncStub
@@ -57,12 +58,30 @@ async def test_playing_the_computer_seats_a_bot_in_an_unrated_match(
     assert list(match.player_names) == [player.name for player in created.players]
 
 
+async def test_the_pool_that_named_the_bot_is_told_of_its_match(
+    stub: MatchmakingAsyncStub, arbiter: Arbiter, bot_pool: BotPool
+) -> None:
+    match = await play_computer(stub, person("Ann").metadata, BID, game_pb2.LEVEL_MEDIUM)
+    [opened] = await poll_until("the pool is told the match opened", lambda: bot_pool.opened)
+    assert opened == arbiter.received[0] and opened.match_id == match.match_id
+    assert bot_pool.dropped == []
+
+
+async def test_a_bot_whose_match_did_not_open_is_dropped_by_its_pool(
+    stub: MatchmakingAsyncStub, silent_arbiter: Arbiter, bot_pool: BotPool
+) -> None:
+    error = await rejected(play_computer(stub, person("Ann").metadata, SPIT, game_pb2.LEVEL_EASY))
+    assert (error.code, error.reason) == (grpc.StatusCode.UNAVAILABLE, "no_arbitration")
+    dropped = await poll_until("the pool is told to drop its bot", lambda: bot_pool.dropped)
+    assert dropped == ["bot-1"] and bot_pool.opened == []
+
+
 async def test_playing_the_computer_without_a_bot_pool_is_unavailable(
     stub: MatchmakingAsyncStub, arbiter: Arbiter
 ) -> None:
     error = await rejected(play_computer(stub, person("Ann").metadata, SPIT, game_pb2.LEVEL_HARD))
     assert (error.code, error.reason) == (grpc.StatusCode.UNAVAILABLE, "no_bot_pool")
-    assert "pf.bots.request" in error.message
+    assert "no pool is connected" in error.message
     assert arbiter.received == []
 
 

@@ -276,7 +276,7 @@ Global___MatchVoided: _TypeAlias = MatchVoided  # noqa: Y015
 
 @_typing.final
 class BotRequest(_message.Message):
-    """pf.bots.request (request/reply): matchmaking asks the bot pool for a computer player."""
+    """Matchmaking asks a bot pool for a computer player (BotPools.Serve, matchmaking/v1/bots.proto)."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
