@@ -32,6 +32,19 @@ IDENTITY = (PLAYER_ID, PLAYER_NAME)
 # What a probe may ask of any service without a token.
 OPEN_PREFIXES = (f"/{health_pb2.DESCRIPTOR.services_by_name['Health'].full_name}/",)
 
+# Who calls each service's gRPC port, by caller name: the one table make run, the tests'
+# stacks and the deployments' credentials (tools/deploy/credentials.py) are made from.
+# The rules service is asked over NATS; its port serves the gateway for the record.
+ACCEPTED: dict[str, tuple[str, ...]] = {
+    "rules": (GATEWAY,),
+    "ratings": (GATEWAY, "matchmaking"),
+    "arbitration": (GATEWAY,),
+    "matchmaking": (GATEWAY, "bots"),
+    "tournaments": (GATEWAY,),
+}
+# Every caller that holds a token: those that call somebody.
+CALLERS = tuple(dict.fromkeys(name for names in ACCEPTED.values() for name in names))
+
 if TYPE_CHECKING:
     Handler: TypeAlias = grpc.RpcMethodHandler[Any, Any]
 
@@ -66,6 +79,15 @@ def parse_callers(text: str) -> dict[str, str]:
 def format_callers(tokens: Mapping[str, str]) -> str:
     """Return the ``PF_CALLERS`` value that accepts the callers ``tokens`` names."""
     return ",".join(f"{name}={fingerprint(token)}" for name, token in tokens.items())
+
+
+def accepted(tokens: Mapping[str, str]) -> dict[str, str]:
+    """Return each service's ``PF_CALLERS``, accepting what ``ACCEPTED`` names, from every
+    caller's token (``tokens``, by caller name)."""
+    return {
+        service: format_callers({name: tokens[name] for name in names})
+        for service, names in ACCEPTED.items()
+    }
 
 
 class CallerCheck(grpc.aio.ServerInterceptor):

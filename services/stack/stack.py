@@ -118,14 +118,9 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
         urls = {u: natsauth.with_user(nats.url, u, p) for u, p in passwords.items()}
     # The internal gRPC ports know their callers by token, new each start: the gateway
     # calls every service, matchmaking calls ratings, and the bot pool holds its stream to
-    # matchmaking (services/common/callers.py).
-    tokens = {name: callers.new_token() for name in ("gateway", "matchmaking", "bots")}
-    by_gateway = {"gateway": tokens["gateway"]}
-    accepts = {name: callers.format_callers(by_gateway) for name in SERVICES}
-    accepts["ratings"] = callers.format_callers(
-        {**by_gateway, "matchmaking": tokens["matchmaking"]}
-    )
-    accepts["matchmaking"] = callers.format_callers({**by_gateway, "bots": tokens["bots"]})
+    # matchmaking (services/common/callers.py, ACCEPTED).
+    tokens = {name: callers.new_token() for name in callers.CALLERS}
+    accepts = callers.accepted(tokens)
     logs = config.data_dir / "logs"
     stack = Stack(urls.get("operator", config.nats_url), {}, log_dir=logs, nats_urls=urls)
     base = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from typing import Any
 
@@ -10,13 +11,29 @@ import jsonschema
 import pytest
 import yaml
 
+from services.common import callers
 from services.gateway.ops import parse_targets
+from services.stack import natsauth
 from services.stack.stack import SERVICES
 from tests.deploy.paths import COMPOSE, PROMETHEUS_CONFIGS, ROOT, SHARED_ENV
 from tests.deploy.pins import nats_server_version
 from tests.deploy.render import read_env_file
+from tools.deploy import credentials
 
 APP = (*SERVICES, "gateway", "bots")
+# Each container of a service, and the NATS user and caller name it runs as.
+INSTANCES = {**{name: name for name in SERVICES}, "arbitration-1": "arbitration"}
+INSTANCES |= {"gateway": "gateway", "gateway-1": "gateway"}
+NATS_NODES = ("nats", "nats-1", "nats-2")
+# A variable the file must be given: ${NAME:?why}.
+REQUIRED = re.compile(r"\$\{([A-Z0-9_]+):\?[^}]*\}")
+
+
+def required(value: str) -> str:
+    """Return the variable ``value`` is, when it is exactly one required ``${NAME:?…}``."""
+    match = REQUIRED.fullmatch(value)
+    assert match, value
+    return match.group(1)
 
 
 def compose() -> dict[str, Any]:
@@ -91,7 +108,7 @@ def test_nats_is_a_three_node_jetstream_cluster_that_answers_to_one_name() -> No
     nodes = {"nats": "nats-0", "nats-1": "nats-1", "nats-2": "nats-2"}
     for service, name in nodes.items():
         command = services[service]["command"]
-        assert command[:3] == ["-js", "-sd", "/data"], service
+        assert command[2:5] == ["-js", "-sd", "/data"], service
         assert command[command.index("--name") + 1] == name
         routes = command[command.index("--routes") + 1].split(",")
         assert routes == [f"nats://{n}:6222" for n in nodes.values()]
@@ -145,9 +162,8 @@ def test_every_process_reads_the_settings_shared_with_kubernetes() -> None:
     shared = read_env_file(SHARED_ENV)
     for name in APP:
         assert compose()["services"][name]["env_file"] == "deploy/photofinish.env", name
-        env = environment(name)
-        assert env["NATS_URL"] == "nats://nats:4222", name
         assert not set(shared) & set(compose()["services"][name].get("environment") or {}), name
+    assert "NATS_URL" not in shared, "a NATS URL without a user is refused"
     assert environment("gateway")["PF_ARBITRATION_ADDR"] == "arbitration:7102"
     assert environment("bots")["PF_GATEWAY_URL"] == "http://gateway:7100"
 
@@ -158,3 +174,53 @@ def test_every_mounted_file_exists_in_the_repository() -> None:
             source = volume.split(":")[0]
             if source.startswith("./"):
                 assert (ROOT / source).exists(), (name, source)
+
+
+def test_every_nats_node_knows_the_users_of_the_committed_file() -> None:
+    services = compose()["services"]
+    for node in NATS_NODES:
+        assert services[node]["command"][:2] == ["--config", "/etc/nats/authorization.conf"]
+        mount = "./deploy/nats/authorization.conf:/etc/nats/authorization.conf:ro"
+        assert mount in services[node]["volumes"], node
+        passwords = {k: required(v) for k, v in services[node]["environment"].items()}
+        assert passwords == {
+            natsauth.password_variable(u): natsauth.password_variable(u) for u in natsauth.USERS
+        }, node
+
+
+def test_each_service_connects_to_nats_as_its_own_user_with_a_given_password() -> None:
+    for name, user in INSTANCES.items():
+        url = environment(name)["NATS_URL"]
+        found = re.fullmatch(rf"nats://{user}:(\$\{{[^}}]+\}})@nats:4222", url)
+        assert found, (name, url)
+        assert required(found.group(1)) == natsauth.password_variable(user), name
+
+
+def test_the_bot_pool_has_no_nats_and_holds_its_caller_token() -> None:
+    env = environment("bots")
+    assert "NATS_URL" not in env and not any("nats://" in value for value in env.values())
+    assert not [key for key in env if key.startswith("PF_NATS_PASSWORD")], env
+    assert required(env["PF_CALLER_TOKEN"]) == credentials.caller_token_variable("bots")
+    assert env["PF_MATCHMAKING_ADDR"] == "matchmaking:7103"
+
+
+def test_no_service_runs_without_its_callers_and_each_caller_has_its_token() -> None:
+    for name, service in INSTANCES.items():
+        env = environment(name)
+        if service in callers.ACCEPTED:
+            assert required(env["PF_CALLERS"]) == credentials.callers_variable(service), name
+        else:
+            assert "PF_CALLERS" not in env, name
+        if service in callers.CALLERS:
+            token = required(env["PF_CALLER_TOKEN"])
+            assert token == credentials.caller_token_variable(service), name
+        else:
+            assert "PF_CALLER_TOKEN" not in env, name
+    assert set(callers.ACCEPTED) <= set(INSTANCES.values())
+
+
+def test_every_secret_the_file_requires_is_one_the_credentials_tool_makes() -> None:
+    wanted = set(REQUIRED.findall(COMPOSE.read_text()))
+    made = credentials.Credentials.new().compose_env()
+    assert wanted <= set(made), wanted - set(made)
+    assert {"PF_TOKEN_KEY", "PF_NATS_PASSWORD_OPERATOR", "PF_CALLERS_RATINGS"} <= wanted

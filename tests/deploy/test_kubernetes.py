@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import re
 from collections import Counter
 from pathlib import Path
@@ -10,10 +11,13 @@ from typing import Any
 import pytest
 from kubernetes_validate import utils as kubernetes
 
+from services.common import callers
+from services.stack import natsauth
 from services.stack.stack import SERVICES
-from tests.deploy.paths import K8S, OVERLAYS, SHARED_ENV
+from tests.deploy.paths import DEPLOY, K8S, OVERLAYS, SHARED_ENV
 from tests.deploy.pins import nats_server_version
 from tests.deploy.render import RenderError, Resource, build, containers, read_env_file
+from tools.deploy import credentials
 
 # The oldest release the manifests are written for (autoscaling/v2, policy/v1, grpc probes).
 KUBERNETES_VERSION = "1.30"
@@ -141,12 +145,93 @@ def test_production_brings_no_secret_of_its_own_and_dev_brings_throwaway_ones() 
     dev, production = (render(overlay) for overlay in OVERLAYS)
     assert not [r for r in production if r["kind"] == "Secret"]
     secret = named(dev, "Secret", "photofinish-secrets")
-    assert set(secret["data"]) == {
-        "token-key",
-        "postgres-password",
-        "database-url",
-        "grafana-admin-password",
+    assert set(secret["data"]) == set(credentials.Credentials.new().secret_data())
+
+
+def test_the_dev_secrets_callers_accept_its_caller_tokens() -> None:
+    data = {
+        key: base64.b64decode(value).decode()
+        for key, value in named(render(OVERLAYS[0]), "Secret", "photofinish-secrets")[
+            "data"
+        ].items()
     }
+    tokens = {name: data[credentials.caller_token_key(name)] for name in callers.CALLERS}
+    for service, accepted in callers.accepted(tokens).items():
+        assert data[credentials.callers_key(service)] == accepted, service
+
+
+def env_of(resources: list[Resource], name: str) -> dict[str, dict[str, Any]]:
+    """Return the first container's ``env`` of workload ``name``, by variable."""
+    kind = "StatefulSet" if name in {"arbitration", "nats"} else "Deployment"
+    return {e["name"]: e for e in containers(named(resources, kind, name))[0].get("env", [])}
+
+
+def from_secret(variable: dict[str, Any]) -> str:
+    """Return the key of photofinish-secrets a variable is read from."""
+    ref = variable["valueFrom"]["secretKeyRef"]
+    assert ref["name"] == "photofinish-secrets", ref
+    key: str = ref["key"]
+    return key
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_each_service_connects_to_nats_as_its_own_user_with_a_secret_password(
+    overlay: Path,
+) -> None:
+    resources = render(overlay)
+    for name in (*SERVICES, "gateway"):
+        env = env_of(resources, name)
+        assert from_secret(env["PF_NATS_PASSWORD"]) == credentials.nats_password_key(name)
+        assert env["NATS_URL"]["value"] == f"nats://{name}:$(PF_NATS_PASSWORD)@nats:4222"
+        # $(VAR) is expanded from the variables listed before it.
+        assert list(env).index("PF_NATS_PASSWORD") < list(env).index("NATS_URL"), name
+    config = named(resources, "ConfigMap", "photofinish-config")["data"]
+    assert "NATS_URL" not in config
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_no_service_runs_without_its_callers_and_each_caller_has_its_token(
+    overlay: Path,
+) -> None:
+    resources = render(overlay)
+    for name in (*SERVICES, "gateway", "bots"):
+        env = env_of(resources, name)
+        if name in callers.ACCEPTED:
+            assert from_secret(env["PF_CALLERS"]) == credentials.callers_key(name)
+        else:
+            assert "PF_CALLERS" not in env, name
+        if name in callers.CALLERS:
+            assert from_secret(env["PF_CALLER_TOKEN"]) == credentials.caller_token_key(name)
+        else:
+            assert "PF_CALLER_TOKEN" not in env, name
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_the_bot_pool_has_no_nats(overlay: Path) -> None:
+    env = env_of(render(overlay), "bots")
+    assert set(env) == {"PF_CALLER_TOKEN"}
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_nats_knows_every_user_with_its_password_from_the_secret(overlay: Path) -> None:
+    resources = render(overlay)
+    conf = named(resources, "ConfigMap", "nats-config")["data"]
+    assert conf["authorization.conf"] == (DEPLOY / "nats/authorization.conf").read_text()
+    assert "\ninclude ./authorization.conf\n" in conf["nats.conf"]
+    env = env_of(resources, "nats")
+    for user in natsauth.USERS:
+        variable = env[natsauth.password_variable(user)]
+        assert from_secret(variable) == credentials.nats_password_key(user), user
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_every_secret_key_read_is_one_the_credentials_tool_makes(overlay: Path) -> None:
+    made = set(credentials.Credentials.new().secret_data())
+    for workload in workloads(render(overlay)):
+        for container in containers(workload):
+            for variable in container.get("env", []):
+                if "secretKeyRef" in variable.get("valueFrom", {}):
+                    assert from_secret(variable) in made, (workload["metadata"], variable)
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)

@@ -14,14 +14,14 @@ PRODUCTION = OVERLAYS[1]
 CALLERS: dict[str, tuple[int, set[str]]] = {
     "gateway": (7100, {"bots", "prometheus"}),
     "arbitration": (7102, {"gateway"}),
-    "matchmaking": (7103, {"gateway"}),
+    "matchmaking": (7103, {"gateway", "bots"}),  # the bot pool's order stream
     "ratings": (7104, {"gateway", "matchmaking"}),
     "tournaments": (7105, {"gateway"}),
     "postgres": (5432, {"ratings", "tournaments"}),
     "prometheus": (9090, {"grafana"}),
     "nats": (4222, {"gateway", "arbitration", "rules", "matchmaking", "ratings", "tournaments"}),
 }
-CALLERS["nats"][1].update({"bots", "nats"})
+CALLERS["nats"][1].add("nats")  # the bot pool has no NATS
 METRICS = {"rules": 7200, "ratings": 7201, "arbitration": 7202, "matchmaking": 7203}
 METRICS |= {"tournaments": 7204}
 PODS = sorted({*CALLERS, *METRICS, "bots", "grafana"})
@@ -95,6 +95,16 @@ def test_each_service_admits_its_callers_and_no_one_else(target: str) -> None:
     port, callers = CALLERS[target]
     for source in PODS:
         assert admitted(source, target, port) == (source in callers), (source, target, port)
+
+
+def test_the_bot_pool_reaches_the_gateway_and_matchmaking_alone() -> None:
+    reached = set()
+    for target in PODS:
+        ports = {CALLERS[target][0]} if target in CALLERS else set()
+        ports |= {METRICS[target]} if target in METRICS else set()
+        ports |= {6222} if target == "nats" else set()
+        reached |= {(target, port) for port in ports if admitted("bots", target, port)}
+    assert reached == {("gateway", 7100), ("matchmaking", 7103)}
 
 
 @pytest.mark.parametrize("target", PODS)

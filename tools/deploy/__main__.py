@@ -12,13 +12,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import secrets
 import signal
 import sys
 import time
 from types import FrameType
 
 from tools.deploy import compose, images
+from tools.deploy.credentials import Credentials
 from tools.deploy.host import WORK
 from tools.deploy.scenario import Scenario, free_ports
 from tools.doctor.checkup import ensure
@@ -54,8 +54,8 @@ def test(players: int, seconds: float) -> int:
         "PF_NATS_IMAGE": built["nats"].ref,
         "PF_POSTGRES_IMAGE": built["postgres"].ref,
         "PF_PROMETHEUS_IMAGE": built["prometheus"].ref,
-        "PF_TOKEN_KEY": secrets.token_hex(32),
-        "POSTGRES_PASSWORD": secrets.token_hex(16),
+        # Fresh secrets each run: the token key, NATS passwords, caller tokens, …
+        **Credentials.new().compose_env(),
         **free_ports(),
     }
     signal.signal(signal.SIGTERM, _stop)

@@ -1,4 +1,5 @@
-"""The deployment's checks, in order: up and healthy, monitored, loaded, faulted, recovered.
+"""The deployment's checks, in order: up and healthy, closed to strangers, monitored, loaded,
+faulted, recovered.
 
 Each step records its figures and any failure; a failure does not stop the steps that
 can still run, so one run says as much as it can.
@@ -16,10 +17,12 @@ from typing import Any
 
 import aiohttp
 
+from services.stack import natsauth
 from tools.deploy import compose, crossing, jetstream, loadrun, prometheus
 from tools.deploy.compose import Deployment
 from tools.deploy.host import WORK
-from wire.subjects import LOG_STREAM
+from tools.deploy.intruder import ALLOWED, Attempt, answer
+from wire.subjects import LOG_STREAM, MATCH_VIEWS_ALL
 
 # The host ports the deployment publishes, chosen free at each run (this machine runs
 # its own NATS, PostgreSQL, and tests on ports of their own).
@@ -81,6 +84,15 @@ class Scenario:
     def url(self, port: str, scheme: str = "http") -> str:
         return f"{scheme}://127.0.0.1:{self.env[port]}"
 
+    def nats_url(self, port: str) -> str:
+        """Return the NATS node published at host port setting ``port``, as the operator:
+        the checks read the streams, which no service's user may."""
+        password = self.password("operator")
+        return f"nats://operator:{password}@127.0.0.1:{self.env[port]}"
+
+    def password(self, user: str) -> str:
+        return self.env[natsauth.password_variable(user)]
+
     def fail(self, text: str) -> None:
         print(f"  FAILED: {text}", flush=True)
         self.failures.append(text)
@@ -89,6 +101,7 @@ class Scenario:
         """Return the figures and failures of every step."""
         try:
             await self.bring_up()
+            await self.check_strangers()
             async with aiohttp.ClientSession() as http:
                 watcher = prometheus.Prometheus(http, self.url("PF_PROMETHEUS_PORT"))
                 await self.check_monitoring(watcher)
@@ -110,7 +123,7 @@ class Scenario:
         print(f"created {len(deployment.containers)} containers", flush=True)
         deployment.start(*INFRA)
         await asyncio.to_thread(deployment.wait_healthy, INFRA)
-        nats_url = self.url("PF_NATS_PORT", "nats")
+        nats_url = self.nats_url("PF_NATS_PORT")
         await jetstream.wait_ready(nats_url)
         for stage in STAGES:  # the services declare the streams and buckets at 3 replicas
             deployment.start(*stage)
@@ -120,6 +133,31 @@ class Scenario:
         self.figures["seconds_to_healthy"] = round(time.monotonic() - started, 1)
         self.figures["jetstream"] = [asdict(r) for r in replicated]
         print(f"healthy in {self.figures['seconds_to_healthy']} s; JetStream: {replicated}")
+
+    async def check_strangers(self) -> None:
+        """Every NATS node refuses a client without a user's password, and a service's
+        user what is not its service's; the gateway's user reads the seats' updates (so the
+        refusals are not everything failing)."""
+        expected = {
+            Attempt(): "Authorization Violation",
+            Attempt("operator", self.password("operator") + "x"): "Authorization Violation",
+            Attempt("nobody", self.password("gateway")): "Authorization Violation",
+            Attempt("matchmaking", self.password("matchmaking"), f"SUB {MATCH_VIEWS_ALL}"): (
+                "Permissions Violation"
+            ),
+            Attempt("gateway", self.password("gateway"), f"SUB {MATCH_VIEWS_ALL}"): ALLOWED,
+        }
+        seen: dict[str, dict[str, str]] = {}
+        for node, port in NATS_PORT_OF.items():
+            seen[node] = {}
+            for attempt, wanted in expected.items():
+                said = await answer("127.0.0.1", int(self.env[port]), attempt)
+                seen[node][str(attempt)] = said or "allowed"
+                if wanted in said if wanted else not said:
+                    continue
+                self.fail(f"NATS {node}: {attempt}: {said or 'allowed'}, not {wanted or 'allowed'}")
+        self.figures["nats_strangers"] = seen
+        print(f"NATS strangers: {seen['nats']}", flush=True)
 
     async def check_monitoring(self, watcher: prometheus.Prometheus) -> None:
         try:
@@ -146,7 +184,7 @@ class Scenario:
 
     async def _nats_victim(self) -> str:
         """Return the NATS service leading the match-log stream: the hardest node to lose."""
-        found = await jetstream.placement(self.url("PF_NATS_PORT", "nats"))
+        found = await jetstream.placement(self.nats_url("PF_NATS_PORT"))
         leader = next(r.leader for r in found if r.stream == LOG_STREAM)
         return next(service for service, name in NATS_NODES.items() if name == leader)
 
@@ -175,7 +213,7 @@ class Scenario:
 
         result = await loadrun.run(
             self.url("PF_GATEWAY_PORT"),
-            self.url(NATS_PORT_OF[survivor], "nats"),
+            self.nats_url(NATS_PORT_OF[survivor]),
             WORK / "reports",
             self.players,
             self.seconds,
@@ -183,7 +221,7 @@ class Scenario:
             fault,
         )
         await self._judge_load(result)
-        self.figures["results"] = await jetstream.outcomes(self.url(NATS_PORT_OF[survivor], "nats"))
+        self.figures["results"] = await jetstream.outcomes(self.nats_url(NATS_PORT_OF[survivor]))
         try:
             seen = await crossing_task
             self.figures["second_gateway"] = asdict(seen)
@@ -252,7 +290,7 @@ class Scenario:
         """The killed NATS node is back in the cluster; the killed arbitration's restart."""
         assert self.deployment is not None
         try:
-            replicated = await jetstream.wait_replicated(self.url("PF_NATS_PORT", "nats"), 60.0)
+            replicated = await jetstream.wait_replicated(self.nats_url("PF_NATS_PORT"), 60.0)
             self.figures["jetstream_after"] = [asdict(r) for r in replicated]
         except TimeoutError:
             self.fail("JetStream replicas not all current a minute after the node came back")
