@@ -41,7 +41,7 @@ export class BidBoard implements Board {
   private loggedSeq = -1n;
   private line: { roundNo: number; board: Line | undefined } | null = null; // the last view's
   private ended: RoundEnd | null = null;
-  private fitter: ResizeObserver | null = null;
+  private unfit: () => void = () => undefined; // stops fitting the last board drawn
   private root: HTMLElement = h("div");
 
   constructor(private readonly ctx: MatchContext) {}
@@ -53,6 +53,7 @@ export class BidBoard implements Board {
     this.screen = screen;
     this.names = update.players.map((p) => p.name);
     this.remember(update, view);
+    this.unfit();
     if (screen.kind === "handover") {
       this.view = null;
       this.seat = -1;
@@ -104,20 +105,27 @@ export class BidBoard implements Board {
   }
 
   /**
-   * Fit the board to the wrap once it is laid out, and again when the page is resized; once
-   * fitted, the tile just played glides there from the hand, or from its player's panel.
+   * Fit the board to the wrap once it is laid out, and again when the page is resized or the
+   * table's height changes; once fitted, the tile just played glides there from the hand, or
+   * from its player's panel.
    */
   private fit(wrap: HTMLElement, lay: (runs: Runs) => HTMLElement, before: Spot[]): void {
-    this.fitter?.disconnect();
+    const actions = this.root.querySelector<HTMLElement>(".actions");
     let room = "";
-    this.fitter = new ResizeObserver(() => {
+    const refit = () => {
+      if (actions?.isConnected) wrap.style.setProperty("--room", `${roomLeft(wrap, actions)}px`);
       const now = `${wrap.clientWidth} ${getComputedStyle(wrap).maxHeight}`; // not the board's own size
       if (now === room) return;
       room = now;
       fitBoard(wrap, lay);
       glide(before.splice(0), this.root, (element) => this.playedFrom(element));
-    });
-    this.fitter.observe(wrap);
+    };
+    const fitter = new ResizeObserver(refit);
+    fitter.observe(wrap);
+    fitter.observe(this.root); // a text below the board wraps to more lines, say
+    const resized = new AbortController(); // a viewport grown taller or shorter: no element resized
+    window.addEventListener("resize", refit, { signal: resized.signal });
+    this.unfit = () => (fitter.disconnect(), resized.abort());
   }
 
   /**
@@ -418,6 +426,17 @@ export class BidBoard implements Board {
     const seat = this.seat >= 0 ? this.seat : this.ctx.match.seats[0];
     return this.ctx.send(seat, { kind: { case: "bid", value: { kind } } });
   }
+}
+
+/**
+ * The height, in px, the board's wrap may take so that `actions` still ends inside the first
+ * screen: the viewport's height less everything else from the top of the page down to the
+ * bottom of `actions`, whose height does not depend on the board's. Never below the wrap's
+ * min-height; the stylesheet caps it at the wrap's own max-height (style.css, `--room`).
+ */
+function roomLeft(wrap: HTMLElement, actions: HTMLElement): number {
+  const rest = actions.getBoundingClientRect().bottom + window.scrollY - wrap.getBoundingClientRect().height;
+  return Math.max(parseFloat(getComputedStyle(wrap).minHeight), Math.floor(document.documentElement.clientHeight - rest));
 }
 
 /** A seat's clock face; the match redraws it with "clock" events as time runs. */
