@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -15,7 +16,7 @@ from aiohttp import web
 
 from services.common import natsmetrics
 from services.common.live import live_bucket, watchers_bucket
-from services.common.metrics import add_metrics_route, bound_port, lag_sampler
+from services.common.metrics import bound_port, metrics_server
 from services.common.natslink.link import NatsLink
 from services.common.placement import Directory
 from services.common.serving import announce_ready
@@ -27,7 +28,7 @@ from services.gateway.grpcweb import GrpcWebConfig, HeaderPolicy, setup
 from services.gateway.headers import security_headers
 from services.gateway.live import LiveMatches
 from services.gateway.local import LocalArena
-from services.gateway.ops import OPS_PAGE, add_ops_routes
+from services.gateway.ops import OPS_PAGE, add_ops_routes, failure_rate
 from services.gateway.page import PLACEHOLDER, placeholder
 from services.gateway.play import PlayEndpoint
 from services.gateway.presence import Presence
@@ -106,10 +107,15 @@ async def main(config: Config) -> None:
     )
     app.router.add_get("/play", play.handle)
     app.on_shutdown.append(lambda _: play.close_all())
-    add_metrics_route(app)
+    # /metrics is served apart, on the metrics port (as every service's is), never here.
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readiness(nc, link, directory))
-    add_ops_routes(app, config.metrics_targets)
+    failures = failure_rate(config.ops_failures_per_minute)
+    add_ops_routes(app, config.metrics_targets, config.ops_password, failures)
+    if not config.ops_password:
+        logging.getLogger(__name__).warning(
+            "no operator password (PF_OPS_PASSWORD or PF_OPS_PASSWORD_FILE): /ops is closed"
+        )
     index = Path(config.static_dir, "index.html") if config.static_dir else None
     if index is not None and index.is_file():
         app.router.add_get("/", index_page(index))
@@ -134,13 +140,11 @@ async def main(config: Config) -> None:
     await site.start()
     cap = ConnectionCap(runner, config.connections_per_address, config.streams_unlimited)
     cap.start()
-    lag = lag_sampler()
-    lag.start()
-    announce_ready("gateway", http=bound_port(site))
     try:
-        await wait_for_stop_signal()
+        async with metrics_server(config.host, config.metrics_port) as metrics_port:
+            announce_ready("gateway", http=bound_port(site), metrics=metrics_port)
+            await wait_for_stop_signal()
     finally:
-        lag.stop()
         cap.stop()
         await runner.cleanup()
         presence.stop()

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from services.gateway.ops.credential import FAILURES_PER_MINUTE, password_from
 from services.gateway.ops.targets import MetricsTarget, parse_targets
 from services.gateway.streams import LOOPBACK
 
@@ -27,6 +28,9 @@ class Config:
     static_dir: str  # the built web client; empty or not built: the placeholder page
     inject_forwarding_delay_ms: float  # fault injection for tests only: hold each request
     metrics_targets: tuple[MetricsTarget, ...] = ()  # the services the ops page reads
+    metrics_port: int = 0  # this process's /metrics, apart from the public port
+    ops_password: str = field(default="", repr=False)  # ops/credential.py; empty: closed
+    ops_failures_per_minute: float = FAILURES_PER_MINUTE  # wrong passwords, per address
     tournaments_addr: str = ""
     caller_token: str = ""  # PF_CALLER_TOKEN: what the services know the gateway by
     presence_every_s: float = 5.0  # how often the seats with a stream open are named
@@ -57,6 +61,11 @@ class Config:
             static_dir=env.get("PF_STATIC_DIR", str(BUILT_WEB_CLIENT)),
             inject_forwarding_delay_ms=float(env.get("PF_INJECT_FORWARDING_DELAY_MS", "0")),
             metrics_targets=parse_targets(env.get("PF_METRICS_TARGETS", "")),
+            metrics_port=int(env.get("PF_METRICS_PORT", "0")),
+            ops_password=password_from(env),
+            ops_failures_per_minute=float(
+                env.get("PF_OPS_FAILURES_PER_MINUTE", str(FAILURES_PER_MINUTE))
+            ),
             tournaments_addr=env.get("PF_TOURNAMENTS_ADDR", "127.0.0.1:7105"),
             caller_token=env.get("PF_CALLER_TOKEN", ""),
             presence_every_s=float(env.get("PF_PRESENCE_EVERY_S", "5")),

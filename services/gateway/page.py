@@ -14,8 +14,7 @@ code{background:#eee;padding:.1rem .3rem;border-radius:.2rem}</style></head>
 <p>A fair-time arena: <b>Spit</b> and <b>Spectacular Bid</b>, judged by the server's clock.</p>
 <p>The browser client is not built yet. Play from a terminal:</p>
 <p><code>.venv/bin/python -m clients.cli --url {url}</code></p>
-<p>The public API is gRPC-web at this address (<code>photofinish.client.v1.Arena</code>);
-metrics are at <a href="/metrics">/metrics</a>.</p>
+<p>The public API is gRPC-web at this address (<code>photofinish.client.v1.Arena</code>).</p>
 </body></html>
 """
 

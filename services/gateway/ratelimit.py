@@ -53,24 +53,35 @@ class CommandRate:
         Raises:
             Rejection: RESOURCE_EXHAUSTED ``rate_limited`` when the bucket is empty.
         """
+        wait_ms = self.take(player_id)
+        if wait_ms:
+            raise Rejection(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "rate_limited",
+                f"more than {self._per_s:g} {self._what} a second (bursts of {self._burst:g});"
+                f" send again in {wait_ms} ms",
+                {"retry_after_ms": str(wait_ms)},
+            )
+
+    def take(self, key: str) -> int:
+        """Take one from ``key``'s bucket; return 0, or the ms until it has one (taking none)."""
+        wait_ms = self.wait_ms(key)
+        if not wait_ms:
+            self._buckets[key].tokens -= 1
+        return wait_ms
+
+    def wait_ms(self, key: str) -> int:
+        """Return 0 when ``key``'s bucket has one to take, else the ms until it has one."""
         now = self._now()
         self._sweep(now)
-        bucket = self._buckets.get(player_id)
+        bucket = self._buckets.get(key)
         if bucket is None:
-            bucket = self._buckets[player_id] = _Bucket(self._burst, now)
+            bucket = self._buckets[key] = _Bucket(self._burst, now)
         bucket.tokens = min(self._burst, bucket.tokens + (now - bucket.at_s) * self._per_s)
         bucket.at_s = now
         if bucket.tokens >= 1 - 1e-9:  # a refill of exactly one command, in floating point
-            bucket.tokens -= 1
-            return
-        wait_ms = math.ceil((1 - bucket.tokens) / self._per_s * 1000)
-        raise Rejection(
-            grpc.StatusCode.RESOURCE_EXHAUSTED,
-            "rate_limited",
-            f"more than {self._per_s:g} {self._what} a second (bursts of {self._burst:g});"
-            f" send again in {wait_ms} ms",
-            {"retry_after_ms": str(wait_ms)},
-        )
+            return 0
+        return math.ceil((1 - bucket.tokens) / self._per_s * 1000)
 
     def _sweep(self, now: float) -> None:
         if now - self._swept_s < _FORGET_AFTER_S:

@@ -11,7 +11,7 @@ from prometheus_client import start_http_server
 
 from services.common.natsurl import servers_of
 from services.stack import natsauth
-from services.stack.stack import Ports, StackConfig, run_stack
+from services.stack.stack import OPS_PASSWORD_FILE, Ports, StackConfig, run_stack
 from services.stack.supervise import Supervisor
 from wire.stopping import wait_for_stop_signal
 
@@ -52,7 +52,9 @@ async def main(args: argparse.Namespace) -> None:
             f"\nPhoto Finish is running.\n"
             f"  Play in a browser:  {stack.gateway_url}/\n"
             f"  Play in a terminal: .venv/bin/python -m clients.cli --url {stack.gateway_url}\n"
-            f"  Ops page:           {stack.gateway_url}/ops  (metrics: /metrics)\n"
+            f"  Ops page:           {stack.gateway_url}/ops  (user operator, password in"
+            f" {config.data_dir / OPS_PASSWORD_FILE}, new each start)\n"
+            f"  Gateway's metrics:  http://{stack.address('gateway', 'metrics')}/metrics\n"
             f"  NATS:               nats://{host}:{port}  ({users})\n"
             f"  Logs:               {config.data_dir / 'logs'}\n"
             f"Press Ctrl-C to stop everything.\n",

@@ -16,7 +16,7 @@ from pathlib import Path
 from services.common import callers
 from services.stack import natsauth
 from services.stack.natsd import NatsServer, start_nats
-from services.stack.private import make_private
+from services.stack.private import make_private, write_private
 from services.stack.processes import Child, start_child
 
 BOTS_NICENESS = 5
@@ -46,6 +46,8 @@ class StackConfig:
     nats_url: str = ""  # empty: start our own nats-server, each service with its own user
     database_url: str = ""  # empty: SQLite under data_dir
     token_key: str = field(default_factory=lambda: secrets.token_hex(32))
+    # The operator's password for /ops, new each start (empty: none, /ops is closed).
+    ops_password: str = field(default_factory=lambda: secrets.token_urlsafe(24), repr=False)
     with_bots: bool = True
     arbitration_instances: int = 1  # more: "arbitration-2", … share the load and fail over
     extra_env: tuple[tuple[str, str], ...] = ()
@@ -63,6 +65,7 @@ class Stack:
     gateway_url: str = ""
     # Each NATS user's URL, credentials included (empty: a nats-server given, as it is).
     nats_urls: dict[str, str] = field(default_factory=dict)
+    ops_password: str = field(default="", repr=False)  # user "operator" at /ops
 
     def nats_url_of(self, user: str) -> str:
         """Return the NATS URL with ``user``'s credentials (natsauth.USERS)."""
@@ -97,6 +100,7 @@ class Stack:
 
 
 SERVICES = ("rules", "ratings", "arbitration", "matchmaking", "tournaments")
+OPS_PASSWORD_FILE = "ops.password"  # under the data folder: var/ops.password under make run
 
 
 @contextlib.asynccontextmanager
@@ -122,7 +126,13 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
     tokens = {name: callers.new_token() for name in callers.CALLERS}
     accepts = callers.accepted(tokens)
     logs = config.data_dir / "logs"
-    stack = Stack(urls.get("operator", config.nats_url), {}, log_dir=logs, nats_urls=urls)
+    stack = Stack(
+        urls.get("operator", config.nats_url),
+        {},
+        log_dir=logs,
+        nats_urls=urls,
+        ops_password=config.ops_password,
+    )
     base = {
         "PF_DATA_DIR": str(config.data_dir),
         "DATABASE_URL": config.database_url,
@@ -157,6 +167,7 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
             "NATS_URL": stack.nats_url_of("gateway"),
             "PF_CALLER_TOKEN": tokens["gateway"],
             "PF_HTTP_PORT": str(config.ports.gateway),
+            "PF_METRICS_PORT": str(config.ports.metrics(len(SERVICES))),
             "PF_ARBITRATION_ADDR": stack.address("arbitration"),
             "PF_MATCHMAKING_ADDR": stack.address("matchmaking"),
             "PF_RATINGS_ADDR": stack.address("ratings"),
@@ -167,6 +178,9 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
                 + [f"{name}={address}" for name, address in config.extra_metrics_targets]
             ),
         }
+        if config.ops_password:  # a file the operator reads it from, as the gateway does
+            write_private(config.data_dir / OPS_PASSWORD_FILE, config.ops_password.encode())
+            gateway_env["PF_OPS_PASSWORD_FILE"] = str(config.data_dir / OPS_PASSWORD_FILE)
         gateway = await start_child("gateway", "services.gateway", gateway_env, logs, config.echo)
         stack.children["gateway"] = gateway
         stack.gateway_url = f"http://127.0.0.1:{gateway.ports['http']}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import signal
 from pathlib import Path
 from typing import Any
@@ -12,24 +13,31 @@ import pytest
 
 from clients.grpcweb import CallError
 from photofinish.game.v1 import bid_pb2, game_pb2
-from services.stack.stack import SERVICES, StackConfig, run_stack
+from services.stack.stack import SERVICES, Stack, StackConfig, run_stack
 from tests.e2e.support import challenge, player
 
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
 DRAW = game_pb2.Command(bid=bid_pb2.BidCommand(draw=bid_pb2.BidDraw()))
 
 
-async def figures(http: aiohttp.ClientSession, url: str) -> dict[str, Any]:
-    async with http.get(f"{url}/ops/figures") as response:
+def as_operator(stack: Stack) -> dict[str, str]:
+    """Return the headers that sign in to /ops (tests/e2e/test_ops_access.py: only they do)."""
+    encoded = base64.b64encode(f"operator:{stack.ops_password}".encode()).decode()
+    return {"Authorization": f"Basic {encoded}"}
+
+
+async def figures(http: aiohttp.ClientSession, stack: Stack) -> dict[str, Any]:
+    url = f"{stack.gateway_url}/ops/figures"
+    async with http.get(url, headers=as_operator(stack)) as response:
         assert response.status == 200
         found: dict[str, Any] = await response.json()
         return found
 
 
-async def settled(http: aiohttp.ClientSession, url: str) -> dict[str, Any]:
+async def settled(http: aiohttp.ClientSession, stack: Stack) -> dict[str, Any]:
     """Return the figures once every process has sampled its event loop (every 100 ms)."""
     for _ in range(50):
-        shown = await figures(http, url)
+        shown = await figures(http, stack)
         if all(s["loop_lag_p99_ms"] is not None for s in shown["services"] if s["up"]):
             return shown
         await asyncio.sleep(0.1)
@@ -43,7 +51,7 @@ async def test_the_ops_page_shows_every_service_up_and_the_commands_played(
         run_stack(StackConfig(tmp_path, with_bots=False)) as stack,
         aiohttp.ClientSession() as http,
     ):
-        async with http.get(f"{stack.gateway_url}/ops") as page:
+        async with http.get(f"{stack.gateway_url}/ops", headers=as_operator(stack)) as page:
             assert page.status == 200
             html = await page.text()
         assert "ops/figures" in html
@@ -56,7 +64,7 @@ async def test_the_ops_page_shows_every_service_up_and_the_commands_played(
         with pytest.raises(CallError):
             await alice.submit(DRAW)  # refused (not her turn or at a gate): still judged
 
-        shown = await settled(http, stack.gateway_url)
+        shown = await settled(http, stack)
         assert {s["name"]: s["up"] for s in shown["services"]} == {
             "gateway": True,
             **{name: True for name in SERVICES},
@@ -70,6 +78,6 @@ async def test_the_ops_page_shows_every_service_up_and_the_commands_played(
         assert shown["ratings_pending"] == 0
 
         assert await stack.stop("ratings", signal.SIGTERM) == 0
-        shown = await figures(http, stack.gateway_url)
+        shown = await figures(http, stack)
         assert {s["name"]: s["up"] for s in shown["services"]}["ratings"] is False
         assert shown["live_matches"] >= 1

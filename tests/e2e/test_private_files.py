@@ -23,7 +23,9 @@ async def test_every_file_and_folder_the_stack_makes_is_private(tmp_path: Path) 
         await ann.play_hot_seat(game_pb2.GAME_BID)  # a match log in JetStream, on disk
         made = [data, *data.rglob("*")]
     names = {path.name for path in made}
-    assert {"logs", "nats", "gateway.log", "ratings.sqlite3"} <= names, sorted(names)
+    assert {"logs", "nats", "gateway.log", "ratings.sqlite3", "ops.password"} <= names, sorted(
+        names
+    )
     public = [
         f"{path.relative_to(tmp_path)} {stat.filemode(path.stat().st_mode)}"
         for path in made

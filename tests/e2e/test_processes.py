@@ -58,7 +58,8 @@ async def test_every_service_serves_health_reflection_and_metrics_and_stops_clea
                 await poll_until(f"{durable}'s consumer lag is sampled", sampled)
             async with http.get(f"{stack.gateway_url}/healthz") as response:
                 assert response.status == 200
-            async with http.get(f"{stack.gateway_url}/metrics") as response:
+            gateway_metrics = f"http://{stack.address('gateway', 'metrics')}/metrics"
+            async with http.get(gateway_metrics) as response:
                 text = await response.text()
                 assert "pf_event_loop_lag_seconds" in text
                 assert 'pf_nats_connected{connection="gateway"} 1.0' in text

@@ -8,7 +8,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Browser, Dialog, Page, ViewportSize, async_playwright
+from playwright.async_api import (
+    Browser,
+    Dialog,
+    HttpCredentials,
+    Page,
+    ViewportSize,
+    async_playwright,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -37,15 +44,23 @@ async def chromium() -> AsyncIterator[Browser]:
             await browser.close()
 
 
-async def new_page(browser: Browser, url: str, phone: bool = False, motion: bool = False) -> Page:
+async def new_page(
+    browser: Browser,
+    url: str,
+    phone: bool = False,
+    motion: bool = False,
+    credentials: HttpCredentials | None = None,
+) -> Page:
     """A page in a fresh context (its own storage: another person) at the arena.
 
     Its player asks for reduced motion unless ``motion``: nothing glides, so a click finds
-    its button where it stays and a screenshot shows every card where it lies.
+    its button where it stays and a screenshot shows every card where it lies. Given
+    ``credentials``, it answers an HTTP sign-in (the operator's, for /ops) with them.
     """
     context = await browser.new_context(
         viewport=PHONE if phone else DESKTOP,
         reduced_motion="no-preference" if motion else "reduce",
+        http_credentials=credentials,
     )
     page = await context.new_page()
     page.set_default_timeout(WAIT_MS)

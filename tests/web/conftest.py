@@ -22,6 +22,7 @@ THINK_SCALE = "0.2"
 class Arena:
     url: str
     browser: Browser
+    ops_password: str = ""  # the operator's, for /ops
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
@@ -32,4 +33,4 @@ async def arena(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Arena
         extra_env=(("PF_BOTS_THINK_SCALE", THINK_SCALE), *FAST_PLAY_ENV),
     )
     async with run_stack(config) as stack, chromium() as browser:
-        yield Arena(stack.gateway_url, browser)
+        yield Arena(stack.gateway_url, browser, stack.ops_password)

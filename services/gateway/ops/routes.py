@@ -1,4 +1,4 @@
-"""The gateway's `/ops` page and the `/ops/figures` JSON it polls."""
+"""The gateway's `/ops` page and the `/ops/figures` JSON it polls, the operator's alone."""
 
 from __future__ import annotations
 
@@ -7,15 +7,23 @@ from collections.abc import AsyncIterator
 import aiohttp
 from aiohttp import web
 
+from services.gateway.ops.credential import operator_only
 from services.gateway.ops.page import OPS_PAGE
 from services.gateway.ops.scraper import Scraper
 from services.gateway.ops.targets import MetricsTarget
+from services.gateway.ratelimit import CommandRate
 
 SCRAPER = web.AppKey("ops_scraper", Scraper)
 
 
-def add_ops_routes(app: web.Application, targets: tuple[MetricsTarget, ...]) -> None:
-    """Serve the ops page and its figures, read from ``targets`` and this process."""
+def add_ops_routes(
+    app: web.Application,
+    targets: tuple[MetricsTarget, ...],
+    password: str,
+    failures: CommandRate,
+) -> None:
+    """Serve the ops page and its figures, read from ``targets`` and this process, to the
+    operator alone (credential.py; no ``password``: to nobody)."""
 
     async def scraper(app: web.Application) -> AsyncIterator[None]:
         async with aiohttp.ClientSession() as session:
@@ -23,8 +31,9 @@ def add_ops_routes(app: web.Application, targets: tuple[MetricsTarget, ...]) -> 
             yield
 
     app.cleanup_ctx.append(scraper)
-    app.router.add_get("/ops", ops_page)
-    app.router.add_get("/ops/figures", ops_figures)
+    guard = operator_only(password, failures)
+    app.router.add_get("/ops", guard(ops_page))
+    app.router.add_get("/ops/figures", guard(ops_figures))
 
 
 async def ops_page(request: web.Request) -> web.Response:
