@@ -131,7 +131,7 @@ def test_two_arbitration_instances_and_two_gateways_share_the_settings() -> None
     scrape = yaml.safe_load(PROMETHEUS_CONFIGS[0].read_text())["scrape_configs"]
     targets = {job["job_name"]: job["static_configs"][0]["targets"] for job in scrape}
     assert targets["arbitration"] == ["arbitration:7202", "arbitration-1:7202"]
-    assert targets["gateway"] == ["gateway:7100", "gateway-1:7100"]
+    assert targets["gateway"] == ["gateway:7205", "gateway-1:7205"]
 
 
 def test_postgres_is_on_a_volume_and_ratings_and_tournaments_use_it() -> None:
@@ -147,11 +147,19 @@ def test_the_token_key_must_be_given_never_defaulted() -> None:
     assert key.startswith("${PF_TOKEN_KEY:?")
 
 
+def test_the_gateways_serve_metrics_apart_and_ops_with_a_password_never_defaulted() -> None:
+    for name in ("gateway", "gateway-1"):
+        assert environment(name)["PF_OPS_PASSWORD"].startswith("${PF_OPS_PASSWORD:?"), name
+        assert environment(name)["PF_METRICS_PORT"] == "7205", name
+        published = compose()["services"][name]["ports"]
+        assert [port.rsplit(":", 1)[1] for port in published] == ["7100"], name  # not 7205
+
+
 def test_prometheus_and_the_ops_page_scrape_each_services_metrics_port() -> None:
     ports = {name: environment(name)["PF_METRICS_PORT"] for name in SERVICES}
     scrape = yaml.safe_load(PROMETHEUS_CONFIGS[0].read_text())["scrape_configs"]
     targets = {job["job_name"]: job["static_configs"][0]["targets"] for job in scrape}
-    assert targets["gateway"][0] == "gateway:7100"
+    assert targets["gateway"][0] == f"gateway:{environment('gateway')['PF_METRICS_PORT']}"
     ops = parse_targets(environment("gateway")["PF_METRICS_TARGETS"])
     assert {t.name: t.address for t in ops} == {n: f"{n}:{p}" for n, p in ports.items()}
     for name, port in ports.items():

@@ -8,6 +8,7 @@ import yaml
 from kubernetes_validate import utils as kubernetes
 
 from services.common import callers
+from services.gateway.ops import password_from
 from services.stack import natsauth
 from tests.deploy.render import read_env_file
 from tools.deploy import credentials, natsconf
@@ -60,3 +61,10 @@ def test_the_files_are_their_owners_alone_and_read_back(tmp_path: Path) -> None:
     assert secret["stringData"]["database-url"] == (
         f"postgresql://photofinish:{password}@postgres:5432/photofinish"
     )
+
+
+def test_the_operator_password_is_fresh_and_long_enough_for_the_gateway() -> None:
+    made = Credentials.new()
+    assert made.ops_password != Credentials.new().ops_password
+    assert password_from({"PF_OPS_PASSWORD": made.compose_env()["PF_OPS_PASSWORD"]})
+    assert made.secret_data()["ops-password"] == made.ops_password

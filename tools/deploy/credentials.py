@@ -62,6 +62,7 @@ class Credentials:
     token_key: str
     postgres_password: str
     grafana_admin_password: str
+    ops_password: str  # the gateway's /ops, user operator (services/gateway/ops/credential.py)
     nats_passwords: Mapping[str, str]  # by NATS user, every one of natsauth.USERS
     caller_tokens: Mapping[str, str]  # by caller, every one of callers.CALLERS
 
@@ -72,6 +73,7 @@ class Credentials:
             token_key=secrets.token_hex(32),
             postgres_password=secrets.token_hex(16),
             grafana_admin_password=secrets.token_hex(12),
+            ops_password=secrets.token_hex(24),
             nats_passwords=natsauth.new_passwords(),
             caller_tokens={name: callers.new_token() for name in callers.CALLERS},
         )
@@ -82,6 +84,7 @@ class Credentials:
             "PF_TOKEN_KEY": self.token_key,
             "POSTGRES_PASSWORD": self.postgres_password,
             "GRAFANA_ADMIN_PASSWORD": self.grafana_admin_password,
+            "PF_OPS_PASSWORD": self.ops_password,
             **{natsauth.password_variable(u): p for u, p in self.nats_passwords.items()},
             **{caller_token_variable(n): t for n, t in self.caller_tokens.items()},
             **{callers_variable(s): v for s, v in callers.accepted(self.caller_tokens).items()},
@@ -94,6 +97,7 @@ class Credentials:
             "postgres-password": self.postgres_password,
             "database-url": DATABASE_URL.format(password=self.postgres_password),
             "grafana-admin-password": self.grafana_admin_password,
+            "ops-password": self.ops_password,
             **{nats_password_key(u): p for u, p in self.nats_passwords.items()},
             **{caller_token_key(n): t for n, t in self.caller_tokens.items()},
             **{callers_key(s): v for s, v in callers.accepted(self.caller_tokens).items()},
