@@ -74,11 +74,16 @@ async def connect(servers: str, name: str, **options: Any) -> nats.aio.client.Cl
 
         return callback
 
+    user, password = credentials_of(servers)
+    if user:
+        # Given as options, the credentials go to every server: nats-py dials the nodes a
+        # cluster tells it of by address alone, which would refuse a client without them.
+        options = {"user": user, "password": password, **options}
     connection = await nats.connect(
         servers,
         name=name,
         # Each user's answers come to inboxes only it may read (services/stack/natsauth.py).
-        inbox_prefix=inboxes(credentials_of(servers)[0]),
+        inbox_prefix=inboxes(user),
         disconnected_cb=chained("disconnected_cb", 0),
         reconnected_cb=chained("reconnected_cb", 1),
         closed_cb=chained("closed_cb", 0),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import socket
 from pathlib import Path
 
 import nats
@@ -17,7 +18,9 @@ from prometheus_client import REGISTRY
 from services.common import natsmetrics
 from services.common.natslink.link import NatsLink
 from services.common.natsmetrics import StreamPublishes, sample_pending
+from services.common.natsurl import servers_of
 from services.common.results import declare
+from services.stack import natsauth
 from services.stack.natsd import NatsServer, start_nats
 from tests.waiting import poll_until
 from wire.subjects import RESULTS_FINISHED, RESULTS_STREAM
@@ -28,6 +31,14 @@ _names = itertools.count()
 def unique(prefix: str) -> str:
     """Return a label value no other test uses (the registry is the process's)."""
     return f"{prefix}-{next(_names)}"
+
+
+def free_port() -> int:
+    """Return a loopback port nothing listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
 
 
 def connected(name: str) -> float | None:
@@ -82,6 +93,46 @@ async def test_connected_goes_to_0_while_the_server_is_gone_and_back_to_1(
         assert (connected(client_name), connected(link_name)) == (0, 0)
     finally:
         await server.stop()
+
+
+async def test_a_node_the_cluster_told_of_is_dialled_as_the_urls_user(tmp_path: Path) -> None:
+    # A cluster tells its clients of the other nodes by address alone (INFO connect_urls):
+    # a client failing over to one must still say who it is, or it is refused there.
+    passwords = natsauth.new_passwords()
+    routes = free_port(), free_port()
+    nodes = []
+    for index, port in enumerate(routes):
+        cluster = (
+            f"server_name: n{index}\ncluster {{name: pf, listen: 127.0.0.1:{port}, "
+            f"routes: [{', '.join(f'nats://127.0.0.1:{p}' for p in routes)}]}}\n"
+        )
+        started = await start_nats(
+            tmp_path / f"nats-{index}",
+            authorization=natsauth.authorization() + cluster,
+            secrets={natsauth.password_variable(u): p for u, p in passwords.items()},
+        )
+        nodes.append(started)
+    try:
+        second = servers_of(nodes[1].url)[0]
+        url = natsauth.with_user(nodes[0].url, "gateway", passwords["gateway"])
+        client = await natsmetrics.connect(
+            url, unique("failover"), max_reconnect_attempts=-1, reconnect_time_wait=0.1
+        )
+        await poll_until("the other node is known", lambda: bool(client.discovered_servers))
+        await nodes[0].stop()
+        await poll_until(
+            "connected to the other node",
+            lambda: (
+                client.is_connected
+                and client.connected_url is not None
+                and client.connected_url.port == second[1]
+            ),
+            timeout_s=10,
+        )
+        await client.close()
+    finally:
+        for node in nodes:
+            await node.stop()
 
 
 async def test_a_publish_is_timed_and_a_publish_nobody_stores_counted(

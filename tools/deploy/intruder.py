@@ -17,15 +17,12 @@ ALLOWED = ""
 @dataclass(frozen=True, slots=True)
 class Attempt:
     """Who connects (no user: nobody) and what they try once connected, as ``SUB subject``
-    or ``PUB subject`` (empty: only connecting)."""
+    or ``PUB subject`` (empty: only connecting); ``name`` says it in the report."""
 
+    name: str
     user: str = ""
     password: str = ""
     action: str = ""
-
-    def __str__(self) -> str:
-        who = f"as {self.user}" if self.user else "with no credentials"
-        return f"{self.action or 'CONNECT'} {who}"
 
 
 async def answer(host: str, port: int, attempt: Attempt) -> str:

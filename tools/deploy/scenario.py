@@ -138,24 +138,29 @@ class Scenario:
         """Every NATS node refuses a client without a user's password, and a service's
         user what is not its service's; the gateway's user reads the seats' updates (so the
         refusals are not everything failing)."""
-        expected = {
-            Attempt(): "Authorization Violation",
-            Attempt("operator", self.password("operator") + "x"): "Authorization Violation",
-            Attempt("nobody", self.password("gateway")): "Authorization Violation",
-            Attempt("matchmaking", self.password("matchmaking"), f"SUB {MATCH_VIEWS_ALL}"): (
-                "Permissions Violation"
+        views = f"SUB {MATCH_VIEWS_ALL}"
+        gateway, matchmaking = self.password("gateway"), self.password("matchmaking")
+        refused, forbidden = "Authorization Violation", "Permissions Violation"
+        expected = [
+            (Attempt("no credentials"), refused),
+            (Attempt("a wrong password", "operator", self.password("operator") + "x"), refused),
+            (Attempt("an unknown user", "nobody", gateway), refused),
+            (
+                Attempt("matchmaking's user reads the hands", "matchmaking", matchmaking, views),
+                forbidden,
             ),
-            Attempt("gateway", self.password("gateway"), f"SUB {MATCH_VIEWS_ALL}"): ALLOWED,
-        }
+            (Attempt("the gateway's user reads the hands", "gateway", gateway, views), ALLOWED),
+        ]
         seen: dict[str, dict[str, str]] = {}
         for node, port in NATS_PORT_OF.items():
             seen[node] = {}
-            for attempt, wanted in expected.items():
+            for attempt, wanted in expected:
                 said = await answer("127.0.0.1", int(self.env[port]), attempt)
-                seen[node][str(attempt)] = said or "allowed"
+                seen[node][attempt.name] = said or "allowed"
                 if wanted in said if wanted else not said:
                     continue
-                self.fail(f"NATS {node}: {attempt}: {said or 'allowed'}, not {wanted or 'allowed'}")
+                got, want = said or "allowed", wanted or "allowed"
+                self.fail(f"NATS {node}, {attempt.name}: {got}, not {want}")
         self.figures["nats_strangers"] = seen
         print(f"NATS strangers: {seen['nats']}", flush=True)
 
