@@ -95,6 +95,7 @@ class Arbitration:
             log_writer,
             placement,
             away_after_s=config.away_after_s,
+            abandoned_after_s=config.abandoned_after_s,
         )
         self._matches = matches
         log_reader = LogReader(js)

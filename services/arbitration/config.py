@@ -6,6 +6,7 @@ import os
 import socket
 from dataclasses import dataclass
 
+from services.arbitration.attendance import ABANDONED_AFTER_S
 from services.arbitration.faults import Tolerances
 from services.arbitration.matchlog.bounds import MIN_ENTRIES_PER_MATCH
 from services.common.serving import Listen
@@ -20,6 +21,8 @@ class Config:
     instance: str
     gate_timeout_s: float  # a Start/Continue gate nobody presses lifts itself after this
     away_after_s: float  # an online seat unheard (no command, no stream) this long is away
+    # A match against the computer or on one device whose person is unheard this long ends.
+    abandoned_after_s: float
     keep_finished_s: float  # how long a finished match still answers GetUpdate
     bank_ms: int  # the match clock: 120 s bank (rules §5); other values for tests only
     grace_ms: int  # and a fresh 10 s grace per genuinely new decision
@@ -45,6 +48,7 @@ class Config:
             instance=env.get("PF_INSTANCE", socket.gethostname()),
             gate_timeout_s=number(env, "PF_GATE_TIMEOUT_S", 30.0, float, 0.0),
             away_after_s=number(env, "PF_AWAY_S", 30.0, float, 1.0),
+            abandoned_after_s=number(env, "PF_ABANDONED_S", ABANDONED_AFTER_S, float, 1.0),
             keep_finished_s=number(env, "PF_KEEP_FINISHED_S", 600.0, float, 0.0),
             bank_ms=number(env, "PF_BANK_MS", 120000, int, 0),
             grace_ms=number(env, "PF_GRACE_MS", 10000, int, 0),

@@ -77,9 +77,15 @@ class AwayChange:
     away: bool
 
 
+@dataclass(frozen=True, slots=True)
+class LeftAlone:
+    """A match against the computer or on one device whose person was not heard from for
+    the abandon limit: the worker ends it with no result, unless they came back."""
+
+
 Answer = arbitration_pb2.SubmitReply | Rejection
 Reply = Callable[[Answer], None]
-Item = Submission | Flag | Nudge | FaultNotice | AwayChange
+Item = Submission | Flag | Nudge | FaultNotice | AwayChange | LeftAlone
 # A retry resends one of a client's last few commands; older answers are not kept.
 ANSWERS_KEPT_PER_SEAT = 32
 
@@ -119,14 +125,17 @@ class Match:
     # Until when (monotonic ns) someone watches as a spectator: the spectators' view is
     # built and published only until then (each spectator stream renews it).
     spectators_until_ns: int = 0
-    # Online matches (services/arbitration/attendance.py): when each seat was last heard
-    # from (a command, or a stream open on a gateway), the seats away now (from the log),
-    # the seats that made a move (an accepted command outside a gate: from the log), and
-    # the seats whose going or coming back is queued and not yet logged.
+    # Who is there (services/arbitration/attendance.py): when each seat was last heard
+    # from (a command, or a stream open on a gateway); in online matches the seats away
+    # now (from the log), the seats that made a move (an accepted command outside a gate:
+    # from the log), and the seats whose going or coming back is queued and not yet
+    # logged; against the computer or on one device, whether its end is queued (LeftAlone).
     seen_ns: dict[int, int] = field(default_factory=dict)
     away: frozenset[int] = frozenset()
     moved: frozenset[int] = frozenset()
     attendance_queued: set[int] = field(default_factory=set)
+    person_seats: tuple[int, ...] = ()  # whose silence ends it (attendance.person_seats)
+    left_alone_queued: bool = False
     # By seat, the players' commands the log stores as accepted and as refused, and the
     # refusals answered past the log's bound, counted in memory only (matchlog/bounds.py).
     accepted: dict[int, int] = field(default_factory=dict)

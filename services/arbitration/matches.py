@@ -18,7 +18,7 @@ import grpc
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
 from services.arbitration import record
-from services.arbitration.attendance import Attendance
+from services.arbitration.attendance import ABANDONED_AFTER_S, Attendance
 from services.arbitration.clock import Clock
 from services.arbitration.faults import Fault, FaultKind, Tolerances, measured
 from services.arbitration.match import FaultNotice, Match
@@ -52,6 +52,7 @@ class Matches:
         placement: Placement | None = None,
         now: Callable[[], int] = time.monotonic_ns,
         away_after_s: float = AWAY_AFTER_S,
+        abandoned_after_s: float = ABANDONED_AFTER_S,
     ) -> None:
         self.instance = instance
         self.placement = placement
@@ -61,7 +62,7 @@ class Matches:
         self._publisher = publisher
         self.tolerances = tolerances or Tolerances()
         self.log_writer = log_writer or LogWriter.discarding()
-        self.attendance = Attendance(self.held, self.find, away_after_s, now)
+        self.attendance = Attendance(self.held, self.find, away_after_s, now, abandoned_after_s)
         self._referee = Referee(
             rules,
             publisher,
@@ -128,8 +129,8 @@ class Matches:
     def hold(self, match: Match) -> None:
         """Hold the match and start its worker; a worker that ends on its own lets it go."""
         self._live[match.match_id] = match
-        # Everyone gets the whole away limit from now: a match taken over is not judged
-        # by how long its players went unheard by an instance that did not hold it.
+        # Everyone gets the whole away (and abandon) limit from now: a match taken over is
+        # not judged by how long its players went unheard by an instance that did not hold it.
         held_ns = self.now()
         match.seen_ns = {seat: held_ns for seat in (0, 1)}
         worker = spawn(self._referee, match)

@@ -68,6 +68,7 @@ class Shown:
             decision=decision_shown(match),
             clock=clock_view(match, now_ns),
             void_reason=match.void_reason,
+            void_kind=match.void_kind,
             outcome=match.outcome,
             flag=match.flag,
             away_seats=sorted(match.away),

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
+from services.arbitration.attendance import person_seats
 from services.arbitration.clock import Clock
 from services.arbitration.decision import Seat, decision_from_proto
 from services.arbitration.faults import Fault, FaultKind, exposure_after
@@ -43,6 +44,7 @@ def opened(header: log_pb2.LogEntry) -> Match:
         decision_proto=header.decision,
         timing=after_step(timing, decision, header.opened_ns),
         state_sha256=header.state_sha256,
+        person_seats=person_seats(header.created),
     )
     match.exposure = exposure_after(match.exposure, match.is_exposed(), header.opened_ns)
     return match
@@ -93,7 +95,7 @@ def apply(match: Match, entry: log_pb2.LogEntry, now_ns: int | None = None) -> N
     elif kind == log_pb2.ENTRY_KIND_VOIDED:
         match.status = arbitration_pb2.STATUS_VOIDED
         match.void_reason = entry.void_reason
-        match.void_kind = entry.fault.kind or entry.reason  # a fault's kind, or "aborted"
+        match.void_kind = entry.fault.kind or entry.reason  # a fault's kind, or the reason
         match.finished_ns = at_ns
         match.seq = entry.seq
     if kind in _ENDS:

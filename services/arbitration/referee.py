@@ -24,7 +24,12 @@ from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
 from services.arbitration import record, spectators
-from services.arbitration.attendance import Attendance, attended, last_heard_ns
+from services.arbitration.attendance import (
+    Attendance,
+    attended,
+    last_heard_ns,
+    person_last_heard_ns,
+)
 from services.arbitration.faults import (
     Fault,
     FaultKind,
@@ -39,6 +44,7 @@ from services.arbitration.match import (
     FaultNotice,
     Flag,
     Item,
+    LeftAlone,
     Match,
     Nudge,
     Submission,
@@ -135,6 +141,8 @@ class Referee:
             await self.judge_fault(match, item.fault)
         elif isinstance(item, AwayChange):
             await self._away_change(match, item)
+        elif isinstance(item, LeftAlone):
+            await self._left_alone(match)
         elif isinstance(item, Flag):
             # The flag falls at the deadline, not before. uvloop's timers move in whole
             # milliseconds: its timer may wake up to one early, and a shorter sleep there
@@ -411,6 +419,22 @@ class Referee:
             "away" if change.away else "back",
             extra={"fields": {"match": match.match_id, "seat": change.seat}},
         )
+
+    async def _left_alone(self, match: Match) -> None:
+        """End a match against the computer or on one device that its person left: no
+        result, no rating, its place among the person's live matches free again."""
+        match.left_alone_queued = False
+        attendance = self._attendance
+        if attendance is None or not attendance.is_left_alone_now(match):
+            return  # over already, or heard from while the end waited in the queue
+        now_ns = self._now()
+        last_seen_ns = person_last_heard_ns(match)
+        entry = entries.abandoned_entry(match, last_seen_ns, attendance.abandoned_after_s, now_ns)
+        await self._record(match, entry, now_ns)
+        self._publisher.updates(match)
+        await self._publisher.voided(match, match.void_kind, match.void_reason)
+        self._schedule(match)
+        log.info("abandoned", extra={"fields": {"match": match.match_id}})
 
     async def _flag(self, match: Match, now_ns: int) -> None:
         """End the match on time if the running deadline has passed by ``now_ns``."""

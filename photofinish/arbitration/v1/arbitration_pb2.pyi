@@ -241,6 +241,7 @@ class MatchUpdate(_message.Message):
     FLAG_FIELD_NUMBER: _builtins.int
     AWAY_SEATS_FIELD_NUMBER: _builtins.int
     CLAIM_ABORTS_FIELD_NUMBER: _builtins.int
+    VOID_KIND_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     seq: _builtins.int
     seat: _builtins.int
@@ -251,6 +252,11 @@ class MatchUpdate(_message.Message):
     status: Global___Status.ValueType
     void_reason: _builtins.str
     claim_aborts: _builtins.bool
+    void_kind: _builtins.str
+    """VOIDED: why, as a stable code the page words (void_reason is the server's sentence):
+    a timing fault's kind (event_loop_lag, timer_late, …), aborted, log_full, or
+    abandoned (against the computer or on one device: nobody heard from for PF_ABANDONED_S).
+    """
     @_builtins.property
     def players(self) -> _containers.RepeatedCompositeFieldContainer[_events_pb2.Player]: ...
     @_builtins.property
@@ -297,10 +303,11 @@ class MatchUpdate(_message.Message):
         flag: _log_pb2.FlagRecord | None = ...,
         away_seats: _abc.Iterable[_builtins.int] | None = ...,
         claim_aborts: _builtins.bool = ...,
+        void_kind: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "decision", b"decision", "flag", b"flag", "outcome", b"outcome", "race", b"race", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["away_seats", b"away_seats", "claim_aborts", b"claim_aborts", "clock", b"clock", "decision", b"decision", "events", b"events", "flag", b"flag", "game", b"game", "match_id", b"match_id", "mode", b"mode", "outcome", b"outcome", "players", b"players", "race", b"race", "rated", b"rated", "seat", b"seat", "seq", b"seq", "status", b"status", "view", b"view", "void_reason", b"void_reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["away_seats", b"away_seats", "claim_aborts", b"claim_aborts", "clock", b"clock", "decision", b"decision", "events", b"events", "flag", b"flag", "game", b"game", "match_id", b"match_id", "mode", b"mode", "outcome", b"outcome", "players", b"players", "race", b"race", "rated", b"rated", "seat", b"seat", "seq", b"seq", "status", b"status", "view", b"view", "void_kind", b"void_kind", "void_reason", b"void_reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

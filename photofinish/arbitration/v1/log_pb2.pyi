@@ -51,7 +51,9 @@ class _EntryKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_EntryKind.V
     ENTRY_KIND_FINISHED: _EntryKind.ValueType  # 7
     """the end: the outcome and the final state's hash"""
     ENTRY_KIND_VOIDED: _EntryKind.ValueType  # 8
-    """the end without a result: time could not be trusted"""
+    """The end without a result: time could not be trusted, or (`reason`) aborted, log_full,
+    abandoned.
+    """
     ENTRY_KIND_FAULT: _EntryKind.ValueType  # 9
     """a timing fault that overlapped the match while its time mattered"""
     ENTRY_KIND_TAKEN_OVER: _EntryKind.ValueType  # 10
@@ -79,7 +81,9 @@ ENTRY_KIND_REVEAL: EntryKind.ValueType  # 6
 ENTRY_KIND_FINISHED: EntryKind.ValueType  # 7
 """the end: the outcome and the final state's hash"""
 ENTRY_KIND_VOIDED: EntryKind.ValueType  # 8
-"""the end without a result: time could not be trusted"""
+"""The end without a result: time could not be trusted, or (`reason`) aborted, log_full,
+abandoned.
+"""
 ENTRY_KIND_FAULT: EntryKind.ValueType  # 9
 """a timing fault that overlapped the match while its time mattered"""
 ENTRY_KIND_TAKEN_OVER: EntryKind.ValueType  # 10
@@ -286,7 +290,7 @@ class LogEntry(_message.Message):
     deadline_us: _builtins.int
     """the deadline in force when judged; unset: no clock ran"""
     reason: _builtins.str
-    """REFUSED: why (the ErrorInfo reason the player got)"""
+    """REFUSED: why (the ErrorInfo reason); VOIDED: its kind"""
     version: _builtins.int
     """the rules state's version after the entry"""
     state_sha256: _builtins.bytes
@@ -307,7 +311,9 @@ class LogEntry(_message.Message):
     away: _builtins.bool
     """AWAY: the seat went away (false: it came back)"""
     last_seen_us: _builtins.int
-    """AWAY: when the seat was last heard from (a command or a stream)"""
+    """AWAY: when the seat was last heard from (a command or a stream); VOIDED abandoned:
+    when the person was last heard from at any of their seats.
+    """
     @_builtins.property
     def command(self) -> _game_pb2.Command:
         """ACCEPTED, REFUSED, REVEAL; NUDGE: the nudge"""

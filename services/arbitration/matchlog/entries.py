@@ -22,6 +22,9 @@ from services.common.rejection import Rejection
 SERVER = -1  # the seat of an entry the server made itself
 ABORTED = "aborted"  # a void's kind when a claim aborted the match (no fault)
 LOG_FULL = "log_full"  # a void's kind when the match's log had room for nothing more
+# A void's kind when the person of a match against the computer or on one device was not
+# heard from for the abandon limit (services/arbitration/attendance.py).
+ABANDONED = "abandoned"
 
 # Entries after which the state may differ: they carry its hash.
 CHANGES_STATE = frozenset(
@@ -266,6 +269,20 @@ def full_entry(match: Match, at_ns: int) -> log_pb2.LogEntry:
     entry.seq += 1
     entry.reason = LOG_FULL
     entry.void_reason = f"{LOG_FULL}: the match's log holds as many entries as a match keeps"
+    entry.state_sha256 = match.state_sha256
+    return _closing(match, entry)
+
+
+def abandoned_entry(
+    match: Match, last_seen_ns: int, limit_s: float, at_ns: int
+) -> log_pb2.LogEntry:
+    """Return the last entry of a match against the computer or on one device that its
+    person left alone (nothing heard from them since ``last_seen_ns``): no result."""
+    entry = _entry(match, log_pb2.ENTRY_KIND_VOIDED, SERVER, at_ns)
+    entry.seq += 1
+    entry.reason = ABANDONED
+    entry.void_reason = f"{ABANDONED}: nobody played or watched the match for {limit_s:g} s"
+    entry.last_seen_us = since_open_us(match, last_seen_ns)
     entry.state_sha256 = match.state_sha256
     return _closing(match, entry)
 
