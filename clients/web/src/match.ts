@@ -47,6 +47,15 @@ const TERMINATIONS: Record<number, string> = {
   [Termination.ABANDONED]: "the opponent left",
 };
 
+/** A void explained by its kind (the update's voidKind); any other keeps the generic words. */
+const VOIDS: Record<string, { title: string; text: string }> = {
+  // Against the computer or on one device, nobody there for the server's limit (PF_ABANDONED_S).
+  abandoned: {
+    title: "Match ended: left alone",
+    text: "Nobody moved or had this match open for that long, so the server ended it. It has no result, and it no longer counts among your matches in play.",
+  },
+};
+
 export class MatchView {
   readonly root = h("section.match");
   private readonly latest = new Map<number, MatchUpdate>();
@@ -304,8 +313,9 @@ export class MatchView {
     const names = last.players.map((p) => p.name);
     const parts: (HTMLElement | string)[] = [];
     if (last.status === Status.VOIDED) {
-      parts.push(h("h3", "Match void"), h("p.void-reason", `Reason: ${last.voidReason || "not given"}`));
-      parts.push(h("p", "A voided match has no result and changes no rating."));
+      const words = VOIDS[last.voidKind];
+      parts.push(h("h3", words?.title ?? "Match void"), h("p.void-reason", `Reason: ${last.voidReason || "not given"}`));
+      parts.push(h("p.void-explained", words?.text ?? "A voided match has no result and changes no rating."));
     } else {
       const winner = last.outcome?.winner ?? -1;
       const how = TERMINATIONS[last.outcome?.termination ?? 0] ?? "";
