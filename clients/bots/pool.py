@@ -58,6 +58,19 @@ class Answers(Protocol):
     async def write(self, answer: bots_pb2.PoolAnswer) -> None: ...
 
 
+class OneWriter:
+    """Writes the answers of many tasks to one stream, one at a time: gRPC allows one
+    write in flight, and a second at once broke the stream ("Internal error from Core")."""
+
+    def __init__(self, stream: Answers) -> None:
+        self._stream = stream
+        self._lock = asyncio.Lock()
+
+    async def write(self, answer: bots_pb2.PoolAnswer) -> None:
+        async with self._lock:
+            await self._stream.write(answer)
+
+
 @dataclass(frozen=True, slots=True)
 class Waiting:
     """A bot named to matchmaking whose match has not opened yet."""
@@ -110,9 +123,10 @@ class Pool:
                     await call.initial_metadata()  # matchmaking sends it once it counts us in
                     self.connected.set()
                     log.info("taking matchmaking's orders", extra={"fields": {}})
+                    answers = OneWriter(call)
                     async for order in call:
                         attempt = 0
-                        self._obey(order, call)
+                        self._obey(order, answers)
                 except grpc.aio.AioRpcError as error:
                     why = f"{error.code().name}: {error.details()}"
                 finally:

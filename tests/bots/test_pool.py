@@ -89,12 +89,21 @@ class Matchmaking(bots_pb2_grpc.BotPoolsServicer):
             await self.answers.put(answer)
 
     async def ask(self, request: events_pb2.BotRequest) -> events_pb2.BotReply:
-        self.asked += 1
-        await self.orders.put(bots_pb2.PoolOrder(ask=self.asked, bot=request))
+        [reply] = await self.ask_at_once([request])
+        return reply
+
+    async def ask_at_once(self, requests: list[events_pb2.BotRequest]) -> list[events_pb2.BotReply]:
+        """Send every order at once; return the answers in the orders' order."""
+        first = self.asked + 1
+        for request in requests:
+            self.asked += 1
+            await self.orders.put(bots_pb2.PoolOrder(ask=self.asked, bot=request))
+        answers: dict[int, events_pb2.BotReply] = {}
         async with asyncio.timeout(REQUEST_TIMEOUT_S):
-            answer = await self.answers.get()
-        assert answer.ask == self.asked
-        return answer.reply
+            while len(answers) < len(requests):
+                answer = await self.answers.get()
+                answers[answer.ask] = answer.reply
+        return [answers[ask] for ask in range(first, self.asked + 1)]
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
@@ -129,6 +138,15 @@ async def test_a_request_names_a_fresh_computer_player(matchmaking: Matchmaking)
     second = await matchmaking.ask(request)
     assert first.player.name == "Computer (medium)" and first.player.bot
     assert first.player.player_id and second.player.player_id != first.player.player_id
+
+
+async def test_orders_at_once_are_all_answered(matchmaking: Matchmaking) -> None:
+    # Those it cannot serve are answered in the same instant: the answers' writes meet.
+    bid = events_pb2.BotRequest(game=game_pb2.GAME_BID, level=game_pb2.LEVEL_EASY)
+    replies = await matchmaking.ask_at_once([bid, events_pb2.BotRequest()] * 10)
+    assert len({reply.player.player_id for reply in replies[::2]}) == 10
+    assert replies[1::2] == [events_pb2.BotReply()] * 10
+    assert matchmaking.tokens == ["the-second-pool"]  # one stream all along
 
 
 @pytest.mark.parametrize(
