@@ -5,15 +5,25 @@ returns its result when a cancel arrives in the same instant, and so loses the c
 300 cancels of a loop fetching with a 10 ms idle wait, 8 were lost (docs/testing.md). A
 consumer stopped by cancelling it would then fetch for ever, and a service waiting for it
 would never stop. So the loop honours the task's pending cancel requests itself.
+
+A fetch that no JetStream server answers (a 503: the stream's leader is being elected after
+a node was lost, or the consumer is gone for a moment) is no reason to stop reading: the
+loop waits ``idle_s`` and asks again. A consumer that stopped there took the tournaments
+service down with it in the deployment test, each time the NATS node it read from was
+killed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
+from nats.js.errors import ServiceUnavailableError
+
+log = logging.getLogger(__name__)
 
 
 async def batches(
@@ -32,6 +42,10 @@ async def batches(
             messages = await sub.fetch(size, timeout=idle_s)
         # nats-py raises its own TimeoutError or, on one path, asyncio's: catch both.
         except TimeoutError:
+            messages = []
+        except ServiceUnavailableError:
+            log.warning("no JetStream server answers the consumer; asking again")
+            await asyncio.sleep(idle_s)
             messages = []
         if task.cancelling():
             raise asyncio.CancelledError

@@ -70,3 +70,23 @@ async def test_a_reader_cancelled_at_any_instant_stops(js: JetStreamContext) -> 
         reader = asyncio.create_task(read(sub, []))
         await asyncio.sleep(random.uniform(0.0, 0.012))
         assert await stopped(reader), "a cancelled reader kept reading"
+
+
+async def test_reading_goes_on_while_no_server_answers_for_the_consumer(
+    js: JetStreamContext,
+) -> None:
+    """A 503 for a fetch (here: the consumer gone for a moment; in a cluster: its stream's
+    leader being elected) is waited out, and what is published afterwards is read."""
+    sub = await js.pull_subscribe_bind(durable="reader", stream="T")
+    seen: list[Msg] = []
+    reader = asyncio.create_task(read(sub, seen))
+    await js.delete_consumer("T", "reader")
+    await asyncio.sleep(0.1)  # some fetches meet no responder (not a wait for a condition)
+    assert not reader.done(), reader
+    await js.add_consumer("T", durable_name="reader", ack_wait=30)
+    await js.publish("t.after", b"after")
+    async with asyncio.timeout(HANG_S):
+        while not seen:
+            await asyncio.sleep(0.01)
+    assert [message.data for message in seen] == [b"after"]
+    assert await stopped(reader)
