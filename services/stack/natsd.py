@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from services.stack.private import DIE_WITH_PARENT, UMASK, open_private, write_private
+from services.stack.private import PRIVATE_CHILD, open_private, write_private
 
 STARTUP_TIMEOUT_S = 10.0
 # One OS thread for Go's scheduler unless the environment says otherwise: on a small
@@ -72,7 +72,7 @@ async def start_nats(
         config = ["-c", str(conf)]
     log = open_private(data_dir / "nats-server.log")  # the child owns it
     process = await asyncio.create_subprocess_exec(
-        *DIE_WITH_PARENT,
+        *PRIVATE_CHILD,
         str(binary()),
         *config,
         "-js",
@@ -90,7 +90,6 @@ async def start_nats(
         stderr=log,
         env={"GOMAXPROCS": GO_THREADS, **os.environ, **(secrets or {})},
         start_new_session=True,
-        umask=UMASK,
     )
     log.close()
     ports_file = ports_dir / f"nats-server_{process.pid}.ports"

@@ -13,10 +13,15 @@ from typing import BinaryIO
 
 UMASK = 0o077
 # Put before a child's command: the kernel sends it SIGTERM when the stack's process dies
-# (the parent-death signal, which setpriv sets and exec keeps). No Python code runs
-# between fork and exec, which in a process with threads (gRPC's) can crash or hang the
-# child: a restarted gateway died of SIGSEGV there while the test process served gRPC.
-DIE_WITH_PARENT = ("setpriv", "--pdeathsig", "TERM", "--")
+# (the parent-death signal, which setpriv sets and exec keeps), and its files are private
+# (the shell's umask, then exec). No Python code runs between fork and exec, which in a
+# process with threads (gRPC's) can crash or hang the child: a restarted gateway died of
+# SIGSEGV there while the test process served gRPC. (Not subprocess's umask=: uvloop,
+# which make run and the benchmarks use, refuses it.)
+PRIVATE_CHILD = (
+    *("setpriv", "--pdeathsig", "TERM", "--"),
+    *("sh", "-c", f'umask {UMASK:03o} && exec "$@"', "sh"),
+)
 
 
 def make_private(folder: Path) -> None:

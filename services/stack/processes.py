@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from services.stack.private import DIE_WITH_PARENT, UMASK, open_private
+from services.stack.private import PRIVATE_CHILD, open_private
 
 READY_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 8.0
@@ -65,7 +65,7 @@ async def start_child(
     log_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     log_path = log_dir / f"{name}.log"
     process = await asyncio.create_subprocess_exec(
-        *DIE_WITH_PARENT,
+        *PRIVATE_CHILD,
         sys.executable,
         "-m",
         module,
@@ -73,7 +73,6 @@ async def start_child(
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
         start_new_session=True,
-        umask=UMASK,
     )
     if niceness:
         os.setpriority(os.PRIO_PROCESS, process.pid, niceness)
