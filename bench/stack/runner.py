@@ -54,7 +54,7 @@ async def bench(args: argparse.Namespace) -> None:
             for pid in child_pids_named("nats-server"):
                 pids["nats-server"] = pid
             metrics = {
-                name: f"http://{child.address('http' if name == 'gateway' else 'metrics')}/metrics"
+                name: f"http://{child.address('metrics')}/metrics"
                 for name, child in stack.children.items()
             }
             conns: list[multiprocessing.connection.Connection] = []
