@@ -22,6 +22,17 @@ async def wait_for_newer(page: Page, seq: str) -> None:
     )
 
 
+# The first legal end, then whether it is still in the page three frames later. Nothing
+# changes on its own while a player holds a selected tile: a board laid again in the meantime
+# would take the tap on the end the player saw (the page fits the board before showing it).
+_SLOT_STAYS = """async () => {
+    const slot = document.querySelector('.end-slot.legal');
+    if (!slot) return false;
+    for (let frame = 0; frame < 3; frame++) await new Promise(requestAnimationFrame);
+    return slot.isConnected;
+}"""
+
+
 async def play_step(page: Page, bid_once: bool, state: dict[str, bool]) -> bool:
     """Take the page's one obvious action; return False when there is none for this page.
 
@@ -48,6 +59,7 @@ async def play_step(page: Page, bid_once: bool, state: dict[str, bool]) -> bool:
         key = await tile.get_attribute("data-tile")
         await tile.click()
         if await page.locator(f".hand-tile.selected[data-tile='{key}']").count():
+            assert await page.evaluate(_SLOT_STAYS), "the board was laid again under the tile"
             await page.locator(".end-slot.legal").first.click()
         return True
     return await click_if_shown(page, "#draw")

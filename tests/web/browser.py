@@ -125,6 +125,29 @@ async def click_if_shown(page: Page, selector: str) -> bool:
     return clicked
 
 
+# As above, and only if a click at the element's centre would reach it: a panel drawn over
+# it (a round's end over the piles) takes the click, as it would a person's.
+_CLICK_IF_REACHABLE = """selector => {
+    const element = document.querySelector(selector);
+    if (!element || element.disabled) return false;
+    const box = element.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    if (!hit || !element.contains(hit)) return false;
+    hit.click();
+    return true;
+}"""
+
+
+async def click_if_reachable(page: Page, selector: str) -> bool:
+    """Click ``selector`` if the page shows it and nothing covers it, now; return whether it did.
+
+    Like ``click_if_shown``, for a target that the match can cover under the test between a
+    look and a click (Playwright's click would wait for the cover to go, and fail).
+    """
+    clicked: bool = await page.evaluate(_CLICK_IF_REACHABLE, selector)
+    return clicked
+
+
 async def focus_if_shown(page: Page, selector: str) -> bool:
     """Focus ``selector`` if the page shows it, enabled, now (as ``click_if_shown``)."""
     focused: bool = await page.evaluate(_TAKE_IF_SHOWN, [selector, "focus"])

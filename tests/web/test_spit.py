@@ -8,7 +8,14 @@ from typing import Any
 import pytest
 from playwright.async_api import Page
 
-from tests.web.browser import click_if_shown, last_update, new_page, screenshot, sign_in
+from tests.web.browser import (
+    click_if_reachable,
+    click_if_shown,
+    last_update,
+    new_page,
+    screenshot,
+    sign_in,
+)
 from tests.web.conftest import Arena
 from tests.web.sockets import Traffic
 
@@ -96,9 +103,11 @@ async def test_a_whole_spit_match_against_the_easy_computer_with_a_pause(arena: 
                 await page.keyboard.press("ArrowLeft" if second == 0 else "ArrowRight")
                 played_by_key = True
             else:
-                await page.click(f"[data-stock='{first}'] .card")
+                # The round can end between the look and a click, its panel over the table:
+                # then nothing is clicked and the loop looks again.
                 pile, space = f"[data-pile='{second}']", f"[data-stock='{second}'] .card"
-                await page.click(pile if kind == "play" else space)
+                if await click_if_reachable(page, f"[data-stock='{first}'] .card"):
+                    await click_if_reachable(page, pile if kind == "play" else space)
         try:
             await wait_for_change(page, seq)
         except Exception:

@@ -105,7 +105,7 @@ export class BidBoard implements Board {
   }
 
   /**
-   * Fit the board to the wrap once it is laid out, and again when the page is resized or the
+   * Fit the board to the wrap once it is in the page, and again when the page is resized or the
    * table's height changes; once fitted, the tile just played glides there from the hand, or
    * from its player's panel.
    */
@@ -126,6 +126,12 @@ export class BidBoard implements Board {
     const resized = new AbortController(); // a viewport grown taller or shorter: no element resized
     window.addEventListener("resize", refit, { signal: resized.signal });
     this.unfit = () => (fitter.disconnect(), resized.abort());
+    // The first fit runs as soon as the table is in the page, before it is painted or any input
+    // reaches it: fitted later, from the observer, the board would be laid again under a
+    // player's finger, and a tap on an end that was just replaced is lost.
+    queueMicrotask(() => {
+      if (wrap.isConnected) refit();
+    });
   }
 
   /**
