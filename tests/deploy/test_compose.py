@@ -20,10 +20,15 @@ from tests.deploy.pins import nats_server_version
 from tests.deploy.render import read_env_file
 from tools.deploy import credentials
 
-APP = (*SERVICES, "gateway", "bots")
-# Each container of a service, and the NATS user and caller name it runs as.
+# The gRPC services: those on NATS, and accounts, which has none (the gateway alone calls it).
+GRPC_SERVICES = (*SERVICES, "accounts")
+APP = (*GRPC_SERVICES, "gateway", "bots")
+# Each container of a service on NATS, and the NATS user and caller name it runs as.
 INSTANCES = {**{name: name for name in SERVICES}, "arbitration-1": "arbitration"}
 INSTANCES |= {"gateway": "gateway", "gateway-1": "gateway"}
+# Each container of a service, and the caller name it runs as.
+CALLER_OF = {**INSTANCES, "accounts": "accounts"}
+GATEWAYS = ("gateway", "gateway-1")
 NATS_NODES = ("nats", "nats-1", "nats-2")
 # A variable the file must be given: ${NAME:?why}.
 REQUIRED = re.compile(r"\$\{([A-Z0-9_]+):\?[^}]*\}")
@@ -87,7 +92,7 @@ def test_every_image_can_be_replaced_and_defaults_to_the_public_one() -> None:
 
 def test_every_service_has_a_health_check_and_waits_for_healthy_dependencies() -> None:
     services = compose()["services"]
-    for name in (*SERVICES, "gateway", "nats", "postgres", "prometheus"):
+    for name in (*GRPC_SERVICES, "gateway", "nats", "postgres", "prometheus"):
         assert services[name]["healthcheck"]["test"][0] == "CMD", name
     for name in APP:
         for dependency, condition in services[name]["depends_on"].items():
@@ -97,7 +102,7 @@ def test_every_service_has_a_health_check_and_waits_for_healthy_dependencies() -
 
 def test_grpc_health_checks_probe_the_port_the_service_listens_on() -> None:
     services = compose()["services"]
-    for name in SERVICES:
+    for name in GRPC_SERVICES:
         test = services[name]["healthcheck"]["test"]
         assert test[1:4] == ["python", "-m", "services.common.healthcheck"]
         assert test[4] == f"127.0.0.1:{environment(name)['PF_GRPC_PORT']}"
@@ -134,12 +139,23 @@ def test_two_arbitration_instances_and_two_gateways_share_the_settings() -> None
     assert targets["gateway"] == ["gateway:7205", "gateway-1:7205"]
 
 
-def test_postgres_is_on_a_volume_and_ratings_and_tournaments_use_it() -> None:
+def test_postgres_is_on_a_volume_and_ratings_tournaments_and_accounts_use_it() -> None:
     config = compose()
     assert "postgres-data" in config["volumes"]
-    for name in ("ratings", "tournaments"):
+    for name in ("ratings", "tournaments", "accounts"):
         url = environment(name)["DATABASE_URL"]
         assert url.startswith("postgresql://") and "@postgres:5432/" in url, name
+        assert config["services"][name]["depends_on"]["postgres"] == {
+            "condition": "service_healthy"
+        }, name
+
+
+def test_both_gateways_reach_accounts_and_wait_for_it_healthy() -> None:
+    assert environment("accounts")["PF_GRPC_PORT"] == "7106"
+    for name in GATEWAYS:
+        assert environment(name)["PF_ACCOUNTS_ADDR"] == "accounts:7106", name
+        depends_on = compose()["services"][name]["depends_on"]
+        assert depends_on["accounts"] == {"condition": "service_healthy"}, name
 
 
 def test_the_token_key_must_be_given_never_defaulted() -> None:
@@ -156,7 +172,7 @@ def test_the_gateways_serve_metrics_apart_and_ops_with_a_password_never_defaulte
 
 
 def test_prometheus_and_the_ops_page_scrape_each_services_metrics_port() -> None:
-    ports = {name: environment(name)["PF_METRICS_PORT"] for name in SERVICES}
+    ports = {name: environment(name)["PF_METRICS_PORT"] for name in GRPC_SERVICES}
     scrape = yaml.safe_load(PROMETHEUS_CONFIGS[0].read_text())["scrape_configs"]
     targets = {job["job_name"]: job["static_configs"][0]["targets"] for job in scrape}
     assert targets["gateway"][0] == f"gateway:{environment('gateway')['PF_METRICS_PORT']}"
@@ -212,8 +228,15 @@ def test_the_bot_pool_has_no_nats_and_holds_its_caller_token() -> None:
     assert env["PF_MATCHMAKING_ADDR"] == "matchmaking:7103"
 
 
+def test_accounts_has_no_nats() -> None:
+    env = environment("accounts")
+    assert "NATS_URL" not in env and not any("nats://" in value for value in env.values())
+    assert not [key for key in env if key.startswith("PF_NATS_PASSWORD")], env
+    assert "nats" not in compose()["services"]["accounts"]["depends_on"]
+
+
 def test_no_service_runs_without_its_callers_and_each_caller_has_its_token() -> None:
-    for name, service in INSTANCES.items():
+    for name, service in CALLER_OF.items():
         env = environment(name)
         if service in callers.ACCEPTED:
             assert required(env["PF_CALLERS"]) == credentials.callers_variable(service), name
@@ -224,7 +247,7 @@ def test_no_service_runs_without_its_callers_and_each_caller_has_its_token() -> 
             assert token == credentials.caller_token_variable(service), name
         else:
             assert "PF_CALLER_TOKEN" not in env, name
-    assert set(callers.ACCEPTED) <= set(INSTANCES.values())
+    assert set(callers.ACCEPTED) <= set(CALLER_OF.values())
 
 
 def test_every_secret_the_file_requires_is_one_the_credentials_tool_makes() -> None:
@@ -232,3 +255,4 @@ def test_every_secret_the_file_requires_is_one_the_credentials_tool_makes() -> N
     made = credentials.Credentials.new().compose_env()
     assert wanted <= set(made), wanted - set(made)
     assert {"PF_TOKEN_KEY", "PF_NATS_PASSWORD_OPERATOR", "PF_CALLERS_RATINGS"} <= wanted
+    assert "PF_CALLERS_ACCOUNTS" in wanted

@@ -27,7 +27,10 @@ GRPC_PORTS = {
     "matchmaking": 7103,
     "ratings": 7104,
     "tournaments": 7105,
+    "accounts": 7106,
 }
+# The gRPC services: those on NATS, and accounts, which has none (the gateway alone calls it).
+GRPC_SERVICES = (*SERVICES, "accounts")
 
 
 def render(overlay: Path) -> list[Resource]:
@@ -133,10 +136,9 @@ def test_the_token_key_and_database_url_come_from_the_secret(overlay: Path) -> N
         "name": "photofinish-secrets",
         "key": "token-key",
     }
-    ratings = {
-        e["name"]: e for e in containers(named(resources, "Deployment", "ratings"))[0]["env"]
-    }
-    assert ratings["DATABASE_URL"]["valueFrom"]["secretKeyRef"]["key"] == "database-url"
+    for name in ("ratings", "tournaments", "accounts"):
+        env = {e["name"]: e for e in containers(named(resources, "Deployment", name))[0]["env"]}
+        assert env["DATABASE_URL"]["valueFrom"]["secretKeyRef"]["key"] == "database-url", name
     config = named(resources, "ConfigMap", "photofinish-config")
     assert not any("KEY" in key or "PASSWORD" in key for key in config["data"])
 
@@ -190,11 +192,20 @@ def test_each_service_connects_to_nats_as_its_own_user_with_a_secret_password(
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
+def test_accounts_has_no_nats_and_one_replica(overlay: Path) -> None:
+    resources = render(overlay)
+    env = env_of(resources, "accounts")
+    assert set(env) == {"PF_GRPC_PORT", "PF_METRICS_PORT", "PF_CALLERS", "DATABASE_URL"}
+    # The failed sign-ins it slows down are counted in its memory.
+    assert named(resources, "Deployment", "accounts")["spec"]["replicas"] == 1
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
 def test_no_service_runs_without_its_callers_and_each_caller_has_its_token(
     overlay: Path,
 ) -> None:
     resources = render(overlay)
-    for name in (*SERVICES, "gateway", "bots"):
+    for name in (*GRPC_SERVICES, "gateway", "bots"):
         env = env_of(resources, name)
         if name in callers.ACCEPTED:
             assert from_secret(env["PF_CALLERS"]) == credentials.callers_key(name)
@@ -250,7 +261,7 @@ def test_nats_is_a_three_node_jetstream_cluster_of_the_official_image(overlay: P
 @pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
 def test_every_service_pod_is_scraped_on_its_metrics_port(overlay: Path) -> None:
     resources = render(overlay)
-    for name in (*SERVICES, "gateway"):
+    for name in (*GRPC_SERVICES, "gateway"):
         pod = named(resources, _kind(name), name)["spec"]["template"]
         annotations = pod["metadata"]["annotations"]
         ports = {
@@ -276,7 +287,8 @@ def test_every_process_reads_the_settings_compose_reads(overlay: Path) -> None:
     config = named(resources, "ConfigMap", "photofinish-config")
     assert config["data"] == read_env_file(SHARED_ENV)
     assert config["data"]["PF_ARBITRATION_ADDR"] == "arbitration:7102"
-    for name in (*SERVICES, "gateway", "bots"):
+    assert config["data"]["PF_ACCOUNTS_ADDR"] == "accounts:7106"  # the gateway's way to it
+    for name in (*GRPC_SERVICES, "gateway", "bots"):
         kind = _kind(name)
         (source,) = containers(named(resources, kind, name))[0]["envFrom"]
         assert source == {"configMapRef": {"name": "photofinish-config"}}, name

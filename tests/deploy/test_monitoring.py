@@ -74,7 +74,7 @@ def test_both_prometheus_configs_load_the_rules_and_name_jobs_alike() -> None:
         assert config["rule_files"] == ["/etc/prometheus/rules/*.yml"], path
     compose, k8s = (yaml.safe_load(path.read_text()) for path in PROMETHEUS_CONFIGS)
     compose_jobs = {job["job_name"] for job in compose["scrape_configs"]}
-    assert compose_jobs == {*SERVICES, "gateway", "prometheus"}
+    assert compose_jobs == {*SERVICES, "accounts", "gateway", "prometheus"}
     # Kubernetes names each pod's job after its app.kubernetes.io/name, which
     # test_kubernetes checks is the service's name: the same jobs as above.
     (pods,) = (job for job in k8s["scrape_configs"] if "kubernetes_sd_configs" in job)

@@ -17,13 +17,14 @@ CALLERS: dict[str, tuple[int, set[str]]] = {
     "matchmaking": (7103, {"gateway", "bots"}),  # the bot pool's order stream
     "ratings": (7104, {"gateway", "matchmaking"}),
     "tournaments": (7105, {"gateway"}),
-    "postgres": (5432, {"ratings", "tournaments"}),
+    "accounts": (7106, {"gateway"}),
+    "postgres": (5432, {"ratings", "tournaments", "accounts"}),
     "prometheus": (9090, {"grafana"}),
     "nats": (4222, {"gateway", "arbitration", "rules", "matchmaking", "ratings", "tournaments"}),
 }
 CALLERS["nats"][1].add("nats")  # the bot pool has no NATS
 METRICS = {"rules": 7200, "ratings": 7201, "arbitration": 7202, "matchmaking": 7203}
-METRICS |= {"tournaments": 7204, "gateway": 7205}
+METRICS |= {"tournaments": 7204, "gateway": 7205, "accounts": 7206}
 PODS = sorted({*CALLERS, *METRICS, "bots", "grafana"})
 
 

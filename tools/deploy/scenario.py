@@ -42,7 +42,7 @@ INFRA = ("nats", "nats-1", "nats-2", "postgres", "prometheus")
 STAGES = (
     ("rules",),
     ("arbitration", "arbitration-1"),
-    ("ratings", "tournaments"),
+    ("ratings", "tournaments", "accounts"),
     ("matchmaking",),
     ("gateway", "gateway-1"),
 )
