@@ -41,6 +41,7 @@ ACCEPTED: dict[str, tuple[str, ...]] = {
     "arbitration": (GATEWAY,),
     "matchmaking": (GATEWAY, "bots"),
     "tournaments": (GATEWAY,),
+    "accounts": (GATEWAY,),
 }
 # Every caller that holds a token: those that call somebody.
 CALLERS = tuple(dict.fromkeys(name for names in ACCEPTED.values() for name in names))

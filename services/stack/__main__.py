@@ -23,6 +23,7 @@ PROJECT_PORTS = Ports(
     matchmaking=7103,
     ratings=7104,
     tournaments=7105,
+    accounts=7106,
     gateway=7100,
     metrics_base=7200,
 )

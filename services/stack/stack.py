@@ -32,6 +32,7 @@ class Ports:
     matchmaking: int = 0
     ratings: int = 0
     tournaments: int = 0
+    accounts: int = 0
     gateway: int = 0
     metrics_base: int = 0  # 0: free ports; else metrics of the n-th service at base + n
 
@@ -100,6 +101,8 @@ class Stack:
 
 
 SERVICES = ("rules", "ratings", "arbitration", "matchmaking", "tournaments")
+# Started after SERVICES, its metrics port after the gateway's (added later than both).
+ACCOUNTS_METRICS_INDEX = len(SERVICES) + 1
 OPS_PASSWORD_FILE = "ops.password"  # under the data folder: var/ops.password under make run
 
 
@@ -162,6 +165,19 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
             stack.children[name] = await start_child(
                 name, "services.arbitration", env, logs, config.echo
             )
+        # No NATS: the gateway alone calls it, and tells the other gateways what it ended.
+        stack.children["accounts"] = await start_child(
+            "accounts",
+            "services.accounts",
+            {
+                **base,
+                "PF_GRPC_PORT": str(config.ports.accounts),
+                "PF_METRICS_PORT": str(config.ports.metrics(ACCOUNTS_METRICS_INDEX)),
+                "PF_CALLERS": accepts["accounts"],
+            },
+            logs,
+            config.echo,
+        )
         gateway_env = {
             **base,
             "NATS_URL": stack.nats_url_of("gateway"),
@@ -172,6 +188,7 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
             "PF_MATCHMAKING_ADDR": stack.address("matchmaking"),
             "PF_RATINGS_ADDR": stack.address("ratings"),
             "PF_TOURNAMENTS_ADDR": stack.address("tournaments"),
+            "PF_ACCOUNTS_ADDR": stack.address("accounts"),
             # The ops page (/ops) reads every service's /metrics, each arbitration's too.
             "PF_METRICS_TARGETS": ",".join(
                 [f"{name}={stack.address(name, 'metrics')}" for name in stack.children]

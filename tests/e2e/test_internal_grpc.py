@@ -17,6 +17,7 @@ import pytest
 import pytest_asyncio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from photofinish.accounts.v1 import accounts_pb2
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.matchmaking.v1 import bots_pb2_grpc
@@ -40,6 +41,10 @@ METHODS = {
     ),
     "tournaments": ("/photofinish.tournaments.v1.Tournaments/ListTournaments", b""),
     "rules": ("/photofinish.rules.v1.Rules/LegalCommands", b""),
+    "accounts": (
+        "/photofinish.accounts.v1.Accounts/ListDevices",
+        accounts_pb2.ListDevicesRequest(player_id="a_ann").SerializeToString(),
+    ),
 }
 
 

@@ -67,6 +67,7 @@ async def test_the_ops_page_shows_every_service_up_and_the_commands_played(
         shown = await settled(http, stack)
         assert {s["name"]: s["up"] for s in shown["services"]} == {
             "gateway": True,
+            "accounts": True,
             **{name: True for name in SERVICES},
         }
         assert shown["live_matches"] >= 1

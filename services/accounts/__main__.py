@@ -1,0 +1,20 @@
+"""Run the accounts service: ``python -m services.accounts`` (configuration: config.py)."""
+
+from __future__ import annotations
+
+from services.accounts.config import Config
+from services.accounts.service import AccountsService
+from services.common.serving import serve
+from wire import loops
+from wire.logs import configure
+
+
+def main() -> None:
+    config = Config.from_env()
+    configure("accounts", config.log_level)
+    service = AccountsService(config)
+    loops.run(serve("accounts", config.listen, service.register, service.lifespan))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+"""The Accounts gRPC service: decode the request, run the flow, encode the reply.
+
+Every refusal leaves through ``abort``, the one place that maps a reason to a status code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import Any, NoReturn, TypeVar
+
+import grpc
+
+from photofinish.accounts.v1 import accounts_pb2, accounts_pb2_grpc
+from services.accounts.model import Reason, Refused, SignedIn
+from services.accounts.names import BadName
+from services.accounts.passwords import BadPassword
+from services.accounts.signing import Signing
+from services.common.rejection import Rejection
+
+T = TypeVar("T")
+Context = grpc.aio.ServicerContext[Any, Any]
+MAX_ID_CHARS = 64
+
+_CODES = {
+    Reason.TAKEN: grpc.StatusCode.ALREADY_EXISTS,
+    Reason.GUEST_CLAIMED: grpc.StatusCode.FAILED_PRECONDITION,
+    Reason.BAD_CREDENTIALS: grpc.StatusCode.UNAUTHENTICATED,
+    Reason.REFRESH_UNKNOWN: grpc.StatusCode.UNAUTHENTICATED,
+    Reason.REFRESH_EXPIRED: grpc.StatusCode.UNAUTHENTICATED,
+    Reason.REFRESH_REUSED: grpc.StatusCode.UNAUTHENTICATED,
+    Reason.SESSION_ENDED: grpc.StatusCode.UNAUTHENTICATED,
+    Reason.NO_SUCH_SESSION: grpc.StatusCode.NOT_FOUND,
+    Reason.TOO_MANY_ATTEMPTS: grpc.StatusCode.RESOURCE_EXHAUSTED,
+}
+
+
+class AccountsServicer(accounts_pb2_grpc.AccountsServicer):
+    def __init__(self, signing: Signing) -> None:
+        self._signing = signing
+
+    async def SignUp(
+        self, request: accounts_pb2.SignUpRequest, context: Context
+    ) -> accounts_pb2.Session:
+        guest = await _checked(context, request.guest_player_id, "guest_player_id", empty=True)
+        signed = await _answer(
+            context,
+            self._signing.sign_up(request.username, request.password, request.device, guest),
+        )
+        return _session(signed)
+
+    async def SignIn(
+        self, request: accounts_pb2.SignInRequest, context: Context
+    ) -> accounts_pb2.Session:
+        address = context.peer() or ""
+        metadata = dict(context.invocation_metadata() or ())
+        address = str(metadata.get("x-pf-client-address", address))
+        signed = await _answer(
+            context,
+            self._signing.sign_in(request.username, request.password, request.device, address),
+        )
+        return _session(signed)
+
+    async def Refresh(
+        self, request: accounts_pb2.RefreshRequest, context: Context
+    ) -> accounts_pb2.Session:
+        return _session(await _answer(context, self._signing.refresh(request.refresh_token)))
+
+    async def ListDevices(
+        self, request: accounts_pb2.ListDevicesRequest, context: Context
+    ) -> accounts_pb2.ListDevicesReply:
+        player_id = await _checked(context, request.player_id, "player_id")
+        devices = await _answer(context, self._signing.devices(player_id))
+        return accounts_pb2.ListDevicesReply(
+            devices=[
+                accounts_pb2.Device(
+                    session_id=d.session_id,
+                    device=d.device,
+                    signed_in_unix_s=int(d.created_unix_s),
+                    last_seen_unix_s=int(d.last_seen_unix_s),
+                )
+                for d in devices
+            ]
+        )
+
+    async def SignOut(
+        self, request: accounts_pb2.SignOutRequest, context: Context
+    ) -> accounts_pb2.SignOutReply:
+        player_id = await _checked(context, request.player_id, "player_id")
+        session_id = await _checked(context, request.session_id, "session_id", empty=True)
+        ended = await _answer(context, self._signing.sign_out(player_id, session_id or None))
+        return accounts_pb2.SignOutReply(ended_session_ids=ended)
+
+    async def DeleteAccount(
+        self, request: accounts_pb2.DeleteAccountRequest, context: Context
+    ) -> accounts_pb2.SignOutReply:
+        player_id = await _checked(context, request.player_id, "player_id")
+        ended = await _answer(context, self._signing.delete(player_id, request.password))
+        return accounts_pb2.SignOutReply(ended_session_ids=ended)
+
+
+def _session(signed: SignedIn) -> accounts_pb2.Session:
+    return accounts_pb2.Session(
+        player_id=signed.player_id,
+        username=signed.username,
+        session_id=signed.session_id,
+        refresh_token=signed.refresh_token,
+        refresh_expires_unix_s=int(signed.refresh_expires_unix_s),
+    )
+
+
+async def _answer(context: Context, work: Awaitable[T]) -> T:
+    """Return what ``work`` returns; end the call with its refusal, if it is refused."""
+    try:
+        return await work
+    except Refused as refused:
+        code = _CODES[refused.reason]
+        await abort(context, code, refused.reason.value, str(refused), refused.metadata)
+    except (BadName, BadPassword) as bad:
+        await abort(context, grpc.StatusCode.INVALID_ARGUMENT, bad.problem.value, str(bad))
+
+
+def _identifier(value: str, field: str, empty: bool = False) -> str:
+    if (not value and not empty) or len(value) > MAX_ID_CHARS or not value.isascii():
+        raise ValueError(field)
+    return value
+
+
+async def _checked(context: Context, value: str, field: str, empty: bool = False) -> str:
+    try:
+        return _identifier(value, field, empty)
+    except ValueError:
+        await abort(
+            context, grpc.StatusCode.INVALID_ARGUMENT, "bad_request", f"{field} is malformed"
+        )
+
+
+async def abort(
+    context: Context,
+    code: grpc.StatusCode,
+    reason: str,
+    message: str,
+    metadata: dict[str, str] | None = None,
+) -> NoReturn:
+    await context.abort_with_status(Rejection(code, reason, message, metadata).to_status())
