@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncGenerator, Sequence
+import time
+from collections.abc import AsyncGenerator, Callable, Sequence
 
 import aiohttp
 
 from clients.grpcweb import CallError, GrpcWebClient
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2, replay_pb2
-from photofinish.client.v1 import arena_pb2
+from photofinish.client.v1 import account_pb2, arena_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2
 from photofinish.ratings.v1 import ratings_pb2
@@ -17,6 +18,8 @@ from photofinish.tournaments.v1 import tournaments_pb2
 
 ARENA = "/photofinish.client.v1.Arena"
 SUBMIT_RETRIES = 3
+REFRESH_BEFORE_S = 60  # an access token with less left than this is refreshed first
+NO_ACCESS_NEEDED = frozenset({"SignIn", "SignUp", "SignInAccount", "RefreshSession"})
 
 
 class ArenaClient:
@@ -27,8 +30,14 @@ class ArenaClient:
         self.player_id = ""
         self.name = ""
         self._seq = itertools.count(1)
+        # An account's session: the refresh token kept, and told to ``on_refresh`` (the CLI
+        # saves it) each time it turns; the access token refreshed before it expires.
+        self.refresh_token = ""
+        self.on_refresh: Callable[[account_pb2.AccountSession], None] = lambda session: None
+        self._access_expires_at = 0
 
     async def sign_in(self, name: str) -> arena_pb2.SignInReply:
+        self.refresh_token, self.web.before_call = "", None  # a guest has nothing to refresh
         reply = await self.web.unary(
             f"{ARENA}/SignIn", arena_pb2.SignInRequest(display_name=name), arena_pb2.SignInReply
         )
@@ -38,6 +47,69 @@ class ArenaClient:
             reply.display_name,
         )
         return reply
+
+    async def sign_up(
+        self, username: str, password: str, device: str
+    ) -> account_pb2.AccountSession:
+        """Make an account and sign it in (signed in as a guest, the guest becomes it)."""
+        request = account_pb2.SignUpRequest(username=username, password=password, device=device)
+        return self._signed_in(
+            await self.web.unary(f"{ARENA}/SignUp", request, account_pb2.AccountSession)
+        )
+
+    async def sign_in_account(
+        self, username: str, password: str, device: str
+    ) -> account_pb2.AccountSession:
+        request = account_pb2.AccountSignInRequest(
+            username=username, password=password, device=device
+        )
+        return self._signed_in(
+            await self.web.unary(f"{ARENA}/SignInAccount", request, account_pb2.AccountSession)
+        )
+
+    async def refresh_session(self, refresh_token: str) -> account_pb2.AccountSession:
+        """Spend ``refresh_token`` for the session's next tokens (keep the new one)."""
+        request = account_pb2.RefreshSessionRequest(refresh_token=refresh_token)
+        return self._signed_in(
+            await self.web.unary(f"{ARENA}/RefreshSession", request, account_pb2.AccountSession)
+        )
+
+    async def list_devices(self) -> account_pb2.ListDevicesReply:
+        return await self.web.unary(
+            f"{ARENA}/ListDevices", account_pb2.ListDevicesRequest(), account_pb2.ListDevicesReply
+        )
+
+    async def sign_out(
+        self, session_id: str = "", everywhere: bool = False
+    ) -> account_pb2.SignOutReply:
+        """End this device's session, another one (``session_id``) or all of them."""
+        request = account_pb2.SignOutRequest(session_id=session_id, everywhere=everywhere)
+        return await self.web.unary(f"{ARENA}/SignOut", request, account_pb2.SignOutReply)
+
+    async def delete_account(self, password: str) -> account_pb2.SignOutReply:
+        request = account_pb2.DeleteAccountRequest(password=password)
+        return await self.web.unary(f"{ARENA}/DeleteAccount", request, account_pb2.SignOutReply)
+
+    def _signed_in(self, session: account_pb2.AccountSession) -> account_pb2.AccountSession:
+        self.web.token, self.player_id, self.name = (
+            session.access_token,
+            session.player_id,
+            session.username,
+        )
+        self.refresh_token = session.refresh_token
+        self._access_expires_at = session.access_expires_at_unix
+        self.web.before_call = self._keep_fresh
+        self.on_refresh(session)
+        return session
+
+    async def _keep_fresh(self, path: str) -> None:
+        """Refresh the access token when it has less than a minute left (not for a call
+        that signs in or refreshes: those need none)."""
+        if path.rsplit("/", 1)[-1] in NO_ACCESS_NEEDED or not self.refresh_token:
+            return
+        if time.time() < self._access_expires_at - REFRESH_BEFORE_S:
+            return
+        await self.refresh_session(self.refresh_token)
 
     async def play_computer(
         self, game: game_pb2.Game.ValueType, level: game_pb2.Level.ValueType

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
-from collections.abc import AsyncGenerator, Mapping
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from typing import TypeVar
 
 import aiohttp
@@ -66,6 +66,8 @@ class GrpcWebClient:
         self.session = session
         self.base_url = base_url.rstrip("/")
         self.token = ""
+        # Awaited before each call (an account's client refreshes its token there).
+        self.before_call: Callable[[str], Awaitable[None]] | None = None
 
     def _headers(self, timeout_s: float | None) -> dict[str, str]:
         headers = {"content-type": CONTENT_TYPE, "x-grpc-web": "1", "accept": CONTENT_TYPE}
@@ -99,6 +101,8 @@ class GrpcWebClient:
         Raises:
             CallError: when the call ends with a non-OK status.
         """
+        if self.before_call is not None:
+            await self.before_call(path)
         async with self.session.post(
             f"{self.base_url}{path}",
             data=encode_frame(request.SerializeToString()),

@@ -46,6 +46,10 @@ RULES_REPLAY = "pf.rules.replay"
 SUBMITS_ANY = "pf.arbitration.submit"
 # Every gateway's SeatsPresent (the seats with a stream open on it), to every instance.
 PRESENCE = "pf.arbitration.presence"
+# Accounts' sessions just ended (signed out, deleted, a refresh token reused): the gateway
+# that learnt it tells every gateway (SessionsEnded), which refuses their tokens and closes
+# their streams and play sockets.
+SESSIONS_ENDED = "pf.sessions.ended"
 
 
 def submits(instance: str) -> str:

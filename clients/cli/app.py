@@ -1,4 +1,5 @@
-"""The client's life: connect, sign in as a guest, then the menu until the person quits."""
+"""The client's life: connect, sign in (an account, or a guest), then the menu until the
+person quits."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ import aiohttp
 from clients.arena import ArenaClient, CallError
 from clients.cli.console import INTERRUPT, Console
 from clients.cli.menu import run_menu
+from clients.cli.saved import SavedSessions, default_path
+
+DEVICE = "the terminal client"
 
 
 async def sign_in(client: ArenaClient, console: Console, name: str | None) -> bool:
@@ -28,13 +32,63 @@ async def sign_in(client: ArenaClient, console: Console, name: str | None) -> bo
         return True
 
 
-async def run(url: str, name: str | None, console: Console) -> int:
-    """Return the exit status after a session against the gateway at ``url``."""
+async def sign_in_account(client: ArenaClient, console: Console, username: str) -> bool:
+    """Sign in with ``username`` and a password asked for (not shown as it is typed)."""
+    while True:
+        password = await console.ask_secret(f"Password for {username}:")
+        if password is None or password == INTERRUPT:
+            return False
+        try:
+            await client.sign_in_account(username, password, DEVICE)
+        except CallError as error:
+            console.say(f"not signed in ({error.reason or error.code}): {error.message}")
+            if error.reason == "too_many_attempts":
+                return False
+            continue
+        console.say(f"Signed in as {client.name}.")
+        return True
+
+
+async def resume(client: ArenaClient, console: Console, saved: SavedSessions, url: str) -> bool:
+    """Carry on the session saved for ``url``, if there is one that still refreshes."""
+    token = saved.refresh_token(url)
+    if not token:
+        return False
+    try:
+        await client.refresh_session(token)
+    except CallError as error:
+        saved.forget(url)
+        console.say(f"Your saved session ended ({error.reason}): sign in again.")
+        return False
+    console.say(f"Signed in as {client.name} (saved session; --guest to play as a guest).")
+    return True
+
+
+async def run(
+    url: str,
+    name: str | None,
+    console: Console,
+    username: str | None = None,
+    saved: SavedSessions | None = None,
+    guest: bool = False,
+) -> int:
+    """Return the exit status after a session against the gateway at ``url``.
+
+    ``username``: sign in with that account. Otherwise a saved session is carried on (unless
+    ``name`` or ``guest`` asks for a guest), else the person signs in as a guest.
+    """
     console.start()
+    saved = saved or SavedSessions(default_path())
     async with aiohttp.ClientSession() as session:
         client = ArenaClient(session, url)
+        client.on_refresh = lambda s: saved.save(url, s.username, s.refresh_token)
         try:
-            if not await sign_in(client, console, name):
+            if username:
+                signed_in = await sign_in_account(client, console, username)
+            else:
+                resumed = not (name or guest) and await resume(client, console, saved, url)
+                signed_in = resumed or await sign_in(client, console, name)
+            if not signed_in:
                 return 0
         except aiohttp.ClientError as error:
             console.say(f"cannot reach {url}: {error}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import termios
 import threading
 from collections import deque
 from typing import TextIO
@@ -86,6 +87,22 @@ class Console:
         self.prompt(question)
         line = await self.read()
         return None if line is None else line.strip()
+
+    async def ask_secret(self, question: str) -> str | None:
+        """As ``ask``, with what is typed not shown (a password) when input is a terminal."""
+        if not self._stdin.isatty():
+            return await self.ask(question)
+        fd = self._stdin.fileno()
+        before = termios.tcgetattr(fd)
+        quiet = list(before)
+        quiet[3] &= ~termios.ECHO  # lflag
+        termios.tcsetattr(fd, termios.TCSANOW, quiet)
+        try:
+            return await self.ask(question)
+        finally:
+            termios.tcsetattr(fd, termios.TCSANOW, before)
+            self._stdout.write("\n")  # the Enter that was typed was not shown either
+            self._stdout.flush()
 
     def say(self, text: str = "") -> None:
         """Write ``text`` and a newline, flushed (pipes read it at once)."""

@@ -19,6 +19,7 @@ from services.common.rejection import Rejection
 PLAYER_ID = "x-pf-player-id"
 PLAYER_NAME = "x-pf-player-name"
 RECEIVED_NS = "x-pf-received-ns"  # the gateway's monotonic stamp of a request's receipt
+SESSION_ID = "x-pf-session-id"  # an account's signed-in session ("" for a guest)
 
 PlayerId = NewType("PlayerId", str)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -14,12 +15,13 @@ import nats.errors
 import nats.js.errors
 from aiohttp import web
 
-from services.common import natsmetrics
+from services.common import callers, natsmetrics
 from services.common.live import live_bucket, watchers_bucket
 from services.common.metrics import bound_port, metrics_server
 from services.common.natslink.link import NatsLink
 from services.common.placement import Directory
 from services.common.serving import announce_ready
+from services.gateway.accounts import AccountDesk
 from services.gateway.arbiters import ArbitrationChannels, by_owner
 from services.gateway.auth import TokenCheck, identity_hook
 from services.gateway.config import Config
@@ -34,9 +36,11 @@ from services.gateway.play import PlayEndpoint
 from services.gateway.presence import Presence
 from services.gateway.ratelimit import CommandRate, sign_in_rate
 from services.gateway.routing import ARENA, public_routes
+from services.gateway.sessions import EndedSessions, OpenSessions
 from services.gateway.spectators import SpectatorCounts
 from services.gateway.streams import StreamLimits
 from services.gateway.submits import SubmitForwarder
+from services.gateway.tokens import issue_access
 from services.gateway.webapp import set_cache_control
 from wire import logs, loops
 from wire.stopping import wait_for_stop_signal
@@ -63,18 +67,28 @@ async def main(config: Config) -> None:
     streams = StreamLimits(
         config.streams_per_player, config.streams_per_address, config.streams_unlimited
     )
+    tokens = TokenCheck(config.token_keys)
+    open_sessions = OpenSessions()
+    ended = EndedSessions(nc, tokens.end_session, open_sessions, config.access_ttl_s)
+    await ended.start()
     arena = LocalArena(
-        config.token_key,
+        config.token_keys,
         link,
         arbitration,
         submits,
         presence,
         streams,
         sign_in_rate(config.sign_ins_per_minute),
+        open_sessions,
     )
+    accounts = account_desk(config, ended)
     grpc_web = GrpcWebConfig(
         routes=public_routes(),
-        local={**arena.methods(), f"{ARENA}/ListLiveMatches": live.list_live_matches},
+        local={
+            **arena.methods(),
+            **accounts.methods(),
+            f"{ARENA}/ListLiveMatches": live.list_live_matches,
+        },
         backends={
             "arbitration": config.arbitration_addr,
             "matchmaking": config.matchmaking_addr,
@@ -92,7 +106,6 @@ async def main(config: Config) -> None:
     )
     app = web.Application()
     app.on_response_prepare.append(security_headers([OPS_PAGE, PLACEHOLDER]))
-    tokens = TokenCheck(config.token_key)
     inject_delay_s = config.inject_forwarding_delay_ms / 1000
     setup(app, grpc_web, identity_hook(tokens, inject_delay_s))
     play = PlayEndpoint(
@@ -104,6 +117,7 @@ async def main(config: Config) -> None:
         config.max_message_bytes,
         inject_delay_s,
         streams,
+        open_sessions,
     )
     app.router.add_get("/play", play.handle)
     app.on_shutdown.append(lambda _: play.close_all())
@@ -153,9 +167,31 @@ async def main(config: Config) -> None:
         submits.stop()
         await link.close()
         await arbitration.close()
+        await accounts.close()
         await directory.stop()
         await nc.drain()
         print("STOPPED gateway", file=sys.stderr, flush=True)
+
+
+def account_desk(config: Config, ended: EndedSessions) -> AccountDesk:
+    """The account methods, asking the accounts service at PF_ACCOUNTS_ADDR; without one,
+    they answer UNAVAILABLE (a gateway run alone, by a test)."""
+
+    def mint(player_id: str, name: str, session_id: str) -> tuple[str, int]:
+        token, identity = issue_access(
+            config.token_keys, player_id, name, session_id, int(time.time()), config.access_ttl_s
+        )
+        return token, identity.expires_at
+
+    channel = callers.channel(config.accounts_addr or "127.0.0.1:1", config.caller_token)
+    return AccountDesk(
+        channel,
+        mint,
+        ended.announce,
+        sign_in_rate(config.sign_ins_per_minute),
+        config.streams_unlimited,
+        offered=bool(config.accounts_addr),
+    )
 
 
 # No file of the client has a path this long or a name past the file systems' limit (255).

@@ -1,4 +1,5 @@
-"""Who is calling: the bearer token checked once, at the edge, for every method but SignIn."""
+"""Who is calling: the bearer token checked once, at the edge, for every method but those
+that sign in (SignIn, SignInAccount, RefreshSession; SignUp takes a guest's if sent)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ from urllib.parse import quote
 
 from aiohttp import web
 
-from services.common.identity import PLAYER_ID, PLAYER_NAME, RECEIVED_NS
+from services.common.identity import PLAYER_ID, PLAYER_NAME, RECEIVED_NS, SESSION_ID
 from services.gateway.grpcweb import MetadataHook, RequestRefused, Route
-from services.gateway.routing import SIGN_IN
-from services.gateway.tokens import Identity, InvalidToken, verify
+from services.gateway.routing import NO_TOKEN, TOKEN_IF_SENT
+from services.gateway.tokens import Identity, InvalidToken, Keys, verify
 from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import Code, refused
 
@@ -25,30 +26,44 @@ class TokenCheck:
     """Checks bearer tokens, each once: a player sends the same one with every command.
 
     The check (base64, HMAC, JSON) is remembered for up to ``KNOWN_TOKENS`` tokens, then
-    all are forgotten at once and checked again as they come.
+    all are forgotten at once and checked again as they come. An ended session's tokens are
+    refused from the moment this gateway hears of it, remembered or not.
     """
 
-    def __init__(self, token_key: bytes, clock: Callable[[], float] = time.time) -> None:
-        self._key = token_key
+    def __init__(self, keys: Keys, clock: Callable[[], float] = time.time) -> None:
+        self._keys = keys
         self._clock = clock
         self._known: dict[str, Identity] = {}
+        self._ended: dict[str, float] = {}  # session id -> until when (unix s)
 
     def identity(self, token: str) -> Identity:
         """Return who ``token`` names.
 
         Raises:
-            InvalidToken: a token that is malformed, forged or expired.
+            InvalidToken: a token that is malformed, forged or expired, or whose session
+                was signed out.
         """
         now_s = int(self._clock())
         identity = self._known.get(token)
         if identity is None:
-            identity = verify(self._key, token, now_s)
+            identity = verify(self._keys, token, now_s)
             if len(self._known) >= KNOWN_TOKENS:
                 self._known.clear()
             self._known[token] = identity
         elif identity.expires_at <= now_s:  # the same rule as verify's
             raise InvalidToken("the token has expired; sign in again")
+        if identity.session_id and identity.session_id in self._ended:
+            raise InvalidToken("the session was signed out")
         return identity
+
+    def end_session(self, session_id: str, until_s: float) -> None:
+        """Refuse ``session_id``'s tokens until ``until_s``, when the last has expired."""
+        now_s = self._clock()
+        for ended, until in list(self._ended.items()):
+            if until <= now_s:
+                del self._ended[ended]
+        if until_s > now_s:
+            self._ended[session_id] = until_s
 
 
 def identity_hook(tokens: TokenCheck, inject_delay_s: float = 0.0) -> MetadataHook:
@@ -63,11 +78,13 @@ def identity_hook(tokens: TokenCheck, inject_delay_s: float = 0.0) -> MetadataHo
         received_ns = str(time.monotonic_ns())
         if inject_delay_s:
             await asyncio.sleep(inject_delay_s)
-        if route.target == SIGN_IN:
-            return ((RECEIVED_NS, received_ns), (CLIENT_ADDRESS, request.remote or ""))
+        address = request.remote or ""
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
-        if scheme.lower() != "bearer" or not token:
+        sent = scheme.lower() == "bearer" and bool(token)
+        if route.target in NO_TOKEN or (route.target in TOKEN_IF_SENT and not sent):
+            return ((RECEIVED_NS, received_ns), (CLIENT_ADDRESS, address))
+        if not sent:
             raise RequestRefused(
                 refused(
                     Code.UNAUTHENTICATED,
@@ -82,8 +99,9 @@ def identity_hook(tokens: TokenCheck, inject_delay_s: float = 0.0) -> MetadataHo
         return (
             (PLAYER_ID, identity.player_id),
             (PLAYER_NAME, quote(identity.name)),  # metadata is ASCII: names are UTF-8
+            (SESSION_ID, identity.session_id),
             (RECEIVED_NS, received_ns),
-            (CLIENT_ADDRESS, request.remote or ""),
+            (CLIENT_ADDRESS, address),
         )
 
     return hook

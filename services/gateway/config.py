@@ -7,9 +7,11 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from services.common.settings import ConfigError
 from services.gateway.ops.credential import FAILURES_PER_MINUTE, password_from
 from services.gateway.ops.targets import MetricsTarget, parse_targets
 from services.gateway.streams import LOOPBACK
+from services.gateway.tokens import ACCESS_TTL_S, LEGACY_KEY_ID, KeyRing
 
 # `make web` builds the browser client here; the gateway serves it at / when it exists.
 BUILT_WEB_CLIENT = Path(__file__).resolve().parents[2] / "clients" / "web" / "dist"
@@ -20,7 +22,7 @@ class Config:
     host: str
     http_port: int
     nats_url: str
-    token_key: bytes
+    token_keys: KeyRing  # PF_TOKEN_KEYS (id:secret,…), else PF_TOKEN_KEY as key "0"
     arbitration_addr: str
     matchmaking_addr: str
     ratings_addr: str
@@ -32,6 +34,8 @@ class Config:
     ops_password: str = field(default="", repr=False)  # ops/credential.py; empty: closed
     ops_failures_per_minute: float = FAILURES_PER_MINUTE  # wrong passwords, per address
     tournaments_addr: str = ""
+    accounts_addr: str = ""  # PF_ACCOUNTS_ADDR; empty: accounts are not offered
+    access_ttl_s: int = ACCESS_TTL_S  # an account's access token (tests shorten it)
     caller_token: str = ""  # PF_CALLER_TOKEN: what the services know the gateway by
     presence_every_s: float = 5.0  # how often the seats with a stream open are named
     commands_per_s: float = 10.0  # each player's command rate (services/gateway/ratelimit.py)
@@ -49,11 +53,15 @@ class Config:
         env = os.environ
         # Without a configured key tokens die with the process; fine for a single machine.
         key = env.get("PF_TOKEN_KEY") or secrets.token_hex(32)
+        try:
+            ring = KeyRing.parse(env["PF_TOKEN_KEYS"]) if env.get("PF_TOKEN_KEYS") else None
+        except ValueError as error:
+            raise ConfigError(str(error)) from None
         return cls(
             host=env.get("PF_HOST", "127.0.0.1"),
             http_port=int(env.get("PF_HTTP_PORT", "0")),
             nats_url=env.get("NATS_URL", "nats://127.0.0.1:4222"),
-            token_key=key.encode(),
+            token_keys=ring or KeyRing(((LEGACY_KEY_ID, key.encode()),)),
             arbitration_addr=env["PF_ARBITRATION_ADDR"],
             matchmaking_addr=env["PF_MATCHMAKING_ADDR"],
             ratings_addr=env["PF_RATINGS_ADDR"],
@@ -67,6 +75,8 @@ class Config:
                 env.get("PF_OPS_FAILURES_PER_MINUTE", str(FAILURES_PER_MINUTE))
             ),
             tournaments_addr=env.get("PF_TOURNAMENTS_ADDR", "127.0.0.1:7105"),
+            accounts_addr=env.get("PF_ACCOUNTS_ADDR", ""),
+            access_ttl_s=int(env.get("PF_ACCESS_TTL_S", str(ACCESS_TTL_S))),
             caller_token=env.get("PF_CALLER_TOKEN", ""),
             presence_every_s=float(env.get("PF_PRESENCE_EVERY_S", "5")),
             commands_per_s=float(env.get("PF_COMMANDS_PER_S", "10")),

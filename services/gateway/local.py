@@ -17,26 +17,31 @@ from google.protobuf.message import Message
 
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.client.v1 import arena_pb2
-from services.common.identity import PLAYER_ID, RECEIVED_NS, text_values
+from services.common.identity import PLAYER_ID, RECEIVED_NS, SESSION_ID, text_values
 from services.common.natslink.link import NatsLink
 from services.common.rejection import Rejection
 from services.common.watching import RENEW_S, SPECTATORS
 from services.gateway.arbiters import ArbitrationChannels
 from services.gateway.auth import CLIENT_ADDRESS
 from services.gateway.checked import follow_checked
-from services.gateway.grpcweb import RequestRefused
+from services.gateway.grpcweb import RequestRefused, end_stream
 from services.gateway.grpcweb.config import LocalMethod
 from services.gateway.presence import Presence
 from services.gateway.ratelimit import CommandRate, sign_in_rate
 from services.gateway.routing import ARENA
+from services.gateway.sessions import OpenSessions
 from services.gateway.streams import StreamLimits
 from services.gateway.submits import SubmitForwarder
-from services.gateway.tokens import issue
+from services.gateway.tokens import Keys, issue
 from wire import subjects
 from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import Code
 from wire.grpcweb.status import refused as refused_status
 from wire.updates import Lead, read_lead
+
+SIGNED_OUT = refused_status(
+    Code.UNAUTHENTICATED, "session_ended", "this session was signed out: sign in again"
+)
 
 
 def is_newer(update: Lead, last_seq: int) -> bool:
@@ -70,18 +75,20 @@ class LocalArena:
 
     def __init__(
         self,
-        token_key: bytes,
+        token_keys: Keys,
         link: NatsLink,
         arbitration: ArbitrationChannels,
         submits: SubmitForwarder,
         presence: Presence | None = None,
         streams: StreamLimits | None = None,
         sign_ins: CommandRate | None = None,
+        open_sessions: OpenSessions | None = None,
     ) -> None:
+        self._open_sessions = OpenSessions() if open_sessions is None else open_sessions
         self._sign_ins = sign_ins or sign_in_rate()
         self._presence = presence
         self._streams = streams or StreamLimits()
-        self._key = token_key
+        self._key = token_keys
         self._link = link
         self._arbitration = arbitration
         self._submits = submits
@@ -165,6 +172,15 @@ class LocalArena:
                 )
             except Rejection as rejection:
                 raise refused(rejection) from None
+            # Signed out (here or on another gateway): the stream ends, saying why, and its
+            # backend call is cancelled.
+            task = asyncio.current_task()
+            if task is not None:
+                held.enter_context(
+                    self._open_sessions.hold(
+                        values.get(SESSION_ID, ""), lambda: end_stream(task, SIGNED_OUT)
+                    )
+                )
             yield
 
     async def _follow(

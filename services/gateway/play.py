@@ -41,9 +41,10 @@ from services.gateway.checked import follow_checked
 from services.gateway.grpcweb.metrics import OPEN_STREAMS, UNARY_SECONDS
 from services.gateway.local import is_newer, lead_of
 from services.gateway.presence import Presence
+from services.gateway.sessions import OpenSessions
 from services.gateway.streams import StreamLimits
 from services.gateway.submits import SubmitForwarder
-from services.gateway.tokens import InvalidToken
+from services.gateway.tokens import Identity, InvalidToken
 from wire import subjects
 
 log = logging.getLogger(__name__)
@@ -107,7 +108,9 @@ class PlayEndpoint:
         max_message_bytes: int,
         inject_delay_s: float = 0.0,
         streams: StreamLimits | None = None,
+        open_sessions: OpenSessions | None = None,
     ) -> None:
+        self._open_sessions = OpenSessions() if open_sessions is None else open_sessions
         self._presence = presence
         self._streams = streams or StreamLimits()
         self._tokens = tokens
@@ -126,7 +129,8 @@ class PlayEndpoint:
         socket: SeatSocket | None = None
         try:
             hello = await self._hello(ws)
-            player = self._player(hello.token)
+            identity = self._identity(hello.token)
+            player = identity.player_id
             if not subjects.is_match_id(hello.match_id):
                 raise _ended(
                     grpc.StatusCode.INVALID_ARGUMENT,
@@ -139,6 +143,10 @@ class PlayEndpoint:
                     held.enter_context(self._streams.held(player, request.remote or ""))
                 except Rejection as rejection:
                     raise Ended(rejection.to_refusal(), POLICY) from None
+                # Signed out (here or on another gateway): the socket closes, saying why.
+                held.enter_context(
+                    self._open_sessions.hold(identity.session_id, lambda: _signed_out(ws))
+                )
                 socket = SeatSocket(self, ws, request, hello.match_id, hello.seat, player)
                 self._open.add(socket)
                 with OPEN_STREAMS.labels("Play").track_inprogress():
@@ -186,9 +194,9 @@ class PlayEndpoint:
             )
         return first.hello
 
-    def _player(self, token: str) -> str:
+    def _identity(self, token: str) -> Identity:
         try:
-            return self._tokens.identity(token).player_id
+            return self._tokens.identity(token)
         except InvalidToken as error:
             raise _ended(grpc.StatusCode.UNAUTHENTICATED, "bad_token", str(error), POLICY) from None
 
@@ -425,3 +433,15 @@ async def _close(ws: web.WebSocketResponse, ended: Ended) -> None:
         if ended.refusal.reason:
             await ws.send_bytes(play_pb2.PlayOut(closed=ended.refusal).SerializeToString())
         await ws.close(code=ended.code, message=ended.refusal.reason.encode()[:120])
+
+
+def _signed_out(ws: web.WebSocketResponse) -> None:
+    """Close ``ws`` because its session was signed out (called from outside its handler)."""
+    ended = _ended(
+        grpc.StatusCode.UNAUTHENTICATED, "session_ended", "this session was signed out", POLICY
+    )
+    _CLOSING.add(task := asyncio.get_running_loop().create_task(_close(ws, ended)))
+    task.add_done_callback(_CLOSING.discard)
+
+
+_CLOSING: set[asyncio.Task[None]] = set()  # closes under way, kept from the collector

@@ -9,6 +9,17 @@ from services.gateway.grpcweb import MethodKind, Route
 
 ARENA = "/photofinish.client.v1.Arena"
 SIGN_IN = f"{ARENA}/SignIn"
+# The methods that sign in take no bearer token; SignUp takes a guest's when one is sent.
+NO_TOKEN = frozenset({SIGN_IN, f"{ARENA}/SignInAccount", f"{ARENA}/RefreshSession"})
+TOKEN_IF_SENT = frozenset({f"{ARENA}/SignUp"})
+ACCOUNT_METHODS = (
+    "SignUp",
+    "SignInAccount",
+    "RefreshSession",
+    "ListDevices",
+    "SignOut",
+    "DeleteAccount",
+)
 
 _ARBITRATION = "/photofinish.arbitration.v1.Arbitration"
 _MATCHMAKING = "/photofinish.matchmaking.v1.Matchmaking"
@@ -20,6 +31,9 @@ _TABLE: dict[str, tuple[MethodKind, str, str]] = {
     # Answered in the gateway's own process (services/gateway/local.py, live.py); Submit
     # goes on to the match's arbitration instance over NATS.
     "SignIn": (MethodKind.UNARY, "gateway", f"{ARENA}/SignIn"),
+    # Accounts: the gateway asks the accounts service and signs the tokens itself
+    # (services/gateway/accounts.py).
+    **{name: (MethodKind.UNARY, "gateway", f"{ARENA}/{name}") for name in ACCOUNT_METHODS},
     "Watch": (MethodKind.SERVER_STREAMING, "gateway", f"{ARENA}/Watch"),
     "Submit": (MethodKind.UNARY, "gateway", f"{ARENA}/Submit"),
     "ListLiveMatches": (MethodKind.UNARY, "gateway", f"{ARENA}/ListLiveMatches"),

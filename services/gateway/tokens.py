@@ -1,8 +1,13 @@
-"""Guest session tokens: signed, expiring, self-contained. Pure: time is passed in.
+"""Session tokens: signed, expiring, self-contained. Pure: time is passed in.
 
 A token is ``base64url(payload) "." base64url(HMAC-SHA256(key, payload))`` where the
-payload is compact JSON ``{"p": player id, "n": display name, "e": expiry (unix s)}``.
-The gateway alone holds the key; a token names a player and nothing else.
+payload is compact JSON ``{"p": player id, "n": name, "e": expiry (unix s), "k": key id}``,
+and for an account's access token also ``"s"``: its session. The gateways alone hold the
+keys; a token names a player (and a session) and nothing else.
+
+The keys are a ring (``KeyRing``): the first signs, every one verifies, so a new key can be
+brought in without signing anyone out (docs/accounts.md). A token without ``"k"`` (issued
+before key ids) is checked with the key named ``"0"``: ``PF_TOKEN_KEY``'s.
 """
 
 from __future__ import annotations
@@ -15,8 +20,11 @@ import re
 import secrets
 from dataclasses import dataclass
 
-TTL_S = 24 * 3600
+TTL_S = 24 * 3600  # a guest's token
+ACCESS_TTL_S = 10 * 60  # an account's access token; the page refreshes it before then
 MAX_NAME_CHARS = 24
+LEGACY_KEY_ID = "0"  # PF_TOKEN_KEY's, and that of a token that names no key
+_KEY_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 
 class InvalidToken(ValueError):
@@ -28,6 +36,50 @@ class Identity:
     player_id: str
     name: str
     expires_at: int
+    session_id: str = ""  # an account's session; "" for a guest
+
+
+@dataclass(frozen=True, slots=True)
+class KeyRing:
+    """The token keys by id: the first signs, every one verifies."""
+
+    keys: tuple[tuple[str, bytes], ...]
+
+    def __post_init__(self) -> None:
+        if not self.keys:
+            raise ValueError("a key ring holds one key at least")
+        for key_id, key in self.keys:
+            if not _KEY_ID.fullmatch(key_id) or not key:
+                raise ValueError(f"a key is id:secret, the id 1-16 of A-Z a-z 0-9 _ -: {key_id!r}")
+
+    @classmethod
+    def parse(cls, text: str) -> KeyRing:
+        """Return the ring ``id:secret[,id:secret]`` (PF_TOKEN_KEYS) names.
+
+        Raises:
+            ValueError: an entry without an id or a secret, or a malformed id.
+        """
+        keys = []
+        for entry in text.split(","):
+            key_id, colon, secret = entry.strip().partition(":")
+            if not colon:
+                raise ValueError("PF_TOKEN_KEYS is id:secret[,id:secret]")
+            keys.append((key_id, secret.encode()))
+        return cls(tuple(keys))
+
+    @property
+    def signing(self) -> tuple[str, bytes]:
+        return self.keys[0]
+
+    def key(self, key_id: str) -> bytes | None:
+        return next((key for kid, key in self.keys if kid == key_id), None)
+
+
+Keys = KeyRing | bytes  # bytes: a ring of that one key, id "0"
+
+
+def _ring(keys: Keys) -> KeyRing:
+    return keys if isinstance(keys, KeyRing) else KeyRing(((LEGACY_KEY_ID, keys),))
 
 
 def _b64(data: bytes) -> str:
@@ -68,35 +120,64 @@ def clean_name(name: str) -> str:
     return name
 
 
-def issue(key: bytes, name: str, now_s: int, ttl_s: int = TTL_S) -> tuple[str, Identity]:
+def issue(keys: Keys, name: str, now_s: int, ttl_s: int = TTL_S) -> tuple[str, Identity]:
     """Return a fresh guest's token and identity."""
     identity = Identity("g_" + secrets.token_urlsafe(12), clean_name(name), now_s + ttl_s)
-    payload = json.dumps(
-        {"p": identity.player_id, "n": identity.name, "e": identity.expires_at},
-        separators=(",", ":"),
-        ensure_ascii=False,
-    ).encode()
+    return _signed(_ring(keys), identity), identity
+
+
+def issue_access(
+    keys: Keys, player_id: str, name: str, session_id: str, now_s: int, ttl_s: int = ACCESS_TTL_S
+) -> tuple[str, Identity]:
+    """Return an account's access token for ``session_id``, and the identity it names."""
+    identity = Identity(player_id, name, now_s + ttl_s, session_id)
+    return _signed(_ring(keys), identity), identity
+
+
+def _signed(ring: KeyRing, identity: Identity) -> str:
+    key_id, key = ring.signing
+    fields: dict[str, object] = {
+        "p": identity.player_id,
+        "n": identity.name,
+        "e": identity.expires_at,
+        "k": key_id,
+    }
+    if identity.session_id:
+        fields["s"] = identity.session_id
+    payload = json.dumps(fields, separators=(",", ":"), ensure_ascii=False).encode()
     signature = hmac.new(key, payload, hashlib.sha256).digest()
-    return f"{_b64(payload)}.{_b64(signature)}", identity
+    return f"{_b64(payload)}.{_b64(signature)}"
 
 
-def verify(key: bytes, token: str, now_s: int) -> Identity:
+def verify(keys: Keys, token: str, now_s: int) -> Identity:
     """Return the identity a token names.
 
     Raises:
-        InvalidToken: when it is malformed, its signature is wrong or it has expired.
+        InvalidToken: when it is malformed, names no key of the ring, its signature is
+            wrong or it has expired.
     """
     try:
         payload_text, signature_text = token.split(".")
         payload, signature = _unb64(payload_text), _unb64(signature_text)
     except ValueError:
         raise InvalidToken("the token is not of the form payload.signature") from None
+    try:
+        fields = json.loads(payload)
+    except ValueError:
+        fields = None  # refused below, once its signature is checked
+    named = fields.get("k", LEGACY_KEY_ID) if isinstance(fields, dict) else LEGACY_KEY_ID
+    key = _ring(keys).key(str(named))
+    if key is None:
+        raise InvalidToken("the token's signature does not match")
     expected = hmac.new(key, payload, hashlib.sha256).digest()
     if not hmac.compare_digest(signature, expected):
         raise InvalidToken("the token's signature does not match")
+    if not isinstance(fields, dict):
+        raise InvalidToken("the token's payload is unreadable")
     try:
-        fields = json.loads(payload)
-        identity = Identity(str(fields["p"]), str(fields["n"]), int(fields["e"]))
+        identity = Identity(
+            str(fields["p"]), str(fields["n"]), int(fields["e"]), str(fields.get("s", ""))
+        )
     except (ValueError, KeyError, TypeError):
         raise InvalidToken("the token's payload is unreadable") from None
     if identity.expires_at <= now_s:

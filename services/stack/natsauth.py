@@ -124,13 +124,14 @@ USERS: dict[str, Permissions] = {
             subjects.SUBMITS_ANY,
             subjects.submits("*"),
             subjects.PRESENCE,
+            subjects.SESSIONS_ENDED,
             *_bucket(ARBITERS, write=False),
             *_bucket(OWNERS, write=False),
             *_bucket(LIVE, write=False),
             *_bucket(WATCHERS, write=True),
             *_JETSTREAM,
         ),
-        subscribe=_VIEWS,
+        subscribe=(*_VIEWS, subjects.SESSIONS_ENDED),
     ),
     # Matchmaking reads the live list for the caps on matches against the computer and
     # on one device (services/matchmaking/playing.py).

@@ -6,6 +6,7 @@ Timeouts only guard against a hang; no test asserts on how fast anything is.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import signal
 import sys
@@ -25,16 +26,24 @@ class Terminal:
         self._read = 0  # lines of the transcript already matched past
 
     @classmethod
-    async def start(cls, url: str, name: str, stderr: Path) -> Terminal:
+    async def start(
+        cls,
+        url: str,
+        name: str,
+        stderr: Path,
+        args: tuple[str, ...] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> Terminal:
+        """Start the CLI as ``name`` (a guest), or with ``args`` instead of ``--name``."""
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
             "clients.cli",
             "--url",
             url,
-            "--name",
-            name,
+            *(("--name", name) if args is None else args),
             cwd=REPO,
+            env=None if env is None else {**os.environ, **env},
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=stderr.open("wb"),

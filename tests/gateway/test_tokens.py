@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+
 import pytest
 from aiohttp.test_utils import make_mocked_request
 from hypothesis import given
@@ -11,7 +14,16 @@ from services.common.identity import PLAYER_ID
 from services.gateway.auth import TokenCheck, identity_hook
 from services.gateway.grpcweb import RequestRefused
 from services.gateway.routing import public_routes
-from services.gateway.tokens import InvalidToken, clean_name, issue, verify
+from services.gateway.tokens import (
+    ACCESS_TTL_S,
+    InvalidToken,
+    KeyRing,
+    _b64,
+    clean_name,
+    issue,
+    issue_access,
+    verify,
+)
 
 KEY = b"k" * 32
 
@@ -100,3 +112,76 @@ async def test_the_gateway_remembers_a_checked_token_but_not_past_its_expiry() -
     forged = make_mocked_request("POST", "/", headers={"authorization": f"Bearer {token}x"})
     with pytest.raises(RequestRefused):
         await hook(forged, route)
+
+
+A = KeyRing((("a", b"a" * 32),))
+B = KeyRing((("b", b"b" * 32),))
+A_THEN_B = KeyRing((("a", b"a" * 32), ("b", b"b" * 32)))
+B_THEN_A = KeyRing((("b", b"b" * 32), ("a", b"a" * 32)))
+
+
+def test_a_new_key_comes_in_and_the_old_one_goes_without_signing_anyone_out() -> None:
+    """Add B second, then move it first, then drop A once A's tokens have expired."""
+    old, _ = issue(A, "Ada", now_s=0)
+    assert verify(A_THEN_B, old, now_s=1).name == "Ada"  # B added: A still signs
+    assert verify(A, issue(A_THEN_B, "Bo", now_s=0)[0], now_s=1).name == "Bo"
+    new, _ = issue(B_THEN_A, "Cy", now_s=0)  # B moved first: B signs, A still checks
+    assert verify(B, new, now_s=1).name == "Cy"
+    assert verify(B_THEN_A, old, now_s=1).name == "Ada"
+    with pytest.raises(InvalidToken):
+        verify(B, old, now_s=1)  # A dropped: its tokens are refused
+
+
+def test_a_token_from_before_key_ids_is_checked_with_key_0() -> None:
+    payload = b'{"p":"g_x","n":"Old","e":100}'
+    signature = hmac.new(KEY, payload, hashlib.sha256).digest()
+    token = f"{_b64(payload)}.{_b64(signature)}"
+    assert verify(KeyRing((("new", b"n" * 32), ("0", KEY))), token, now_s=1).name == "Old"
+    with pytest.raises(InvalidToken):
+        verify(KeyRing((("new", b"n" * 32),)), token, now_s=1)
+
+
+def test_a_token_naming_an_unknown_key_is_refused_like_a_forged_one() -> None:
+    token, _ = issue(KeyRing((("zz", KEY),)), "Eve", now_s=0)
+    with pytest.raises(InvalidToken, match="signature"):
+        verify(KeyRing((("0", KEY),)), token, now_s=1)
+
+
+@pytest.mark.parametrize("text", ["", "nokey", ":secret", "a:", "bad id:x", "a" * 17 + ":x"])
+def test_a_malformed_key_ring_is_refused(text: str) -> None:
+    with pytest.raises(ValueError):
+        KeyRing.parse(text)
+
+
+def test_an_access_token_names_its_session_and_a_guest_s_none() -> None:
+    token, identity = issue_access(A, "a_1", "Ann", "s_1", now_s=0)
+    assert verify(A, token, now_s=1) == identity
+    assert (identity.session_id, identity.expires_at) == ("s_1", ACCESS_TTL_S)
+    assert verify(A, issue(A, "Bo", now_s=0)[0], now_s=1).session_id == ""
+
+
+@given(st.integers(min_value=0, max_value=200), st.integers(min_value=0, max_value=255))
+def test_any_changed_byte_is_refused(position: int, value: int) -> None:
+    token, _ = issue_access(A, "a_1", "Ann", "s_1", now_s=0)
+    raw = bytearray(token.encode())
+    index = position % len(raw)
+    if raw[index] == value:
+        return
+    raw[index] = value
+    with pytest.raises((InvalidToken, UnicodeDecodeError)):
+        verify(A, raw.decode(), now_s=1)
+
+
+def test_a_signed_out_session_s_tokens_are_refused_even_when_remembered() -> None:
+    now = [1000.0]
+    check = TokenCheck(A, clock=lambda: now[0])
+    mine, _ = issue_access(A, "a_1", "Ann", "s_1", now_s=1000)
+    other, _ = issue_access(A, "a_1", "Ann", "s_2", now_s=1000)
+    assert check.identity(mine).session_id == "s_1"  # checked and remembered
+    check.end_session("s_1", until_s=1000 + ACCESS_TTL_S)
+    with pytest.raises(InvalidToken, match="signed out"):
+        check.identity(mine)
+    assert check.identity(other).session_id == "s_2"
+    now[0] = 1000.0 + ACCESS_TTL_S + 1  # past the ending: forgotten, and expired anyway
+    check.end_session("s_3", until_s=now[0] + 1)
+    assert "s_1" not in check._ended

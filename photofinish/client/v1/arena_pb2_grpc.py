@@ -6,6 +6,7 @@ import warnings
 from photofinish.arbitration.v1 import arbitration_pb2 as photofinish_dot_arbitration_dot_v1_dot_arbitration__pb2
 from photofinish.arbitration.v1 import log_pb2 as photofinish_dot_arbitration_dot_v1_dot_log__pb2
 from photofinish.arbitration.v1 import replay_pb2 as photofinish_dot_arbitration_dot_v1_dot_replay__pb2
+from photofinish.client.v1 import account_pb2 as photofinish_dot_client_dot_v1_dot_account__pb2
 from photofinish.client.v1 import arena_pb2 as photofinish_dot_client_dot_v1_dot_arena__pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2 as photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2
 from photofinish.ratings.v1 import ratings_pb2 as photofinish_dot_ratings_dot_v1_dot_ratings__pb2
@@ -44,6 +45,36 @@ class ArenaStub:
                 '/photofinish.client.v1.Arena/SignIn',
                 request_serializer=photofinish_dot_client_dot_v1_dot_arena__pb2.SignInRequest.SerializeToString,
                 response_deserializer=photofinish_dot_client_dot_v1_dot_arena__pb2.SignInReply.FromString,
+                _registered_method=True)
+        self.SignUp = channel.unary_unary(
+                '/photofinish.client.v1.Arena/SignUp',
+                request_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.SignUpRequest.SerializeToString,
+                response_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.AccountSession.FromString,
+                _registered_method=True)
+        self.SignInAccount = channel.unary_unary(
+                '/photofinish.client.v1.Arena/SignInAccount',
+                request_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.AccountSignInRequest.SerializeToString,
+                response_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.AccountSession.FromString,
+                _registered_method=True)
+        self.RefreshSession = channel.unary_unary(
+                '/photofinish.client.v1.Arena/RefreshSession',
+                request_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.RefreshSessionRequest.SerializeToString,
+                response_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.AccountSession.FromString,
+                _registered_method=True)
+        self.ListDevices = channel.unary_unary(
+                '/photofinish.client.v1.Arena/ListDevices',
+                request_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.ListDevicesRequest.SerializeToString,
+                response_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.ListDevicesReply.FromString,
+                _registered_method=True)
+        self.SignOut = channel.unary_unary(
+                '/photofinish.client.v1.Arena/SignOut',
+                request_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.SignOutRequest.SerializeToString,
+                response_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.SignOutReply.FromString,
+                _registered_method=True)
+        self.DeleteAccount = channel.unary_unary(
+                '/photofinish.client.v1.Arena/DeleteAccount',
+                request_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.DeleteAccountRequest.SerializeToString,
+                response_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.SignOutReply.FromString,
                 _registered_method=True)
         self.Queue = channel.unary_stream(
                 '/photofinish.client.v1.Arena/Queue',
@@ -161,6 +192,48 @@ class ArenaServicer:
     """Missing associated documentation comment in .proto file."""
 
     def SignIn(self, request, context):
+        """A guest: plays casual games, the computer and hot-seat, and watches; for 24 hours.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SignUp(self, request, context):
+        """Accounts (docs/accounts.md). Only SignUp's ALREADY_EXISTS `taken` tells whether a
+        name exists; a wrong name and a wrong password are one UNAUTHENTICATED
+        `bad_credentials`; repeated failures get RESOURCE_EXHAUSTED `too_many_attempts` with
+        `retry_after_ms`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SignInAccount(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RefreshSession(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListDevices(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SignOut(self, request, context):
+        """Every gateway closes the ended sessions' streams and play sockets within seconds.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteAccount(self, request, context):
         """Missing associated documentation comment in .proto file."""
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -316,6 +389,36 @@ def add_ArenaServicer_to_server(servicer, server):
                     request_deserializer=photofinish_dot_client_dot_v1_dot_arena__pb2.SignInRequest.FromString,
                     response_serializer=photofinish_dot_client_dot_v1_dot_arena__pb2.SignInReply.SerializeToString,
             ),
+            'SignUp': grpc.unary_unary_rpc_method_handler(
+                    servicer.SignUp,
+                    request_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.SignUpRequest.FromString,
+                    response_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.AccountSession.SerializeToString,
+            ),
+            'SignInAccount': grpc.unary_unary_rpc_method_handler(
+                    servicer.SignInAccount,
+                    request_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.AccountSignInRequest.FromString,
+                    response_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.AccountSession.SerializeToString,
+            ),
+            'RefreshSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.RefreshSession,
+                    request_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.RefreshSessionRequest.FromString,
+                    response_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.AccountSession.SerializeToString,
+            ),
+            'ListDevices': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListDevices,
+                    request_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.ListDevicesRequest.FromString,
+                    response_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.ListDevicesReply.SerializeToString,
+            ),
+            'SignOut': grpc.unary_unary_rpc_method_handler(
+                    servicer.SignOut,
+                    request_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.SignOutRequest.FromString,
+                    response_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.SignOutReply.SerializeToString,
+            ),
+            'DeleteAccount': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteAccount,
+                    request_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.DeleteAccountRequest.FromString,
+                    response_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.SignOutReply.SerializeToString,
+            ),
             'Queue': grpc.unary_stream_rpc_method_handler(
                     servicer.Queue,
                     request_deserializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.QueueRequest.FromString,
@@ -454,6 +557,168 @@ class Arena:
             '/photofinish.client.v1.Arena/SignIn',
             photofinish_dot_client_dot_v1_dot_arena__pb2.SignInRequest.SerializeToString,
             photofinish_dot_client_dot_v1_dot_arena__pb2.SignInReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SignUp(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/SignUp',
+            photofinish_dot_client_dot_v1_dot_account__pb2.SignUpRequest.SerializeToString,
+            photofinish_dot_client_dot_v1_dot_account__pb2.AccountSession.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SignInAccount(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/SignInAccount',
+            photofinish_dot_client_dot_v1_dot_account__pb2.AccountSignInRequest.SerializeToString,
+            photofinish_dot_client_dot_v1_dot_account__pb2.AccountSession.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RefreshSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/RefreshSession',
+            photofinish_dot_client_dot_v1_dot_account__pb2.RefreshSessionRequest.SerializeToString,
+            photofinish_dot_client_dot_v1_dot_account__pb2.AccountSession.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListDevices(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/ListDevices',
+            photofinish_dot_client_dot_v1_dot_account__pb2.ListDevicesRequest.SerializeToString,
+            photofinish_dot_client_dot_v1_dot_account__pb2.ListDevicesReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SignOut(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/SignOut',
+            photofinish_dot_client_dot_v1_dot_account__pb2.SignOutRequest.SerializeToString,
+            photofinish_dot_client_dot_v1_dot_account__pb2.SignOutReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteAccount(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/DeleteAccount',
+            photofinish_dot_client_dot_v1_dot_account__pb2.DeleteAccountRequest.SerializeToString,
+            photofinish_dot_client_dot_v1_dot_account__pb2.SignOutReply.FromString,
             options,
             channel_credentials,
             insecure,

@@ -371,3 +371,31 @@ class Refusal(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Refusal: _TypeAlias = Refusal  # noqa: Y015
+
+@_typing.final
+class SessionsEnded(_message.Message):
+    """pf.sessions.ended: accounts' sessions that just ended, from the gateway that ended them
+    (or learnt it) to every gateway. Their access tokens are refused until `until_unix_s`,
+    when the last one issued has expired anyway.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SESSION_IDS_FIELD_NUMBER: _builtins.int
+    UNTIL_UNIX_S_FIELD_NUMBER: _builtins.int
+    until_unix_s: _builtins.int
+    @_builtins.property
+    def session_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        session_ids: _abc.Iterable[_builtins.str] | None = ...,
+        until_unix_s: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["session_ids", b"session_ids", "until_unix_s", b"until_unix_s"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SessionsEnded: _TypeAlias = SessionsEnded  # noqa: Y015

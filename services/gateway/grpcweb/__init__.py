@@ -13,6 +13,7 @@ from services.gateway.grpcweb.app import create_app, setup
 from services.gateway.grpcweb.backends import BACKENDS, Backends
 from services.gateway.grpcweb.config import GrpcWebConfig
 from services.gateway.grpcweb.cors import CorsPolicy
+from services.gateway.grpcweb.forward import end_stream
 from services.gateway.grpcweb.metadata import HeaderPolicy
 from services.gateway.grpcweb.proxy import GrpcWebProxy, MetadataHook
 from services.gateway.grpcweb.refusal import RequestRefused
@@ -30,5 +31,6 @@ __all__ = [
     "RequestRefused",
     "Route",
     "create_app",
+    "end_stream",
     "setup",
 ]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
+import weakref
 from collections.abc import Mapping
-from typing import Protocol
+from typing import Any, Protocol
 
 from aiohttp import web
 
@@ -101,7 +103,7 @@ async def _relay(
     backends: Backends,
     cors: Mapping[str, str],
 ) -> web.StreamResponse:
-    item = await stream.next()
+    item = await _next(stream)
     if isinstance(item, Status) and not item.is_ok:
         return trailers_only(wire, _explained(item, backends), cors, await stream.headers())
     writer = StreamWriter(request, wire, cors)
@@ -109,12 +111,39 @@ async def _relay(
         await writer.start(await stream.headers())
         while not isinstance(item, Status):
             await writer.send(item)
-            item = await stream.next()
+            item = await _next(stream)
         if not is_gone(request):
             await writer.end(_explained(item, backends))
     except ConnectionResetError:
         pass  # The browser has gone: nobody to tell; the caller cancels the backend call.
     return writer.response
+
+
+# The handler tasks whose streams the server ends (end_stream), with the status to end with.
+_ENDINGS: weakref.WeakKeyDictionary[asyncio.Task[Any], Status] = weakref.WeakKeyDictionary()
+
+
+def end_stream(task: asyncio.Task[Any], status: Status) -> None:
+    """End the server stream that ``task`` (its handler) relays, with ``status``.
+
+    Its backend call, or local method, is cancelled; the browser gets ``status`` as the
+    stream's last word, as if the backend had ended it so.
+    """
+    _ENDINGS[task] = status
+    task.cancel()
+
+
+async def _next(stream: ServerStream) -> bytes | Status:
+    """The stream's next message or final status; an ``end_stream`` meanwhile, its status."""
+    try:
+        return await stream.next()
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        ending = _ENDINGS.pop(task, None) if task is not None else None
+        if task is None or ending is None:
+            raise
+        task.uncancel()
+        return ending
 
 
 def _explained(status: Status, backends: Backends) -> Status:
