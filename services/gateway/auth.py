@@ -52,18 +52,27 @@ class TokenCheck:
             self._known[token] = identity
         elif identity.expires_at <= now_s:  # the same rule as verify's
             raise InvalidToken("the token has expired; sign in again")
-        if identity.session_id and identity.session_id in self._ended:
+        # After the cache, so a remembered token of an ended session is refused too.
+        if identity.session_id and now_s < self._ended.get(identity.session_id, 0.0):
             raise InvalidToken("the session was signed out")
         return identity
 
     def end_session(self, session_id: str, until_s: float) -> None:
-        """Refuse ``session_id``'s tokens until ``until_s``, when the last has expired."""
+        """Refuse ``session_id``'s tokens until ``until_s``, when the last has expired.
+
+        The sessions whose ``until_s`` has passed are forgotten here, so the ended ones
+        take room only while their tokens could still be shown.
+        """
         now_s = self._clock()
         for ended, until in list(self._ended.items()):
             if until <= now_s:
                 del self._ended[ended]
-        if until_s > now_s:
-            self._ended[session_id] = until_s
+        if session_id and until_s > now_s:
+            self._ended[session_id] = max(until_s, self._ended.get(session_id, 0.0))
+
+    def ended_sessions(self) -> int:
+        """Return how many ended sessions this gateway still holds."""
+        return len(self._ended)
 
 
 def identity_hook(tokens: TokenCheck, inject_delay_s: float = 0.0) -> MetadataHook:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,7 +23,7 @@ class Config:
     host: str
     http_port: int
     nats_url: str
-    token_keys: KeyRing  # PF_TOKEN_KEYS (id:secret,…), else PF_TOKEN_KEY as key "0"
+    token_keys: KeyRing  # token_keys(): PF_TOKEN_KEYS(_FILE), else PF_TOKEN_KEY as key "0"
     arbitration_addr: str
     matchmaking_addr: str
     ratings_addr: str
@@ -51,17 +52,11 @@ class Config:
     @classmethod
     def from_env(cls) -> Config:
         env = os.environ
-        # Without a configured key tokens die with the process; fine for a single machine.
-        key = env.get("PF_TOKEN_KEY") or secrets.token_hex(32)
-        try:
-            ring = KeyRing.parse(env["PF_TOKEN_KEYS"]) if env.get("PF_TOKEN_KEYS") else None
-        except ValueError as error:
-            raise ConfigError(str(error)) from None
         return cls(
             host=env.get("PF_HOST", "127.0.0.1"),
             http_port=int(env.get("PF_HTTP_PORT", "0")),
             nats_url=env.get("NATS_URL", "nats://127.0.0.1:4222"),
-            token_keys=ring or KeyRing(((LEGACY_KEY_ID, key.encode()),)),
+            token_keys=token_keys(env),
             arbitration_addr=env["PF_ARBITRATION_ADDR"],
             matchmaking_addr=env["PF_MATCHMAKING_ADDR"],
             ratings_addr=env["PF_RATINGS_ADDR"],
@@ -93,3 +88,32 @@ class Config:
                 if a.strip()
             ),
         )
+
+
+def token_keys(env: Mapping[str, str]) -> KeyRing:
+    """Return the ring that signs and checks tokens (services/gateway/tokens.py).
+
+    ``PF_TOKEN_KEYS`` (or the file ``PF_TOKEN_KEYS_FILE`` names) is the whole ring,
+    ``id:hexkey[,id:hexkey]``, when set; else ``PF_TOKEN_KEY`` is the one key, id ``"0"``;
+    else a random key, so tokens die with the process (fine for a single machine).
+
+    Raises:
+        ConfigError: both PF_TOKEN_KEYS and PF_TOKEN_KEYS_FILE set, an unreadable or empty
+            file, or a malformed ring.
+    """
+    path, given = env.get("PF_TOKEN_KEYS_FILE", ""), env.get("PF_TOKEN_KEYS", "")
+    if path and given:
+        raise ConfigError("set PF_TOKEN_KEYS or PF_TOKEN_KEYS_FILE, not both")
+    try:
+        text = Path(path).read_text().strip() if path else given.strip()
+    except OSError as error:
+        raise ConfigError(f"PF_TOKEN_KEYS_FILE={path!r}: {error.strerror}") from None
+    if path and not text:
+        raise ConfigError(f"PF_TOKEN_KEYS_FILE={path!r} is empty")
+    if not text:
+        key = env.get("PF_TOKEN_KEY") or secrets.token_hex(32)
+        return KeyRing(((LEGACY_KEY_ID, key.encode()),))
+    try:
+        return KeyRing.parse(text, "PF_TOKEN_KEYS_FILE" if path else "PF_TOKEN_KEYS")
+    except ValueError as error:
+        raise ConfigError(str(error)) from None

@@ -2,12 +2,12 @@
 
 A token is ``base64url(payload) "." base64url(HMAC-SHA256(key, payload))`` where the
 payload is compact JSON ``{"p": player id, "n": name, "e": expiry (unix s), "k": key id}``,
-and for an account's access token also ``"s"``: its session. The gateways alone hold the
-keys; a token names a player (and a session) and nothing else.
+and for an account's access token also ``"s"``: its session, and ``"a": 1``. The gateways
+alone hold the keys; a token names a player (and a session) and nothing else.
 
 The keys are a ring (``KeyRing``): the first signs, every one verifies, so a new key can be
-brought in without signing anyone out (docs/accounts.md). A token without ``"k"`` (issued
-before key ids) is checked with the key named ``"0"``: ``PF_TOKEN_KEY``'s.
+brought in without signing anyone out (docs/deploy.md, "The token key"). A token without
+``"k"`` (issued before key ids) is checked with the key named ``"0"``: ``PF_TOKEN_KEY``'s.
 """
 
 from __future__ import annotations
@@ -24,7 +24,10 @@ TTL_S = 24 * 3600  # a guest's token
 ACCESS_TTL_S = 10 * 60  # an account's access token; the page refreshes it before then
 MAX_NAME_CHARS = 24
 LEGACY_KEY_ID = "0"  # PF_TOKEN_KEY's, and that of a token that names no key
+MAX_KEYS = 2  # the one that signs, and the one being brought in or retired
+MIN_KEY_HEX = 32  # 128 bits; `openssl rand -hex 32` gives 64
 _KEY_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+_HEX = re.compile(r"[0-9a-fA-F]+")
 
 
 class InvalidToken(ValueError):
@@ -37,6 +40,7 @@ class Identity:
     name: str
     expires_at: int
     session_id: str = ""  # an account's session; "" for a guest
+    account: bool = False  # an account's access token; False for a guest
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,20 +54,39 @@ class KeyRing:
             raise ValueError("a key ring holds one key at least")
         for key_id, key in self.keys:
             if not _KEY_ID.fullmatch(key_id) or not key:
-                raise ValueError(f"a key is id:secret, the id 1-16 of A-Z a-z 0-9 _ -: {key_id!r}")
+                raise ValueError(f"a key id is 1-16 of A-Z a-z 0-9 _ - and has a key: {key_id!r}")
+        ids = [key_id for key_id, _ in self.keys]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"a key id names one key: {ids!r}")
 
     @classmethod
-    def parse(cls, text: str) -> KeyRing:
-        """Return the ring ``id:secret[,id:secret]`` (PF_TOKEN_KEYS) names.
+    def parse(cls, text: str, variable: str = "PF_TOKEN_KEYS") -> KeyRing:
+        """Return the ring ``id:hexkey[,id:hexkey]`` names, the first key the signing one.
+
+        The HMAC key is the hex text itself, as ``PF_TOKEN_KEY``'s is, so ``0:<that key>``
+        is the same key as ``PF_TOKEN_KEY``.
 
         Raises:
-            ValueError: an entry without an id or a secret, or a malformed id.
+            ValueError: for no key or more than two, an entry that is not ``id:hexkey``, a
+                malformed or repeated id, or a key of fewer than 32 hex digits. The message
+                names ``variable`` and the id, never a key.
         """
+        entries = [entry.strip() for entry in text.split(",")]
+        if not 1 <= len(entries) <= MAX_KEYS:
+            raise ValueError(f"{variable} holds one or two keys, id:hexkey[,id:hexkey]")
         keys = []
-        for entry in text.split(","):
-            key_id, colon, secret = entry.strip().partition(":")
-            if not colon:
-                raise ValueError("PF_TOKEN_KEYS is id:secret[,id:secret]")
+        for number, entry in enumerate(entries, 1):
+            key_id, colon, secret = entry.partition(":")
+            if not colon or not _KEY_ID.fullmatch(key_id):
+                raise ValueError(
+                    f"{variable}'s key {number} is not id:hexkey with an id of 1-16 of"
+                    f" A-Z a-z 0-9 _ - (id {key_id!r})"
+                )
+            if not _HEX.fullmatch(secret) or len(secret) < MIN_KEY_HEX:
+                raise ValueError(
+                    f"{variable}'s key {key_id!r} is not {MIN_KEY_HEX} hex digits or more"
+                    " (e.g. openssl rand -hex 32)"
+                )
             keys.append((key_id, secret.encode()))
         return cls(tuple(keys))
 
@@ -72,6 +95,7 @@ class KeyRing:
         return self.keys[0]
 
     def key(self, key_id: str) -> bytes | None:
+        """Return the key named ``key_id``, or None when the ring has none of that id."""
         return next((key for kid, key in self.keys if kid == key_id), None)
 
 
@@ -129,8 +153,11 @@ def issue(keys: Keys, name: str, now_s: int, ttl_s: int = TTL_S) -> tuple[str, I
 def issue_access(
     keys: Keys, player_id: str, name: str, session_id: str, now_s: int, ttl_s: int = ACCESS_TTL_S
 ) -> tuple[str, Identity]:
-    """Return an account's access token for ``session_id``, and the identity it names."""
-    identity = Identity(player_id, name, now_s + ttl_s, session_id)
+    """Return an account's access token for ``session_id``, and the identity it names.
+
+    ``player_id`` is the accounts service's, whatever its form (a guest's is ``g_…``).
+    """
+    identity = Identity(player_id, name, now_s + ttl_s, session_id, account=True)
     return _signed(_ring(keys), identity), identity
 
 
@@ -142,8 +169,9 @@ def _signed(ring: KeyRing, identity: Identity) -> str:
         "e": identity.expires_at,
         "k": key_id,
     }
-    if identity.session_id:
+    if identity.account:
         fields["s"] = identity.session_id
+        fields["a"] = 1
     payload = json.dumps(fields, separators=(",", ":"), ensure_ascii=False).encode()
     signature = hmac.new(key, payload, hashlib.sha256).digest()
     return f"{_b64(payload)}.{_b64(signature)}"
@@ -176,7 +204,11 @@ def verify(keys: Keys, token: str, now_s: int) -> Identity:
         raise InvalidToken("the token's payload is unreadable")
     try:
         identity = Identity(
-            str(fields["p"]), str(fields["n"]), int(fields["e"]), str(fields.get("s", ""))
+            str(fields["p"]),
+            str(fields["n"]),
+            int(fields["e"]),
+            str(fields.get("s", "")),
+            fields.get("a") == 1,
         )
     except (ValueError, KeyError, TypeError):
         raise InvalidToken("the token's payload is unreadable") from None

@@ -82,6 +82,7 @@ class Credentials:
         """Return the variables docker-compose.yml takes its secrets from."""
         return {
             "PF_TOKEN_KEY": self.token_key,
+            "PF_TOKEN_KEYS": "",  # the key ring, set only while keys rotate (docs/deploy.md)
             "POSTGRES_PASSWORD": self.postgres_password,
             "GRAFANA_ADMIN_PASSWORD": self.grafana_admin_password,
             "PF_OPS_PASSWORD": self.ops_password,
@@ -94,6 +95,7 @@ class Credentials:
         """Return the keys of the Secret photofinish-secrets the k8s manifests read."""
         return {
             "token-key": self.token_key,
+            "token-keys": "",  # PF_TOKEN_KEYS: set only while keys rotate (docs/deploy.md)
             "postgres-password": self.postgres_password,
             "database-url": DATABASE_URL.format(password=self.postgres_password),
             "grafana-admin-password": self.grafana_admin_password,
