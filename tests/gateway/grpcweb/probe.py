@@ -13,6 +13,7 @@ from typing import Any
 
 import grpc
 import grpc.aio
+from prometheus_client import REGISTRY
 
 SERVICE = "photofinish.probe.v1.Probe"
 DETAILS = b"\x08\x05\x12\x0dno such match"  # stands in for a google.rpc.Status
@@ -29,6 +30,8 @@ class Probe:
         self.hang_cancelled = asyncio.Event()
         # For each Seen call: had a Ticks stream been cancelled by then?
         self.seen_after_ticks_cancelled: list[bool] = []
+        # For each Seen call: the Ticks streams the gateway (in this process) still held open.
+        self.ticks_open_at_gateway: list[float] = []
 
     def handler(self) -> grpc.GenericRpcHandler:
         return grpc.method_handlers_generic_handler(
@@ -50,6 +53,8 @@ class Probe:
     async def seen(self, request: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> bytes:
         """Returns, as JSON, the metadata and deadline the backend received."""
         self.seen_after_ticks_cancelled.append(self.ticks_cancelled.is_set())
+        open_streams = REGISTRY.get_sample_value("pf_gateway_open_streams", {"method": "Ticks"})
+        self.ticks_open_at_gateway.append(open_streams or 0.0)
         metadata = [
             [key, base64.b64encode(value).decode() if isinstance(value, bytes) else value]
             for key, value in context.invocation_metadata() or ()

@@ -142,8 +142,13 @@ async def test_a_stream_whose_browser_left_is_cancelled_before_a_later_call_arri
     gateway: Gateway,
 ) -> None:
     """What a queue ticket or a challenge needs: once a browser's connection has closed,
-    its stream's backend call is cancelled before any call made after that reaches the
-    backend."""
+    the gateway ends its stream, cancelling its backend call, before it forwards any call
+    made after that.
+
+    Checked at the gateway (its open streams when the later call reaches the backend): in
+    what order the backend's gRPC server then delivers the cancel of one call and the start
+    of another is gRPC's, and it does not promise one (the backend ran the later call first
+    in about 1 round in 40 on a loaded machine)."""
     probe = gateway.backend.probe
     for _ in range(ROUNDS):
         probe.ticks_cancelled.clear()
@@ -157,8 +162,8 @@ async def test_a_stream_whose_browser_left_is_cancelled_before_a_later_call_arri
             response.close()  # the session has closed its connection, and waited for it
             await webclient.call(gateway.session, gateway.url(SEEN))
             await probe.ticks_cancelled.wait()  # the next round's tick is for the next stream
-    late = probe.seen_after_ticks_cancelled.count(False)
-    assert not late, f"{late} of {ROUNDS} later calls came before the stream's cancel"
+    late = sum(1 for held in probe.ticks_open_at_gateway if held)
+    assert not late, f"{late} of {ROUNDS} later calls forwarded before the stream was ended"
 
 
 async def test_browser_leaving_a_runner_that_does_not_cancel_is_noticed_by_the_next_write(
