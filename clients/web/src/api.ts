@@ -1,5 +1,6 @@
-// The public API over gRPC-web (binary), with the session's token on every call.
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
+// The public API over gRPC-web (binary), with the session's token on every call (renewed
+// once when refused as expired).
+import { create, type Message, type MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb";
@@ -17,16 +18,66 @@ export interface Refusal {
   metadata: Record<string, string>;
 }
 
-let token = "";
-
-export function setToken(value: string): void {
-  token = value;
+/** Where calls get their bearer token (session.ts): a guest's, or an account's access token. */
+export interface TokenSource {
+  bearer(): Promise<string>; // the token for a call now ("" when nobody is signed in)
+  renew(rejected: string): Promise<boolean>; // `rejected` was refused (bad_token): true once a newer one is ready
+  lost(): void; // a renewed token was refused as well: the session is over
 }
 
+// These take no bearer token: they are how one is got.
+const UNSIGNED = new Set(["SignIn", "SignInAccount", "RefreshSession"]);
+const BAD_TOKEN = "bad_token";
+const SESSION_ENDED = "session_ended"; // a stream open when its session was signed out
+let tokens: TokenSource = { bearer: async () => "", renew: async () => false, lost: () => undefined };
+
+export function useTokens(source: TokenSource): void {
+  tokens = source;
+}
+
+/**
+ * The bearer token on every call; a call refused `bad_token` (an access token expired, or
+ * its session signed out) is sent once more with a renewed token. A server stream's one
+ * request message is kept, so that it can be sent again; a stream ended `session_ended`
+ * has the token renewed too, which finds the session over.
+ */
 const bearer: Interceptor = (next) => async (request) => {
-  if (token) request.header.set("authorization", `Bearer ${token}`);
-  return next(request);
+  if (UNSIGNED.has(request.method.name)) return next(request);
+  const messages: Message[] = [];
+  if (request.stream) for await (const message of request.message) messages.push(message);
+  const send = async (token: string) => {
+    if (token) request.header.set("authorization", `Bearer ${token}`);
+    else request.header.delete("authorization");
+    if (!request.stream) return next(request);
+    const response = await next({ ...request, message: replay(messages) });
+    return response.stream ? { ...response, message: endingOn(response.message, token) } : response;
+  };
+  const first = await tokens.bearer();
+  try {
+    return await send(first);
+  } catch (error) {
+    if (refusal(error).reason !== BAD_TOKEN || !(await tokens.renew(first))) throw error;
+  }
+  try {
+    return await send(await tokens.bearer());
+  } catch (error) {
+    if (refusal(error).reason === BAD_TOKEN) tokens.lost();
+    throw error;
+  }
 };
+
+async function* replay<T>(messages: T[]): AsyncIterable<T> {
+  yield* messages;
+}
+
+async function* endingOn<T>(messages: AsyncIterable<T>, token: string): AsyncIterable<T> {
+  try {
+    yield* messages;
+  } catch (error) {
+    if (refusal(error).reason === SESSION_ENDED) void tokens.renew(token);
+    throw error;
+  }
+}
 
 export const arena: ArenaClient = createClient(
   Arena,

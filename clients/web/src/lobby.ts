@@ -14,6 +14,8 @@ const LADDER_SIZE = 10;
 export interface LobbyActions {
   onMatch(assignment: MatchAssignment, level?: Level): void; // level: against the computer
   onSignOut(): void;
+  keepGames(): void; // a guest's sign-up, which keeps its games
+  devices(): void; // an account's signed-in devices
   myGames(): void; // the player's own finished matches, to replay
   playerGames(playerId: string, name: string): void; // another player's, from a ladder
   watchLive(): void; // the matches in play, to watch as a spectator
@@ -35,7 +37,10 @@ export class Lobby {
     this.root.append(
       h(
         "header.lobby-head",
-        h("h2", `Hello, ${session.name}`),
+        h("h2", "Hello, ", h("span#me", session.name, session.account ? null : h("span.guest-mark", " (guest)"))),
+        session.account
+          ? h("button#devices", { type: "button", onclick: () => actions.devices() }, "Devices")
+          : h("button.primary#keep-games", { type: "button", onclick: () => actions.keepGames() }, "Sign up to keep your games"),
         h("button#watch-live", { type: "button", onclick: () => actions.watchLive() }, "Watch live"),
         h("button#my-games", { type: "button", onclick: () => actions.myGames() }, "My games"),
         h("button.link#sign-out", { type: "button", onclick: () => actions.onSignOut() }, "Sign out"),
@@ -213,27 +218,6 @@ export class Lobby {
     );
     this.ladders.replaceChildren(...tables);
   }
-}
-
-export function signInScreen(onSignedIn: (name: string) => Promise<string | null>): HTMLElement {
-  const name = h("input#name", { required: true, maxlength: "24", autocomplete: "nickname", placeholder: "Your display name", "aria-label": "display name" }) as HTMLInputElement;
-  const error = h("p.error", { role: "alert" });
-  return h(
-    "section.sign-in",
-    h("h2", "Play as a guest"),
-    h(
-      "form",
-      {
-        onsubmit: async (event: Event) => {
-          event.preventDefault();
-          error.textContent = (await onSignedIn(name.value.trim())) ?? "";
-        },
-      },
-      name,
-      h("button.primary#sign-in", { type: "submit" }, "Sign in"),
-    ),
-    error,
-  );
 }
 
 /** Copy a challenge code to the clipboard, saying so on the button (or select it to copy). */

@@ -1,7 +1,10 @@
 // The page: sign in, the lobby, a match, a tournament; a reload resumes the match being
-// played, and a followed tournament takes the player to each of their games by itself.
-import { arena, explain, refusal, setToken } from "./api";
+// played, and a followed tournament takes the player to each of their games by itself; a
+// session that ends (here, in another tab or on another device) goes back to sign-in.
+import { SIGNED_OUT_EVERYWHERE, signedOutText } from "./accountwords";
+import { arena, useTokens } from "./api";
 import { BidBoard } from "./bid";
+import { DevicesPage } from "./devices";
 import { h } from "./dom";
 import { TournamentBar, TournamentFollower, pointsText } from "./following";
 import { Status } from "./gen/photofinish/arbitration/v1/arbitration_pb";
@@ -9,22 +12,22 @@ import { Game } from "./gen/photofinish/game/v1/game_pb";
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
 import { LivePage } from "./live";
 import { Lobby } from "./lobby";
-import { signInScreen } from "./lobby";
 import { MatchView, type Board, type MatchContext } from "./match";
 import { GamesPage } from "./mygames";
 import { ReplayPage, replayHash } from "./replay";
+import { tokens } from "./session";
+import { keepGamesScreen, signInScreen } from "./signin";
 import { SpectatorView } from "./spectate";
 import { SpitBoard } from "./spit";
 import {
+  SESSION_KEY,
   forgetFollowed,
   forgetMatch,
-  forgetSession,
   loadFollowed,
   loadMatch,
   loadSession,
   saveFollowed,
   saveMatch,
-  saveSession,
   type CurrentMatch,
   type Followed,
   type Session,
@@ -54,26 +57,20 @@ function show(node: HTMLElement, controller: { stop(): void } | null): void {
   content.replaceChildren(node);
 }
 
-function showSignIn(): void {
+/** The sign-in screen; `notice` says why the last session ended ("" for none). */
+function showSignIn(notice = ""): void {
   matchView = null;
   shownMatch = null;
-  show(
-    signInScreen(async (name) => {
-      try {
-        const reply = await arena.signIn({ displayName: name });
-        const session: Session = { token: reply.token, playerId: reply.playerId, name: reply.displayName, expiresAtUnix: Number(reply.expiresAtUnix) };
-        saveSession(session);
-        setToken(session.token);
-        showLobby(session);
-        return null;
-      } catch (error) {
-        const why = refusal(error);
-        return why.reason === "bad_name" ? "Use 1–24 printable characters." : `Could not sign in: ${explain(why)}`;
-      }
-    }),
-    null,
-  );
-  main.querySelector<HTMLInputElement>("#name")?.focus();
+  show(signInScreen(notice, showLobby), null);
+  main.querySelector<HTMLElement>(notice ? "#signed-out" : "#name")?.focus();
+}
+
+/** Signed out, by the player here (`notice` ""), or because the session ended elsewhere. */
+function signedOut(notice: string): void {
+  unfollow();
+  forgetMatch();
+  tokens.signOut();
+  showSignIn(notice);
 }
 
 function showLobby(session: Session): void {
@@ -82,11 +79,12 @@ function showLobby(session: Session): void {
   const lobby = new Lobby(session, {
     onMatch: (assignment, level) => startMatch(session, assignment, undefined, level),
     onSignOut: () => {
-      unfollow();
-      forgetSession();
-      setToken("");
-      showSignIn();
+      // An account's session ends at the server too, so that its refresh token is dead.
+      const ending = session.account ? arena.signOut({}).catch(() => undefined) : Promise.resolve();
+      void ending.then(() => signedOut(""));
     },
+    keepGames: () => showKeepGames(session),
+    devices: () => showDevices(session),
     watchLive: () => showLive(session),
     myGames: () => showGames(session, session.playerId, session.name),
     playerGames: (playerId, name) => showGames(session, playerId, name),
@@ -98,6 +96,21 @@ function showLobby(session: Session): void {
   });
   show(lobby.root, lobby);
   lobby.start();
+}
+
+/** A guest signs up: the same player, now an account (its tournament is followed on). */
+function showKeepGames(guest: Session): void {
+  show(keepGamesScreen(guest, showLobby, () => showLobby(guest)), null);
+  main.querySelector<HTMLInputElement>("#new-name")?.focus();
+}
+
+function showDevices(session: Session): void {
+  const page = new DevicesPage({
+    back: () => showLobby(session),
+    signedOut: (everywhere) => signedOut(everywhere ? SIGNED_OUT_EVERYWHERE : ""),
+  });
+  show(page.root, page);
+  page.start();
 }
 
 /** A player's finished matches (#games/<player>); the reader's own ones open in the replay. */
@@ -246,9 +259,13 @@ function playMatch(session: Session, match: CurrentMatch): void {
 }
 
 function boot(): void {
+  useTokens(tokens);
+  tokens.onEnded((why) => signedOut(signedOutText(why)));
+  // Another tab signed out, or in: this one follows.
+  addEventListener("storage", (event) => (event.key === SESSION_KEY || event.key === null) && tokens.storageChanged());
   const session = loadSession();
   if (!session) return showSignIn();
-  setToken(session.token);
+  tokens.resume(session);
   const followed = loadFollowed();
   if (followed) follow(session, followed);
   const match = loadMatch();
@@ -271,6 +288,12 @@ window.__pf = {
   probe: () => matchView?.probe() ?? Promise.reject(new Error("no match shown")),
   now: () => performance.now(),
   replay: () => (replayPage?.root.isConnected ? replayPage.shownStep() : null),
+  me: () => {
+    const s = tokens.current();
+    return s && { playerId: s.playerId, name: s.name, guest: !s.account, sessionId: s.account?.sessionId ?? "" };
+  },
+  refresh: () => tokens.refreshNow(), // as if the access token had been refused
+  refreshes: () => tokens.refreshes, // each refresh this tab made or took from another
 };
 addEventListener("hashchange", () => {
   const session = loadSession();

@@ -11,6 +11,7 @@ import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaki
 import type { HistoryEntry } from "./gen/photofinish/ratings/v1/ratings_pb";
 import { choose, newest, type Screen } from "./perspective";
 import { PlaySocket, SocketClosed } from "./play";
+import { isTokenRefusal, tokens } from "./session";
 import type { CurrentMatch, Session } from "./store";
 
 export type Command = MessageInitShape<typeof CommandSchema>;
@@ -170,7 +171,8 @@ export class MatchView {
   private async watch(seat: number): Promise<void> {
     let failures = 0;
     while (!this.abort.signal.aborted) {
-      const socket = new PlaySocket(this.ctx.session.token, this.ctx.match.matchId, seat);
+      const token = await tokens.bearer();
+      const socket = new PlaySocket(token, this.ctx.match.matchId, seat);
       this.sockets.set(seat, socket);
       try {
         for await (const update of socket.updates()) {
@@ -181,7 +183,10 @@ export class MatchView {
       } catch (error) {
         if (this.abort.signal.aborted) return;
         const why = refusal(error);
-        if (!isTransportFailure(error) && why.reason) {
+        if (isTokenRefusal(why)) {
+          if (await tokens.renew(token)) continue; // a new token: open again at once
+          if (!tokens.current()) return; // the session is over: the page is back at sign-in
+        } else if (!isTransportFailure(error) && why.reason) {
           this.say(`Watching seat ${seat} stopped: ${explain(why)}`, "refusal");
           return;
         }

@@ -11,6 +11,7 @@ import { watchersText } from "./live";
 import { gameName, type Board, type MatchContext } from "./match";
 import type { Screen } from "./perspective";
 import { PlaySocket } from "./play";
+import { isTokenRefusal, tokens } from "./session";
 import { SpitBoard } from "./spit";
 import type { Session } from "./store";
 
@@ -93,7 +94,8 @@ export class SpectatorView {
   private async follow(): Promise<void> {
     let failures = 0;
     while (!this.abort.signal.aborted) {
-      const socket = (this.socket = new PlaySocket(this.session.token, this.matchId, SPECTATORS));
+      const token = await tokens.bearer();
+      const socket = (this.socket = new PlaySocket(token, this.matchId, SPECTATORS));
       try {
         for await (const update of socket.updates()) {
           failures = 0;
@@ -104,7 +106,10 @@ export class SpectatorView {
       } catch (error) {
         if (this.abort.signal.aborted) return;
         const why = refusal(error);
-        if (!isTransportFailure(error) && why.reason) return this.say(`This match can't be watched: ${explain(why)}`);
+        if (isTokenRefusal(why)) {
+          if (await tokens.renew(token)) continue; // a new token: open again at once
+          if (!tokens.current()) return; // the session is over: the page is back at sign-in
+        } else if (!isTransportFailure(error) && why.reason) return this.say(`This match can't be watched: ${explain(why)}`);
         failures += 1;
         this.say("Connection lost: reconnecting…");
       } finally {

@@ -1,12 +1,20 @@
-// What survives a reload: the guest session, the match being played and the tournament
-// the player follows.
+// What survives a reload: the session (a guest's, or an account's refresh token: never its
+// access token, which session.ts keeps in memory), the match being played and the
+// tournament the player follows.
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
 
 export interface Session {
-  token: string;
+  token: string; // a guest's bearer token; "" for an account
   playerId: string;
-  name: string;
-  expiresAtUnix: number;
+  name: string; // a guest's display name, or an account's username
+  expiresAtUnix: number; // when the guest's token, or the account's refresh token, expires
+  account?: AccountKeys; // absent for a guest
+}
+
+/** What an account's session keeps across reloads: the refresh token is used up at each refresh. */
+export interface AccountKeys {
+  sessionId: string;
+  refreshToken: string;
 }
 
 export interface CurrentMatch {
@@ -25,25 +33,34 @@ export interface Followed {
   name: string;
 }
 
-const SESSION = "pf.session";
+export const SESSION_KEY = "pf.session"; // another tab's change to it is a storage event here
 const MATCH = "pf.match";
 const FOLLOWED = "pf.tournament";
+const ENDED = "pf.ended"; // why the last session here ended, for the other tabs to say
 
 export function loadSession(): Session | null {
-  const raw = localStorage.getItem(SESSION);
+  const raw = localStorage.getItem(SESSION_KEY);
   if (!raw) return null;
   const session = JSON.parse(raw) as Session;
-  return session.expiresAtUnix * 1000 > Date.now() ? session : null;
+  // An account's expired refresh token is kept: the server's refusal says why it ended.
+  return session.account || session.expiresAtUnix * 1000 > Date.now() ? session : null;
 }
 
 export function saveSession(session: Session): void {
-  localStorage.setItem(SESSION, JSON.stringify(session));
+  localStorage.setItem(SESSION_KEY, JSON.stringify(session));
 }
 
-export function forgetSession(): void {
-  localStorage.removeItem(SESSION);
+/** Forget the session and what was played under it; `why` it ended is kept for other tabs. */
+export function forgetSession(why = "another_tab"): void {
+  localStorage.setItem(ENDED, why);
+  localStorage.removeItem(SESSION_KEY);
   localStorage.removeItem(MATCH);
   localStorage.removeItem(FOLLOWED);
+}
+
+/** Why the session was forgotten, by this tab or another. */
+export function whyForgotten(): string {
+  return localStorage.getItem(ENDED) ?? "another_tab";
 }
 
 export function loadMatch(): CurrentMatch | null {

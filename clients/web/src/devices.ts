@@ -1,0 +1,95 @@
+// Devices: the account's sessions that can still refresh (device, signed in, last seen,
+// this device), each with Sign out, and Sign out everywhere.
+import { arena, refusal } from "./api";
+import { accountProblem } from "./accountwords";
+import { h } from "./dom";
+import type { Device } from "./gen/photofinish/client/v1/account_pb";
+
+export interface DevicesActions {
+  back(): void;
+  signedOut(everywhere: boolean): void; // this device's session ended: to the sign-in screen
+}
+
+const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["day", 86400],
+  ["hour", 3600],
+  ["minute", 60],
+];
+
+export class DevicesPage {
+  readonly root = h("section.devices");
+  private readonly list = h("ul.device-list#device-list");
+  private readonly status = h("p.devices-status", { role: "status" });
+  private readonly abort = new AbortController();
+
+  constructor(private readonly actions: DevicesActions) {
+    this.root.append(
+      h("header.lobby-head", h("h2", "Devices"), h("button.link#devices-back", { type: "button", onclick: () => actions.back() }, "← Lobby")),
+      h("p.hint", "Where this account is signed in. Sign out a device you do not know, or every device at once."),
+      this.status,
+      this.list,
+      h("button.danger#sign-out-everywhere", { type: "button", onclick: () => void this.signOut("", true) }, "Sign out everywhere"),
+    );
+  }
+
+  start(): void {
+    void this.load();
+  }
+
+  stop(): void {
+    this.abort.abort();
+  }
+
+  private async load(): Promise<void> {
+    try {
+      const reply = await arena.listDevices({}, { signal: this.abort.signal });
+      // This device first, then the others, the most recently seen first (as the server lists them).
+      const devices = [...reply.devices.filter((d) => d.thisDevice), ...reply.devices.filter((d) => !d.thisDevice)];
+      this.list.replaceChildren(...devices.map((d) => this.row(d)));
+    } catch (error) {
+      if (!this.abort.signal.aborted) this.status.textContent = `The devices are not available right now. ${accountProblem(refusal(error))}`;
+    }
+  }
+
+  private row(d: Device): HTMLElement {
+    const signedIn = new Date(Number(d.signedInAtUnix) * 1000);
+    const seen = new Date(Number(d.lastSeenAtUnix) * 1000);
+    return h(
+      `li.device${d.thisDevice ? ".this" : ""}`,
+      { dataset: { session: d.sessionId } },
+      h("div.device-name", h("strong", d.device || "A device"), d.thisDevice ? h("span.this-device", "This device") : null),
+      h(
+        "p.device-times",
+        "Signed in ",
+        h("time", { datetime: signedIn.toISOString() }, when.format(signedIn)),
+        h("br"),
+        "Last seen ",
+        h("time", { datetime: seen.toISOString(), title: when.format(seen) }, ago(seen)),
+      ),
+      h("button.sign-out-one", { type: "button", "aria-label": `Sign out ${d.device || "this device"}, signed in ${when.format(signedIn)}`, onclick: () => void this.signOut(d.sessionId, false, d.thisDevice) }, "Sign out"),
+    );
+  }
+
+  private async signOut(sessionId: string, everywhere: boolean, mine = false): Promise<void> {
+    for (const button of this.root.querySelectorAll("button")) button.disabled = true;
+    try {
+      await arena.signOut({ sessionId, everywhere });
+      if (everywhere || mine) return this.actions.signedOut(everywhere);
+      this.status.textContent = "Signed out.";
+      await this.load();
+    } catch (error) {
+      this.status.textContent = accountProblem(refusal(error));
+    } finally {
+      for (const button of this.root.querySelectorAll("button")) button.disabled = false;
+    }
+  }
+}
+
+/** "now", "5 minutes ago", "yesterday": how long ago, in the reader's language. */
+function ago(then: Date): string {
+  const seconds = (then.getTime() - Date.now()) / 1000;
+  const [unit, size] = UNITS.find(([, size]) => Math.abs(seconds) >= size) ?? ["second", 1];
+  return unit === "second" ? relative.format(0, "second") : relative.format(Math.round(seconds / size), unit);
+}

@@ -1,0 +1,95 @@
+// The sign-in screen: play as a guest, sign in to an account, or sign up; and the guest's
+// own sign-up ("Sign up to keep your games"), sent with the guest's token so that the guest
+// becomes the account, its player id and games with it.
+import { arena, explain, refusal } from "./api";
+import { accountProblem } from "./accountwords";
+import { thisDevice } from "./device";
+import { h } from "./dom";
+import { tokens } from "./session";
+import type { Session } from "./store";
+
+type SignedIn = (session: Session) => void;
+
+/** The screen shown to nobody signed in; `notice` says why a session just ended ("" for none). */
+export function signInScreen(notice: string, done: SignedIn): HTMLElement {
+  return h(
+    "section.sign-in",
+    notice ? h("p.signed-out#signed-out", { role: "status", tabindex: "-1" }, notice) : null,
+    h("div.sign-in-ways", guestWay(done), accountForm("in", done), accountForm("up", done)),
+  );
+}
+
+/** A guest's sign-up: the account takes over the guest's player id and its games. */
+export function keepGamesScreen(guest: Session, done: SignedIn, back: () => void): HTMLElement {
+  return h(
+    "section.sign-in.keep-games",
+    h("header.lobby-head", h("h2", "Keep your games"), h("button.link#keep-back", { type: "button", onclick: back }, "← Lobby")),
+    h("p.hint", `Sign up and ${guest.name}'s games, ratings and tournaments become your account's, on every device you sign in on.`),
+    h("div.sign-in-ways", accountForm("up", done, false)),
+  );
+}
+
+function guestWay(done: SignedIn): HTMLElement {
+  const name = h("input#name", { required: true, maxlength: "24", autocomplete: "nickname", placeholder: "Your display name", "aria-label": "display name" }) as HTMLInputElement;
+  const error = h("p.error", { role: "alert" });
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    try {
+      const reply = await arena.signIn({ displayName: name.value.trim() });
+      const session: Session = { token: reply.token, playerId: reply.playerId, name: reply.displayName, expiresAtUnix: Number(reply.expiresAtUnix) };
+      tokens.signedInGuest(session);
+      done(session);
+    } catch (e) {
+      const why = refusal(e);
+      error.textContent = why.reason === "bad_name" ? "Use 1–24 printable characters." : `Could not sign in: ${explain(why)}`;
+    }
+  };
+  return h(
+    "section.way#guest-way",
+    h("h2", "Play as a guest"),
+    h("p.hint", "Now, under any name, for 24 hours on this device."),
+    h("form.guest", { onsubmit: submit }, name, h("button.primary#sign-in", { type: "submit" }, "Play")),
+    error,
+  );
+}
+
+/** Sign in ("in") or sign up ("up"): username and password; each refusal in words. */
+function accountForm(kind: "in" | "up", done: SignedIn, titled = true): HTMLElement {
+  const up = kind === "up";
+  const id = up ? "new" : "account";
+  const username = h(`input#${id}-name`, { required: true, autocomplete: "username", autocapitalize: "none", spellcheck: "false", "aria-describedby": up ? `${id}-name-hint` : null }) as HTMLInputElement;
+  const password = h(`input#${id}-password`, { type: "password", required: true, autocomplete: up ? "new-password" : "current-password", minlength: up ? "8" : null, maxlength: "256", "aria-describedby": up ? `${id}-password-hint` : null }) as HTMLInputElement;
+  const button = h(`button.primary#${up ? "sign-up" : "account-sign-in"}`, { type: "submit" }, up ? "Sign up" : "Sign in") as HTMLButtonElement;
+  const error = h(`p.error#${id}-error`, { role: "alert" });
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    button.disabled = true;
+    error.textContent = "";
+    const request = { username: username.value.trim(), password: password.value, device: thisDevice() };
+    try {
+      done(await tokens.signInWith((options) => (up ? arena.signUp(request, options) : arena.signInAccount(request, options))));
+    } catch (e) {
+      error.textContent = accountProblem(refusal(e));
+      (refusal(e).reason === "taken" || refusal(e).reason.startsWith("name_") ? username : password).focus();
+    } finally {
+      button.disabled = false;
+    }
+  };
+  return h(
+    `section.way#${id}-way`,
+    titled ? h("h2", up ? "Sign up" : "Sign in") : null,
+    titled ? h("p.hint", up ? "An account keeps your name, ratings and games on every device." : "With your account, on any device.") : null,
+    h(
+      "form.account",
+      { onsubmit: submit },
+      h("label", { for: username.id }, "Username"),
+      username,
+      up ? h(`p.field-hint#${id}-name-hint`, "3–20 letters or digits; _ - . between them.") : null,
+      h("label", { for: password.id }, "Password"),
+      password,
+      up ? h(`p.field-hint#${id}-password-hint`, "8 characters at least, not a common one.") : null,
+      button,
+    ),
+    error,
+  );
+}

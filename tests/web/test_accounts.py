@@ -1,0 +1,346 @@
+"""Accounts in Chromium: an account signed up on a desktop and signed in on a phone is one
+player (name, id, rating, games); a guest who signs up stays the same player; signing out
+everywhere reaches the other devices without a reload; refusals in words; two tabs refresh
+one at a time and stay signed in. Each new screen is photographed and checked with axe on
+a desktop and a phone, and a phone never scrolls sideways."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+import pytest_asyncio
+from playwright.async_api import Page
+
+from clients.arena import ArenaClient
+from clients.grpcweb import CallError
+from photofinish.game.v1 import game_pb2, spit_pb2
+from services.stack.stack import StackConfig, run_stack
+from tests.pace import FAST_PLAY_ENV
+from tests.web.axe import assert_accessible
+from tests.web.browser import (
+    PHONE,
+    chromium,
+    click_if_reachable,
+    click_if_shown,
+    last_update,
+    new_page,
+    resign,
+    screenshot,
+    sign_in,
+)
+from tests.web.conftest import THINK_SCALE, Arena
+from tests.web.test_accessibility import small_targets
+from tests.web.test_replay import adjacent, latest, spit
+from tests.web.test_spit import next_move, spit_view
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+# An account's access token lives this long here (10 minutes in play), so that a test sees
+# the page refresh it several times.
+ACCESS_TTL_S = 12
+PASSWORD = "lantern-quiet-orchard"
+ATTEMPTS = 100
+SIGNED_OUT_MS = 15_000  # the other device's lobby asks the server every 5 s
+SOCKET_CLOSED_MS = 5_000  # a page in a match hears it from its play socket at once
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def arena(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Arena]:
+    config = StackConfig(
+        Path(tmp_path_factory.mktemp("stack")),
+        with_bots=True,
+        extra_env=(
+            ("PF_BOTS_THINK_SCALE", THINK_SCALE),
+            ("PF_ACCESS_TTL_S", str(ACCESS_TTL_S)),
+            *FAST_PLAY_ENV,
+        ),
+    )
+    async with run_stack(config) as stack, chromium() as browser:
+        yield Arena(stack.gateway_url, browser, stack.ops_password)
+
+
+async def sign_up(page: Page, username: str) -> None:
+    await page.fill("#new-name", username)
+    await page.fill("#new-password", PASSWORD)
+    await page.click("#sign-up")
+    await page.wait_for_selector(".lobby")
+
+
+async def sign_in_account(page: Page, username: str, password: str = PASSWORD) -> None:
+    await page.fill("#account-name", username)
+    await page.fill("#account-password", password)
+    await page.click("#account-sign-in")
+
+
+async def me(page: Page) -> dict[str, Any]:
+    """Who the page says is signed in: player id, name, guest or not, session."""
+    who: dict[str, Any] | None = await page.evaluate("() => window.__pf.me()")
+    assert who is not None, "nobody is signed in"
+    return who
+
+
+async def checked(page: Page, name: str) -> None:
+    """Photograph the screen and run axe on it; on a phone, no sideways scroll and every
+    control a 44 px target."""
+    await screenshot(page, name)
+    await assert_accessible(page)
+    wide = await page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"{name}: {wide} px of sideways scroll"
+    if page.viewport_size == PHONE:
+        assert await small_targets(page) == [], name
+
+
+async def ladder_row(page: Page) -> str:
+    """The Spit ladder's row of the page's own player, once the ladder shows it."""
+    row = page.locator("table.ladder[data-game='1'] tr.me")
+    await row.wait_for()
+    return await row.inner_text()
+
+
+async def my_games(page: Page) -> list[list[str]]:
+    """My games as the page holds them (a phone hides a column): each row's match id and
+    cells; then back to the lobby."""
+    await page.click("#my-games")
+    await page.locator("table.games-list tbody tr").first.wait_for()
+    games: list[list[str]] = await page.evaluate(
+        """() => [...document.querySelectorAll('table.games-list tbody tr')].map(row =>
+            [row.dataset.match, ...[...row.cells].map(cell => cell.textContent)])"""
+    )
+    await page.click("#games-back")
+    await page.wait_for_selector(".lobby")
+    return games
+
+
+async def ann_moves(ann: Page) -> None:
+    """Ann's page plays a card (or uncovers one): nobody is stuck while she can, so no
+    spit comes to give Ben a card that fits."""
+    update = await last_update(ann)
+    move = next_move(spit_view(update), update["seat"]) if update else None
+    if move is not None:
+        kind, first, second = move
+        if await click_if_reachable(ann, f"[data-stock='{first}'] .card"):
+            target = (
+                f"[data-pile='{second}']" if kind == "play" else f"[data-stock='{second}'] .card"
+            )
+            await click_if_reachable(ann, target)
+
+
+async def ben_plays_a_card(ben: ArenaClient, match_id: str, seat: int, ann: Page) -> None:
+    """Ben plays one card, Ann's page pressing Ready (and Spit, and playing) as needed: then
+    his resignation is a loss, not an abort (docs/ratings.md)."""
+    for _ in range(ATTEMPTS):
+        await click_if_shown(ann, "#ready")
+        await click_if_shown(ann, "#spit")
+        view = await latest(ben, match_id, seat)
+        command: spit_pb2.SpitCommand | None = None
+        if seat in view.must_press:
+            command = spit_pb2.SpitCommand(ready=spit_pb2.SpitReady())
+        elif view.gate == game_pb2.GATE_SPIT:
+            command = spit_pb2.SpitCommand(spit=spit_pb2.SpitSpit(number=view.spits + 1))
+        elif view.gate == game_pb2.GATE_NONE:
+            for stock, s in enumerate(view.sides[seat].stock):
+                for pile, c in enumerate(view.centre):
+                    if s.HasField("top") and c.HasField("top") and adjacent(s.top.rank, c.top.rank):
+                        play = spit_pb2.SpitPlay(stock=stock, pile=pile, onto=c.top.rank)
+                        with contextlib.suppress(CallError):
+                            await ben.submit(match_id, seat, spit(play=play))
+                            return
+            await ann_moves(ann)
+        if command is not None:
+            with contextlib.suppress(CallError):
+                await ben.submit(match_id, seat, game_pb2.Command(spit=command))
+        await asyncio.sleep(0.3)
+    pytest.fail("Ben found no card to play")
+
+
+async def test_an_account_signed_up_here_and_in_on_a_phone_is_one_player(arena: Arena) -> None:
+    desk = await new_page(arena.browser, arena.url)
+    await checked(desk, "accounts-sign-in-desktop")
+    await sign_up(desk, "Ann_Lantern")
+    assert await desk.inner_text("#me") == "Ann_Lantern"
+    # A rated Spit match from the page, that Ben (through the API) resigns after a play.
+    await desk.click("#spit-challenge")
+    code = await desk.inner_text("#challenge-code")
+    async with aiohttp.ClientSession() as session:
+        ben = ArenaClient(session, arena.url)
+        await ben.sign_in("Ben Lantern")
+        assignment = await ben.accept_challenge(code)
+        await desk.wait_for_selector(".spit-table")
+        await ben_plays_a_card(ben, assignment.match_id, assignment.seats[0], desk)
+        await ben.submit(
+            assignment.match_id, assignment.seats[0], spit(resign=spit_pb2.SpitResign())
+        )
+    await desk.locator(".end-panel .rating-change", has_text="Rating: ").wait_for()
+    await desk.click("#leave")
+
+    phone = await new_page(arena.browser, arena.url, phone=True)
+    await checked(phone, "accounts-sign-in-phone")
+    await sign_in_account(phone, "ann_lantern")  # a name is found whatever its case
+    await phone.wait_for_selector(".lobby")
+    await checked(phone, "accounts-lobby-account-phone")
+    await checked(desk, "accounts-lobby-account-desktop")
+    assert await phone.inner_text("#me") == "Ann_Lantern"
+    here, there = await me(desk), await me(phone)
+    assert here["playerId"] == there["playerId"]
+    assert here["sessionId"] != there["sessionId"]  # a session per device
+    assert not here["guest"] and not there["guest"]
+    assert await ladder_row(desk) == await ladder_row(phone)
+    games = await my_games(desk)
+    assert [row[0] for row in games] == [assignment.match_id]
+    assert await my_games(phone) == games
+    await desk.context.close()
+    await phone.context.close()
+
+
+async def test_a_guest_who_signs_up_keeps_its_player_id_and_its_games(arena: Arena) -> None:
+    page = await new_page(arena.browser, arena.url)
+    await sign_in(page, "Dee")
+    guest = await me(page)
+    assert guest["guest"]
+    assert await page.inner_text("#me") == "Dee (guest)"
+    await page.select_option("#spit-level", "1")
+    await page.click("#spit-computer")
+    await page.wait_for_selector(".spit-table")
+    await resign(page)
+    await page.click(".end-panel #leave")
+    games = await my_games(page)
+    await checked(page, "accounts-lobby-guest-desktop")
+    await page.click("#keep-games")
+    await checked(page, "accounts-keep-games-desktop")
+    await page.set_viewport_size(PHONE)
+    await checked(page, "accounts-keep-games-phone")
+    await page.click("#keep-back")
+    await checked(page, "accounts-lobby-guest-phone")
+    await page.click("#keep-games")
+    await sign_up(page, "Dee_Keeps")
+    account = await me(page)
+    assert account["playerId"] == guest["playerId"]
+    assert not account["guest"]
+    assert await page.inner_text("#me") == "Dee_Keeps"
+    assert await my_games(page) == games
+    await checked(page, "accounts-lobby-after-keeping-phone")
+    await page.context.close()
+
+
+async def test_wrong_passwords_taken_names_and_too_many_attempts_are_said_plainly(
+    arena: Arena,
+) -> None:
+    owner = await new_page(arena.browser, arena.url)
+    await sign_up(owner, "Eve_Taken")
+    await owner.context.close()
+    for phone in (False, True):
+        label = "phone" if phone else "desktop"
+        page = await new_page(arena.browser, arena.url, phone=phone)
+        await sign_in_account(page, "Eve_Taken", "not-her-password")
+        await page.locator("#account-error", has_text="Wrong username or password.").wait_for()
+        await page.fill("#new-name", "EVE_taken")  # the same name to the server
+        await page.fill("#new-password", PASSWORD)
+        await page.click("#sign-up")
+        await page.locator("#new-error", has_text="That username is taken").wait_for()
+        await checked(page, f"accounts-refusals-{label}")
+        await page.context.close()
+    page = await new_page(arena.browser, arena.url)
+    for field, value, said in (
+        ("#new-name", "Eve Spaced", "no spaces, symbols or emoji"),
+        ("#new-name", "Ev", "3 to 20 characters"),
+    ):
+        await page.fill(field, value)
+        await page.fill("#new-password", PASSWORD)
+        await page.click("#sign-up")
+        await page.locator("#new-error", has_text=said).wait_for()
+    # Failures of one name from one address slow the guesser: the page says how long.
+    for _ in range(ATTEMPTS):
+        await sign_in_account(page, "Eve_Taken", "still-not-her-password")
+        error = page.locator("#account-error")
+        await page.wait_for_function("() => !document.querySelector('#account-sign-in').disabled")
+        if "Too many failed sign-ins: wait" in await error.inner_text():
+            break
+    else:
+        pytest.fail("never slowed down")
+    assert " second" in await error.inner_text()
+    await page.context.close()
+
+
+async def test_signing_out_everywhere_reaches_the_other_devices_without_a_reload(
+    arena: Arena,
+) -> None:
+    """The desktop signs out a device from its list (in the lobby, it finds out at its next
+    call), then every device (the phone, in a match, at once from its play socket)."""
+    desk = await new_page(arena.browser, arena.url)
+    await sign_up(desk, "Cara_Devices")
+    phone = await new_page(arena.browser, arena.url, phone=True)
+    third = await new_page(arena.browser, arena.url)
+    for page in (phone, third):
+        await sign_in_account(page, "Cara_Devices")
+        await page.wait_for_selector(".lobby")
+        await page.evaluate("() => { window.__noReload = true; }")
+    await desk.click("#devices")
+    rows = desk.locator("#device-list li")
+    await rows.nth(2).wait_for()
+    assert await rows.count() == 3
+    assert await desk.locator("#device-list li.this").count() == 1
+    assert "This device" in await desk.inner_text("#device-list li.this")
+    await checked(desk, "accounts-devices-desktop")
+    await phone.click("#devices")
+    await phone.locator("#device-list li").nth(2).wait_for()
+    await checked(phone, "accounts-devices-phone")
+    await phone.click("#devices-back")
+    # The phone plays: the server closes its play socket when the session ends.
+    await phone.select_option("#spit-level", "1")
+    await phone.click("#spit-computer")
+    await phone.wait_for_selector(".spit-table")
+
+    # One device signed out from another: it finds out by itself, the rest stay.
+    gone = (await me(third))["sessionId"]
+    await desk.click(f"#device-list li[data-session='{gone}'] .sign-out-one")
+    await desk.wait_for_function("() => document.querySelectorAll('#device-list li').length === 2")
+    notice = third.locator("#signed-out")
+    await notice.wait_for(timeout=SIGNED_OUT_MS)
+    assert "signed out from another device" in await notice.inner_text()
+    assert await third.evaluate("() => window.__noReload === true")
+
+    await desk.click("#sign-out-everywhere")
+    await desk.locator("#signed-out", has_text="You signed out on every device.").wait_for()
+    await phone.locator("#signed-out").wait_for(timeout=SOCKET_CLOSED_MS)
+    assert await phone.evaluate("() => window.__noReload === true")
+    assert await phone.evaluate("() => localStorage.getItem('pf.session')") is None
+    await checked(phone, "accounts-signed-out-phone")
+    await checked(third, "accounts-signed-out-desktop")
+    for page in (desk, phone, third):
+        await page.context.close()
+
+
+async def test_two_tabs_refresh_one_at_a_time_and_stay_signed_in(arena: Arena) -> None:
+    first = await new_page(arena.browser, arena.url)
+    await sign_up(first, "Finn_Tabs")
+    second = await first.context.new_page()
+    await second.goto(arena.url)
+    await second.wait_for_selector(".lobby")
+    tabs = (first, second)
+    # Both at once, a few times: the lock makes the second wait, and it finds the first's.
+    for _ in range(4):
+        done = await asyncio.gather(*(tab.evaluate("() => window.__pf.refresh()") for tab in tabs))
+        assert done == [True, True], [
+            await tab.evaluate("() => window.__pf.refreshes()") for tab in tabs
+        ]
+    # And as their access tokens run out (at 80% of their life), well past several lives.
+    await asyncio.sleep(ACCESS_TTL_S * 2.5)
+    outcomes = [
+        r["outcome"] for tab in tabs for r in await tab.evaluate("() => window.__pf.refreshes()")
+    ]
+    assert outcomes.count("refreshed") >= 6, outcomes
+    assert set(outcomes) <= {"refreshed", "taken from another tab"}, outcomes
+    for tab in tabs:
+        assert await tab.locator("#signed-out").count() == 0
+        assert await tab.inner_text("#me") == "Finn_Tabs"
+    # Still one session, and it answers: the devices list of either tab shows it.
+    await second.click("#devices")
+    await second.locator("#device-list li.this").wait_for()
+    assert await second.locator("#device-list li").count() == 1
+    await first.context.close()
