@@ -10,9 +10,12 @@ PROTOS := $(shell find proto -name '*.proto' | sort)
 .PHONY: install lock proto proto-check web doctor run test soak checks lint typecheck unit browser load bench fuzz \
 	loadtest tournament clean deploy-test deploy-images deploy-down
 
-# Every package, direct and indirect, from the lock with its hashes (pip, setuptools and uv
-# too); then the project alone, built by the locked setuptools, so nothing unhashed comes in.
+# What building the lock's source-only packages takes (PyICU: g++, Python.h, pkg-config and
+# ICU's headers; the doctor's build stage installs the missing ones with apt-get); then every
+# package, direct and indirect, from the lock with its hashes (pip, setuptools and uv too);
+# then the project alone, built by the locked setuptools, so nothing unhashed comes in.
 $(STAMP): pyproject.toml $(LOCK)
+	$(PYTHON) -m tools.doctor build
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .

@@ -98,6 +98,26 @@ def test_every_deploy_tool_names_the_debian_package_that_brings_it() -> None:
     assert all(need.package for need in deploy)
 
 
+def test_the_build_stage_names_what_compiling_pyicu_takes() -> None:
+    build = {need.package for need in NEEDS if Stage.BUILD in need.stages}
+    assert build == {"g++", "python3-dev", "pkg-config", "libicu-dev"}
+
+
+def test_a_library_pkg_config_does_not_know_is_missing_with_its_name() -> None:
+    finding = needs.pkg_config_module("pf-no-such-module")()
+    assert not finding.ok
+    assert finding.detail == "pkg-config knows no pf-no-such-module"
+
+
+def test_on_this_machine_the_build_stage_is_ready() -> None:
+    """`make install` ran the doctor's build stage before pip (PyICU compiled here): ICU is
+    known to pkg-config with its version, and this Python has its headers."""
+    missing = [v for v in examine([Stage.BUILD], install=False) if v.status is Status.MISSING]
+    assert not missing, report(missing)
+    assert needs.pkg_config_module("icu-i18n")().detail.startswith("icu-i18n ")
+    assert needs.python_headers().detail.endswith("Python.h")
+
+
 def test_on_this_machine_every_tool_of_the_unit_stage_is_ready() -> None:
     """`make unit` (alone, or as a stage of make test) ran the doctor for its stage first:
     nothing the unit tests need may be missing now. (The browser and deploy stages run the

@@ -1,4 +1,4 @@
-"""Every tool the tests need, how to tell it is there, and the Debian package that brings it.
+"""Every tool the tests (and the install) need, how to tell it is there, the Debian package.
 
 A fresh machine of the kind this project runs on lacks several of them (its package list:
 the machine's description, ``installed-python.txt``), so each names where it comes from.
@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import sysconfig
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -21,9 +22,11 @@ from urllib.parse import urlsplit
 
 
 class Stage(Enum):
-    """The stages of `make test` (tools/suite.py), by what they need of the machine."""
+    """The stages of `make test` (tools/suite.py), by what they need of the machine; and
+    ``build``, what `make install` needs to build the locked packages PyPI has no wheel of."""
 
     SETUP = "setup"
+    BUILD = "build"
     UNIT = "unit"
     BROWSER = "browser"
     DEPLOY = "deploy"
@@ -105,6 +108,28 @@ def python_with_venv() -> Finding:
     return Finding(True, f"Python {version}")
 
 
+def pkg_config_module(module: str) -> Callable[[], Finding]:
+    """Probe: pkg-config knows ``module`` (its headers and libraries are installed)."""
+
+    def probe() -> Finding:
+        if shutil.which("pkg-config") is None:
+            return Finding(False, "pkg-config not on PATH")
+        done = subprocess.run(
+            ["pkg-config", "--modversion", module], capture_output=True, text=True, check=False
+        )
+        if done.returncode != 0:
+            return Finding(False, f"pkg-config knows no {module}")
+        return Finding(True, f"{module} {done.stdout.strip()}")
+
+    return probe
+
+
+def python_headers() -> Finding:
+    """Probe: this Python's Python.h, which a C or C++ extension is compiled against."""
+    header = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    return Finding(header.is_file(), str(header) if header.is_file() else f"{header} missing")
+
+
 POSTGRES_URL = os.environ.get("PF_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
 
@@ -140,12 +165,19 @@ def start_postgres() -> str:
 
 PODMAN_HELPERS = Path("/usr/lib/podman")
 UNIT, BROWSER, DEPLOY, SETUP = Stage.UNIT, Stage.BROWSER, Stage.DEPLOY, Stage.SETUP
+BUILD = Stage.BUILD
 
 NEEDS: tuple[Need, ...] = (
     Need("python3 ≥ 3.11 with venv", python_with_venv, (SETUP,), remedy="CPython 3.11+"),
     # 18: Debian 12's, which builds the client in the image (the Dockerfile's web stage).
     Need("node ≥ 18", version_at_least("node", (18,)), (SETUP, BROWSER), "nodejs"),
     Need("npm", program("npm"), (SETUP, BROWSER), "nodejs"),
+    # PyICU (requirements/*.lock) is only a source distribution: make install compiles it,
+    # C++ against ICU's headers, found with pkg-config.
+    Need("g++", program("g++"), (BUILD,), "g++"),
+    Need("Python.h", python_headers, (BUILD,), "python3-dev"),
+    Need("pkg-config", program("pkg-config"), (BUILD,), "pkg-config"),
+    Need("ICU headers (icu-i18n)", pkg_config_module("icu-i18n"), (BUILD,), "libicu-dev"),
     Need(
         "PostgreSQL (tests)",
         postgres_answers,
