@@ -2,9 +2,9 @@
 #   docker build -t photofinish .
 #   docker run photofinish python -m services.rules
 # BASE_IMAGE is any Debian bookworm image with python3 and its venv module: the public
-# python:3.11-slim by default, or one built from Debian's packages where no registry is
-# reachable (tools/deploy builds it with mmdebstrap; docs/deploy.md).
-ARG BASE_IMAGE=python:3.11-slim
+# python:3.11-slim-bookworm by default, or one built from Debian's packages where no registry
+# is reachable (tools/deploy builds it with mmdebstrap; docs/deploy.md).
+ARG BASE_IMAGE=python:3.11-slim-bookworm
 
 # Stage 1 builds the browser client (clients/web/dist) exactly as `make web` does.
 FROM ${BASE_IMAGE} AS web
@@ -13,18 +13,39 @@ FROM ${BASE_IMAGE} AS web
 ARG PIP_CERT
 ARG PIP_INDEX_URL
 ARG NODE_EXTRA_CA_CERTS
+# make web installs the dev lock first, PyICU compiled: its build tools (the doctor's build
+# stage) in this cached layer, not installed again by make at each change of the sources.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends make nodejs npm \
+        g++ pkg-config libicu-dev python3-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
 RUN make web PYTHON=python3
 
-# Stage 2: the runtime, slim and unprivileged; the packages live in a virtual environment
-# so the same steps work on either base (Debian's python3 refuses a system-wide pip).
-FROM ${BASE_IMAGE}
+# Stage 2 builds the virtual environment the runtime copies: every package, direct and
+# indirect, at the locked version with its hashes (`make lock`). PyPI has PyICU only as
+# source, so it is compiled here, C++ against ICU's headers: g++, pkg-config, libicu-dev,
+# and python3-dev for Debian's python3. None of them reaches the runtime image.
+FROM ${BASE_IMAGE} AS deps
 ARG PIP_CERT
 ARG PIP_INDEX_URL
+ENV PIP_NO_CACHE_DIR=1 \
+    VIRTUAL_ENV=/opt/photofinish \
+    PATH=/opt/photofinish/bin:$PATH
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        g++ pkg-config libicu-dev python3-dev \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+# Its own layer, rebuilt only when the lock changes.
+COPY requirements/runtime.lock ./requirements/
+RUN python3 -m venv /opt/photofinish \
+    && pip install --require-hashes -r requirements/runtime.lock
+
+# Stage 3: the runtime, slim and unprivileged; the packages live in a virtual environment
+# so the same steps work on either base (Debian's python3 refuses a system-wide pip).
+FROM ${BASE_IMAGE}
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
@@ -33,15 +54,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PF_HOST=0.0.0.0 \
     PF_DATA_DIR=/data \
     PF_STATIC_DIR=/app/clients/web/dist
+# ICU's shared libraries, which PyICU was built against (bookworm's ICU 72), without its
+# headers; apt's caches go too (86 MB that a base without Docker's apt settings would keep).
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libicu72 \
+    && apt-get clean && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 pf \
     && useradd --system --uid 10001 --gid pf --home-dir /app --shell /usr/sbin/nologin pf \
     && mkdir -p /data && chown pf:pf /data
 WORKDIR /app
-# The dependencies first, their own layer (rebuilt only when the lock changes): every
-# package, direct and indirect, at the locked version with its hashes (`make lock`).
-COPY requirements/runtime.lock ./requirements/
-RUN python3 -m venv /opt/photofinish \
-    && pip install --require-hashes -r requirements/runtime.lock
+# The dependencies first, built by the deps stage (which reruns only when the lock changes).
+COPY --from=deps /opt/photofinish /opt/photofinish
 # Then the project alone, built by the locked setuptools: nothing unlocked comes in.
 COPY pyproject.toml ./
 COPY photofinish ./photofinish

@@ -46,9 +46,13 @@ class Recipe:
     args: tuple[tuple[str, str], ...] = ()
 
     def tag(self, base: str) -> str:
-        """Return the digest of everything this image is built from, on ``base``."""
+        """Return the digest of everything this image is built from, on ``base``.
+
+        The Dockerfile counts even where .dockerignore keeps it out of the context (the
+        project's does): a changed recipe is a new image.
+        """
         lines = [f"base={base}", *(f"{k}={v}" for k, v in self.args)]
-        return digest(self.files, self.context, lines)
+        return digest({*self.files, self.dockerfile}, self.context, lines)
 
 
 def digest(files: Iterable[Path], root: Path, lines: Iterable[str]) -> str:
