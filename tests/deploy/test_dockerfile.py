@@ -21,9 +21,17 @@ def final_stage() -> list[tuple[str, str]]:
     return steps[last_from:]
 
 
-def test_the_base_is_an_argument_that_defaults_to_the_slim_python_311() -> None:
+def stage(name: str) -> list[tuple[str, str]]:
     steps = instructions()
-    assert steps[0] == ("ARG", "BASE_IMAGE=python:3.11-slim")
+    start = steps.index(("FROM", f"${{BASE_IMAGE}} AS {name}"))
+    end = next((i for i in range(start + 1, len(steps)) if steps[i][0] == "FROM"), len(steps))
+    return steps[start:end]
+
+
+def test_the_base_is_an_argument_that_defaults_to_the_slim_python_311_on_bookworm() -> None:
+    steps = instructions()
+    # Bookworm's: the plain python:3.11-slim moved to Debian 13, whose ICU is not libicu72.
+    assert steps[0] == ("ARG", "BASE_IMAGE=python:3.11-slim-bookworm")
     assert final_stage()[0] == ("FROM", "${BASE_IMAGE}")
 
 
@@ -63,18 +71,37 @@ def test_local_state_and_secrets_stay_out_of_the_build_context() -> None:
     assert {".git", ".venv", "var", "clients/web/node_modules"} <= ignored
 
 
-def test_the_runtime_installs_the_hashed_lock_first_then_the_project_without_dependencies() -> None:
-    steps = final_stage()
+def test_the_deps_stage_installs_the_hashed_lock_from_the_lock_alone() -> None:
+    steps = stage("deps")
     runs = [(i, rest) for i, (word, rest) in enumerate(steps) if word == "RUN" and "pip " in rest]
     locked = [i for i, rest in runs if "--require-hashes -r requirements/runtime.lock" in rest]
+    assert len(runs) == 1 and len(locked) == 1
+    # Its own layer: the lock is the only file copied in, so only a new lock rebuilds it.
+    copies = [rest for word, rest in steps if word == "COPY"]
+    assert copies == ["requirements/runtime.lock ./requirements/"]
+    # PyICU is compiled here, against ICU's headers.
+    tools = " ".join(rest for word, rest in steps[: locked[0]] if word == "RUN")
+    assert all(package in tools for package in ("g++", "pkg-config", "libicu-dev"))
+
+
+def test_the_runtime_copies_the_dependencies_first_then_installs_the_project_alone() -> None:
+    steps = final_stage()
+    copied = steps.index(("COPY", "--from=deps /opt/photofinish /opt/photofinish"))
+    runs = [(i, rest) for i, (word, rest) in enumerate(steps) if word == "RUN" and "pip " in rest]
     project = [i for i, rest in runs if "--no-deps" in rest and "pip install" in rest]
-    assert len(locked) == 1 and len(project) == 1 and locked[0] < project[0]
-    assert ("COPY", "requirements/runtime.lock ./requirements/") in steps[: locked[0]]
-    # Its own layer: no source is copied in before the dependencies are installed.
+    assert len(runs) == 1 and len(project) == 1 and copied < project[0]
+    # No source is copied in before the dependencies.
     sources = [i for i, (word, rest) in enumerate(steps) if word == "COPY" and "services" in rest]
-    assert sources and min(sources) > locked[0]
-    # Every pip install in the image is the lock with hashes or the project alone.
-    for _, rest in runs:
+    assert sources and min(sources) > copied
+    # ICU's runtime library, and no compiler or headers.
+    apt = " ".join(rest for word, rest in steps if word == "RUN" and "apt-get install" in rest)
+    assert "libicu72" in apt
+    assert not any(tool in apt for tool in ("g++", "-dev", "pkg-config"))
+
+
+def test_every_pip_install_is_the_lock_with_hashes_or_the_project_alone() -> None:
+    runs = [rest for word, rest in instructions() if word == "RUN" and "pip " in rest]
+    for rest in runs:
         for command in rest.split("&&"):
             if "pip install" in command:
                 assert "--require-hashes" in command or "--no-deps" in command, command
