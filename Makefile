@@ -122,6 +122,8 @@ bench: install
 	$(PY) -m bench.arena
 	$(PY) -m bench.pairing
 	$(PY) -m bench.ratings
+	# Sign-ins per second one accounts process holds, and one argon2id check's cost.
+	$(PY) -m bench.accounts
 	# 100 matches at human pace, and the floor at the same load: CPU per command and the ratio.
 	$(PY) -m bench.stack --floor
 	# The fewest hops the design allows (stamp, store, judge), doing nothing, at that load.
