@@ -38,10 +38,12 @@ RUN apt-get update \
         g++ pkg-config libicu-dev python3-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-# Its own layer, rebuilt only when the lock changes.
-COPY requirements/runtime.lock ./requirements/
+# Its own layer, rebuilt only when the locks change: the locked build tools first, then
+# the lock, its source-only packages built with those tools (no unhashed download).
+COPY requirements/build.lock requirements/runtime.lock ./requirements/
 RUN python3 -m venv /opt/photofinish \
-    && pip install --require-hashes -r requirements/runtime.lock
+    && pip install --require-hashes -r requirements/build.lock \
+    && pip install --require-hashes --no-build-isolation -r requirements/runtime.lock
 
 # Stage 3: the runtime, slim and unprivileged; the packages live in a virtual environment
 # so the same steps work on either base (Debian's python3 refuses a system-wide pip).

@@ -17,7 +17,8 @@ PROTOS := $(shell find proto -name '*.proto' | sort)
 $(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m tools.doctor build
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	$(PY) -m pip install --quiet --require-hashes -r requirements/build.lock
+	$(PY) -m pip install --quiet --require-hashes --no-build-isolation -r $(LOCK)
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	rm -f $(VENV)/.installed-* && touch $@
 
@@ -31,10 +32,17 @@ install: $(STAMP)
 UV_COMPILE = UV_CUSTOM_COMPILE_COMMAND='make lock' $(VENV)/bin/uv pip compile --quiet \
 	--generate-hashes --python-version 3.11 --python-platform x86_64-manylinux_2_28 \
 	pyproject.toml requirements/build.in
+# build.lock: the build tools alone (pip, setuptools), installed first; every source-only
+# package of the locks (PyICU) is then built with them, --no-build-isolation, so pip never
+# fetches a build tool of its own, unhashed.
+UV_COMPILE_BUILD = UV_CUSTOM_COMPILE_COMMAND='make lock' $(VENV)/bin/uv pip compile --quiet \
+	--generate-hashes --python-version 3.11 --python-platform x86_64-manylinux_2_28 \
+	requirements/build.in
 
 lock: install
 	$(UV_COMPILE) $(UPGRADE) --extra dev -o $(LOCK)
 	$(UV_COMPILE) -c $(LOCK) -o requirements/runtime.lock
+	$(UV_COMPILE_BUILD) -c $(LOCK) -o requirements/build.lock
 
 # Python code generated from proto/ into photofinish/ (committed; proto-check keeps it honest).
 GEN = PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto --python_out=$(1) --grpc_python_out=$(1) \

@@ -74,11 +74,20 @@ def test_local_state_and_secrets_stay_out_of_the_build_context() -> None:
 def test_the_deps_stage_installs_the_hashed_lock_from_the_lock_alone() -> None:
     steps = stage("deps")
     runs = [(i, rest) for i, (word, rest) in enumerate(steps) if word == "RUN" and "pip " in rest]
-    locked = [i for i, rest in runs if "--require-hashes -r requirements/runtime.lock" in rest]
+    locked = [
+        i
+        for i, rest in runs
+        if "--require-hashes --no-build-isolation -r requirements/runtime.lock" in rest
+    ]
     assert len(runs) == 1 and len(locked) == 1
-    # Its own layer: the lock is the only file copied in, so only a new lock rebuilds it.
+    # The locked build tools go in first: the lock's sdists are built with them alone.
+    build = runs[0][1]
+    assert build.index("--require-hashes -r requirements/build.lock") < build.index(
+        "-r requirements/runtime.lock"
+    )
+    # Its own layer: the locks are the only files copied in, so only a new lock rebuilds it.
     copies = [rest for word, rest in steps if word == "COPY"]
-    assert copies == ["requirements/runtime.lock ./requirements/"]
+    assert copies == ["requirements/build.lock requirements/runtime.lock ./requirements/"]
     # PyICU is compiled here, against ICU's headers.
     tools = " ".join(rest for word, rest in steps[: locked[0]] if word == "RUN")
     assert all(package in tools for package in ("g++", "pkg-config", "libicu-dev"))

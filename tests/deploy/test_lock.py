@@ -104,6 +104,14 @@ def test_the_runtime_lock_holds_the_runtime_pins_and_no_dev_tool() -> None:
         assert name not in locked, f"runtime.lock carries the dev tool {name}"
 
 
+def test_the_build_lock_is_build_in_s_pins_as_the_dev_lock_has_them() -> None:
+    dev = lock_entries(DEV_LOCK)
+    build = lock_entries(REQUIREMENTS / "build.lock")
+    assert set(build) == set(build_pins()), "build.lock holds build.in's tools alone"
+    for name, (version, hashes) in build.items():
+        assert (version, sorted(hashes)) == (dev[name][0], sorted(dev[name][1])), name
+
+
 def test_the_runtime_lock_is_the_dev_lock_less_the_dev_tools() -> None:
     dev = lock_entries(DEV_LOCK)
     for name, (version, hashes) in lock_entries(RUNTIME_LOCK).items():
@@ -123,7 +131,9 @@ def test_the_locked_setuptools_is_the_build_backend_pyproject_asks_for() -> None
 def test_make_install_uses_the_lock_with_hashes_and_the_project_without_its_dependencies() -> None:
     makefile = (ROOT / "Makefile").read_text()
     assert "LOCK := requirements/dev.lock" in makefile
-    assert "pip install --quiet --require-hashes -r $(LOCK)" in makefile
+    # The locked build tools first, then the lock built with them: nothing unhashed.
+    assert "pip install --quiet --require-hashes -r requirements/build.lock" in makefile
+    assert "pip install --quiet --require-hashes --no-build-isolation -r $(LOCK)" in makefile
     assert "pip install --quiet --no-deps --no-build-isolation -e ." in makefile
     stamp = next(line for line in makefile.splitlines() if line.startswith("STAMP :="))
     assert "$(LOCK)" in stamp, "the install stamp must change with the lock"
