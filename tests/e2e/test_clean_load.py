@@ -34,12 +34,14 @@ from services.arbitration.matchlog.reader import read_entries
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, lower_cpu_priority, player
 from tests.pace import FAST_PLAY_ENV
+from tests.waiting import poll_until
 from tools.replay import Replayed, replay
 
 RATED_MATCHES = 100
 COMPUTER_MATCHES = 100
 PLAY_S = 15.0
 ARRIVALS_S = 3.0  # the seats start playing over this long, as people's pages do
+CATCH_UP_S = 300.0  # a guard against a hang, not a measured time
 THINK_SCALE = 2.0  # the players think twice as long as the medium level
 CLIENT_NICENESS = 10
 BOTS_PACE = (("PF_BOTS_THINK_SCALE", str(THINK_SCALE)), *FAST_PLAY_ENV)
@@ -117,6 +119,13 @@ async def test_two_hundred_concurrent_matches_at_human_pace_void_nothing(tmp_pat
                 asyncio.create_task(arrive(p, arrivals.uniform(0, ARRIVALS_S))) for p in players
             ]
             await asyncio.sleep(ARRIVALS_S + PLAY_S)  # all 200 matches live together for PLAY_S
+            # A slow machine plays fewer commands in that time (this client runs at a lower
+            # priority than the stack): play on until the matches really were played.
+            await poll_until(
+                "more commands accepted than there are seats",
+                lambda: sum(p.tally.accepted for p in players) > len(players) or None,
+                timeout_s=CATCH_UP_S,
+            )
             # A seat that stopped on an error (its updates lost) failed the run; the others
             # are stopped now, whatever their cancellation raises.
             failed = [t.exception() for t in tasks if t.done() and t.exception() is not None]
