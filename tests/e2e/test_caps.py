@@ -180,8 +180,8 @@ async def test_the_cap_holds_across_a_restart_of_matchmaking(
 ) -> None:
     stack, http = arena
     host = await player(http, stack, "Host")
-    made, _ = await burst([host.play_hot_seat(game_pb2.GAME_BID) for _ in range(LIVE_MATCHES)])
-    assert len(made) == LIVE_MATCHES
+    made, failed = await burst([host.play_hot_seat(game_pb2.GAME_BID) for _ in range(LIVE_MATCHES)])
+    assert len(made) == LIVE_MATCHES, [(e.reason, e.message) for e in failed]
 
     await stack.restart("matchmaking")
 
