@@ -78,11 +78,24 @@ async def placement(url: str) -> list[Replicated]:
         await nc.close()
 
 
-async def outcomes(url: str) -> dict[str, object]:
-    """Return how the matches on the results stream ended: finished, voided by reason."""
+async def outcomes(url: str, timeout_s: float = 60.0) -> dict[str, object]:
+    """Return how the matches on the results stream ended: finished, voided by reason.
+
+    Right after a node was killed the cluster may answer 503 (no JetStream server to answer
+    while a stream elects its leader), as the services meet it too (pulling.py): waited out.
+
+    Raises:
+        TimeoutError: when JetStream has not answered within ``timeout_s``.
+    """
     nc = await nats.connect(url)
     try:
-        found = await truth.results(nc.jetstream())
+        async with asyncio.timeout(timeout_s):
+            while True:
+                try:
+                    found = await truth.results(nc.jetstream())
+                    break
+                except ServiceUnavailableError:
+                    await asyncio.sleep(0.5)
     finally:
         await nc.close()
     voided = Counter(r.reason for r in found.values() if r.voided)
