@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from tests.deploy.paths import RULES
-
-PROMTOOL = shutil.which("promtool")
+from tests.deploy.promtool import assert_rules_hold
 
 ARBITRATION = 'job="arbitration",instance="arbitration:7202"'
 RATINGS = 'job="ratings",instance="ratings:7201"'
@@ -145,18 +140,4 @@ CASES: dict[str, dict[str, Any]] = {
 
 @pytest.mark.parametrize("case", CASES)
 def test_the_nats_alerts_fire_when_and_only_when_they_should(case: str, tmp_path: Path) -> None:
-    assert PROMTOOL is not None, "promtool is not installed (Debian: prometheus; make doctor)"
-    tests = tmp_path / "nats_alerts_test.yml"
-    tests.write_text(
-        yaml.safe_dump(
-            {
-                "rule_files": [str(path) for path in RULES],
-                "evaluation_interval": "15s",
-                "tests": [{"interval": "15s", **CASES[case]}],
-            }
-        )
-    )
-    run = subprocess.run(
-        [PROMTOOL, "test", "rules", str(tests)], capture_output=True, text=True, check=False
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
+    assert_rules_hold(CASES[case], tmp_path)
