@@ -45,10 +45,9 @@ class Signing:
         passwords.check_new(password)
         player_id = guest_player_id or "a_" + secrets.token_urlsafe(12)
         hashed = await self._hasher.hash(password)
-        if not await self._store.create(player_id, name, names.key(name), hashed):
+        account = await self._store.create(player_id, name, names.key(name), hashed)
+        if account is None:
             raise Refused(Reason.TAKEN, f"the name {name!r} is taken: choose another")
-        account = await self._store.account(names.key(name))
-        assert account is not None
         return await self._store.begin(account, _device(device))
 
     async def sign_in(self, username: str, password: str, device: str, address: str) -> SignedIn:

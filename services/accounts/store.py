@@ -51,8 +51,8 @@ class Store:
 
     async def create(
         self, player_id: str, username: str, name_key: str, password_hash: str
-    ) -> bool:
-        """Create the account; return False when its name is taken.
+    ) -> Account | None:
+        """Create the account and return it; None when its name is taken.
 
         Raises:
             Refused: GUEST_CLAIMED, when ``player_id`` (a guest's) is an account already.
@@ -103,38 +103,35 @@ def create(
     name_key: str,
     password_hash: str,
     now: float,
-) -> bool:
+) -> Account | None:
     with session.transaction():
         if session.rows("SELECT 1 FROM accounts WHERE player_id = ?", (player_id,)):
             raise Refused(Reason.GUEST_CLAIMED, "this guest has signed up already: sign in")
         if session.rows("SELECT 1 FROM accounts WHERE name_key = ?", (name_key,)):
-            return False
+            return None
         # Two sign-ups racing past the check: the unique key turns the second away.
         added = session.execute(
             "INSERT INTO accounts (player_id, username, name_key, password_hash, created_unix_s)"
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             (player_id, username, name_key, password_hash, now),
         )
-    return added == 1
+    return Account(player_id, username, password_hash, False) if added == 1 else None
 
 
 def account_by_key(session: Session, name_key: str) -> Account | None:
-    rows = session.rows(
-        "SELECT player_id, username, password_hash, deleted_unix_s FROM accounts"
-        " WHERE name_key = ?",
-        (name_key,),
-    )
-    if not rows:
-        return None
-    player_id, username, password_hash, deleted = rows[0]
-    return Account(player_id, username, password_hash, deleted is not None)
+    return _account(session, "name_key", name_key)
 
 
 def account_by_id(session: Session, player_id: str) -> Account | None:
+    return _account(session, "player_id", player_id)
+
+
+def _account(session: Session, column: str, value: str) -> Account | None:
+    """The account whose ``column`` (a unique one, named here, never by a caller) is ``value``."""
     rows = session.rows(
         "SELECT player_id, username, password_hash, deleted_unix_s FROM accounts"
-        " WHERE player_id = ?",
-        (player_id,),
+        f" WHERE {column} = ?",
+        (value,),
     )
     if not rows:
         return None

@@ -81,7 +81,7 @@ async def main(config: Config) -> None:
         sign_in_rate(config.sign_ins_per_minute),
         open_sessions,
     )
-    accounts = account_desk(config, ended)
+    accounts = account_desk(config, ended, arena)
     grpc_web = GrpcWebConfig(
         routes=public_routes(),
         local={
@@ -173,7 +173,7 @@ async def main(config: Config) -> None:
         print("STOPPED gateway", file=sys.stderr, flush=True)
 
 
-def account_desk(config: Config, ended: EndedSessions) -> AccountDesk:
+def account_desk(config: Config, ended: EndedSessions, arena: LocalArena) -> AccountDesk:
     """The account methods, asking the accounts service at PF_ACCOUNTS_ADDR; without one,
     they answer UNAVAILABLE (a gateway run alone, by a test)."""
 
@@ -188,8 +188,7 @@ def account_desk(config: Config, ended: EndedSessions) -> AccountDesk:
         channel,
         mint,
         ended.announce,
-        sign_in_rate(config.sign_ins_per_minute),
-        config.streams_unlimited,
+        arena.check_sign_in,
         offered=bool(config.accounts_addr),
     )
 

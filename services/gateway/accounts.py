@@ -25,7 +25,6 @@ from services.gateway.grpcweb import RequestRefused
 from services.gateway.grpcweb.calls import status_of
 from services.gateway.grpcweb.config import LocalMethod
 from services.gateway.local import refused
-from services.gateway.ratelimit import CommandRate, sign_in_rate
 from services.gateway.routing import ACCOUNT_METHODS, ARENA
 from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import STATUS_DETAILS
@@ -46,8 +45,7 @@ class AccountDesk:
         channel: grpc.aio.Channel,
         mint: Mint,
         announce: Announce,
-        sign_ins: CommandRate | None = None,
-        unlimited: frozenset[str] = frozenset(),
+        check_sign_in: Callable[[Metadata], dict[str, str]],
         offered: bool = True,
     ) -> None:
         self._channel = channel
@@ -55,8 +53,7 @@ class AccountDesk:
         self._accounts = accounts_pb2_grpc.AccountsStub(channel)
         self._mint = mint
         self._announce = announce
-        self._sign_ins = sign_ins or sign_in_rate()
-        self._unlimited = unlimited
+        self._limited = check_sign_in  # the guest's sign-in budget: one per address
 
     async def close(self) -> None:
         await self._channel.close()
@@ -170,17 +167,6 @@ class AccountDesk:
         return account_pb2.SignOutReply(
             ended_session_ids=reply.ended_session_ids
         ).SerializeToString()
-
-    def _limited(self, metadata: Metadata) -> dict[str, str]:
-        """The request's metadata, once its address is within the sign-in rate."""
-        values = text_values(metadata)
-        address = values.get(CLIENT_ADDRESS, "")
-        if address not in self._unlimited:
-            try:
-                self._sign_ins.check(address)
-            except Rejection as rejection:
-                raise refused(rejection) from None
-        return values
 
     async def _call(self, call: Awaitable[T]) -> T:
         try:

@@ -103,12 +103,7 @@ class LocalArena:
 
     async def sign_in(self, request: Message, metadata: Metadata) -> bytes:
         assert isinstance(request, arena_pb2.SignInRequest)
-        address = text_values(metadata).get(CLIENT_ADDRESS, "")
-        if address not in self._streams.unlimited:  # the same addresses for every limit
-            try:
-                self._sign_ins.check(address)
-            except Rejection as rejection:
-                raise refused(rejection) from None
+        self.check_sign_in(metadata)
         try:
             token, identity = issue(self._key, request.display_name, int(time.time()))
         except ValueError as error:
@@ -121,6 +116,22 @@ class LocalArena:
             display_name=identity.name,
             expires_at_unix=identity.expires_at,
         ).SerializeToString()
+
+    def check_sign_in(self, metadata: Metadata) -> dict[str, str]:
+        """Count a sign-in of any kind (a guest's, an account's, a sign-up) against its
+        address's one budget; return the request's metadata.
+
+        Raises:
+            RequestRefused: RESOURCE_EXHAUSTED past the budget.
+        """
+        values = text_values(metadata)
+        address = values.get(CLIENT_ADDRESS, "")
+        if address not in self._streams.unlimited:  # the same addresses for every limit
+            try:
+                self._sign_ins.check(address)
+            except Rejection as rejection:
+                raise refused(rejection) from None
+        return values
 
     async def submit(self, request: Message, metadata: Metadata) -> bytes:
         assert isinstance(request, arbitration_pb2.SubmitRequest)
