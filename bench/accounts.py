@@ -23,6 +23,7 @@ import grpc
 
 from photofinish.accounts.v1 import accounts_pb2, accounts_pb2_grpc
 from services.accounts.passwords import Hasher
+from services.common.identity import CLIENT_ADDRESS
 from services.stack.processes import start_child
 
 PASSWORD = "correct horse battery"
@@ -61,7 +62,7 @@ async def sign_ins(stub: accounts_pb2_grpc.AccountsAsyncStub, count: int, concur
         # Each from its own address, as many players would be: no back-off applies.
         metadata = (
             (
-                "x-pf-client-address",
+                CLIENT_ADDRESS,
                 f"10.{number // 65536 % 256}.{number // 256 % 256}.{number % 256}",
             ),
         )

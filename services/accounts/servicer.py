@@ -15,6 +15,7 @@ from services.accounts.model import Reason, Refused, SignedIn
 from services.accounts.names import BadName
 from services.accounts.passwords import BadPassword
 from services.accounts.signing import Signing
+from services.common.identity import CLIENT_ADDRESS, text_values
 from services.common.rejection import Rejection
 
 T = TypeVar("T")
@@ -51,9 +52,8 @@ class AccountsServicer(accounts_pb2_grpc.AccountsServicer):
     async def SignIn(
         self, request: accounts_pb2.SignInRequest, context: Context
     ) -> accounts_pb2.Session:
-        address = context.peer() or ""
-        metadata = dict(context.invocation_metadata() or ())
-        address = str(metadata.get("x-pf-client-address", address))
+        # The player's address, as the gateway saw it: the per-address back-off is theirs.
+        address = text_values(context.invocation_metadata()).get(CLIENT_ADDRESS, "")
         signed = await _answer(
             context,
             self._signing.sign_in(request.username, request.password, request.device, address),
@@ -119,19 +119,14 @@ async def _answer(context: Context, work: Awaitable[T]) -> T:
         await abort(context, grpc.StatusCode.INVALID_ARGUMENT, bad.problem.value, str(bad))
 
 
-def _identifier(value: str, field: str, empty: bool = False) -> str:
-    if (not value and not empty) or len(value) > MAX_ID_CHARS or not value.isascii():
-        raise ValueError(field)
-    return value
-
-
 async def _checked(context: Context, value: str, field: str, empty: bool = False) -> str:
-    try:
-        return _identifier(value, field, empty)
-    except ValueError:
+    """``value``, an id of at most 64 ASCII characters (or "" when ``empty``); else the
+    call ends INVALID_ARGUMENT ``bad_request``."""
+    if (not value and not empty) or len(value) > MAX_ID_CHARS or not value.isascii():
         await abort(
             context, grpc.StatusCode.INVALID_ARGUMENT, "bad_request", f"{field} is malformed"
         )
+    return value
 
 
 async def abort(

@@ -20,6 +20,7 @@ PLAYER_ID = "x-pf-player-id"
 PLAYER_NAME = "x-pf-player-name"
 RECEIVED_NS = "x-pf-received-ns"  # the gateway's monotonic stamp of a request's receipt
 SESSION_ID = "x-pf-session-id"  # an account's signed-in session ("" for a guest)
+CLIENT_ADDRESS = "x-pf-client-address"  # who connected: for the per-address limits
 
 PlayerId = NewType("PlayerId", str)
 

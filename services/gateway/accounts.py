@@ -18,9 +18,8 @@ from google.rpc import error_details_pb2, status_pb2
 
 from photofinish.accounts.v1 import accounts_pb2, accounts_pb2_grpc
 from photofinish.client.v1 import account_pb2
-from services.common.identity import PLAYER_ID, SESSION_ID, text_values
+from services.common.identity import CLIENT_ADDRESS, PLAYER_ID, SESSION_ID, text_values
 from services.common.rejection import Rejection
-from services.gateway.auth import CLIENT_ADDRESS
 from services.gateway.grpcweb import RequestRefused
 from services.gateway.grpcweb.calls import status_of
 from services.gateway.grpcweb.config import LocalMethod

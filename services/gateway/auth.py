@@ -10,7 +10,13 @@ from urllib.parse import quote
 
 from aiohttp import web
 
-from services.common.identity import PLAYER_ID, PLAYER_NAME, RECEIVED_NS, SESSION_ID
+from services.common.identity import (
+    CLIENT_ADDRESS,
+    PLAYER_ID,
+    PLAYER_NAME,
+    RECEIVED_NS,
+    SESSION_ID,
+)
 from services.gateway.grpcweb import MetadataHook, RequestRefused, Route
 from services.gateway.routing import NO_TOKEN, TOKEN_IF_SENT
 from services.gateway.tokens import Identity, InvalidToken, Keys, verify
@@ -18,8 +24,6 @@ from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import Code, refused
 
 KNOWN_TOKENS = 100_000  # checks remembered (see TokenCheck)
-
-CLIENT_ADDRESS = "x-pf-client-address"  # who connected: for the per-address limits
 
 
 class TokenCheck:

@@ -17,12 +17,11 @@ from google.protobuf.message import Message
 
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.client.v1 import arena_pb2
-from services.common.identity import PLAYER_ID, RECEIVED_NS, SESSION_ID, text_values
+from services.common.identity import CLIENT_ADDRESS, PLAYER_ID, RECEIVED_NS, SESSION_ID, text_values
 from services.common.natslink.link import NatsLink
 from services.common.rejection import Rejection
 from services.common.watching import RENEW_S, SPECTATORS
 from services.gateway.arbiters import ArbitrationChannels
-from services.gateway.auth import CLIENT_ADDRESS
 from services.gateway.checked import follow_checked
 from services.gateway.grpcweb import RequestRefused, end_stream
 from services.gateway.grpcweb.config import LocalMethod

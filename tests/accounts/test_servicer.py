@@ -18,6 +18,7 @@ from services.accounts.passwords import Hasher
 from services.accounts.servicer import AccountsServicer
 from services.accounts.signing import Signing
 from services.accounts.store import Store
+from services.common.identity import CLIENT_ADDRESS
 from services.common.serving import Listen, grpc_server
 
 GOOD = "correct horse battery"
@@ -124,7 +125,7 @@ async def test_guessing_is_slowed_with_retry_after_while_the_owner_signs_in(
     stub: accounts_pb2_grpc.AccountsAsyncStub,
 ) -> None:
     await stub.SignUp(sign_up("Ann"))
-    guesser = (("x-pf-client-address", "203.0.113.9"),)
+    guesser = ((CLIENT_ADDRESS, "203.0.113.9"),)
     for _ in range(FREE_PER_NAME):
         await refusal(stub.SignIn(sign_in("Ann", "guess guess"), metadata=guesser))
     code, reason, metadata = await refusal(
@@ -132,7 +133,7 @@ async def test_guessing_is_slowed_with_retry_after_while_the_owner_signs_in(
     )
     assert (code, reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "too_many_attempts")
     assert 0 < int(metadata["retry_after_ms"]) <= 1000
-    owner = (("x-pf-client-address", "198.51.100.7"),)
+    owner = ((CLIENT_ADDRESS, "198.51.100.7"),)
     assert (await stub.SignIn(sign_in("Ann"), metadata=owner)).username == "Ann"
 
 

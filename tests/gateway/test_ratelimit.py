@@ -8,8 +8,8 @@ import grpc
 import pytest
 
 from photofinish.client.v1 import arena_pb2
+from services.common.identity import CLIENT_ADDRESS
 from services.common.rejection import Rejection
-from services.gateway.auth import CLIENT_ADDRESS
 from services.gateway.grpcweb import RequestRefused
 from services.gateway.local import LocalArena
 from services.gateway.ratelimit import CommandRate, sign_in_rate
