@@ -19,7 +19,9 @@ from photofinish.tournaments.v1 import tournaments_pb2
 ARENA = "/photofinish.client.v1.Arena"
 SUBMIT_RETRIES = 3
 REFRESH_BEFORE_S = 60  # an access token with less left than this is refreshed first
-NO_ACCESS_NEEDED = frozenset({"SignIn", "SignUp", "SignInAccount", "RefreshSession"})
+NO_ACCESS_NEEDED = frozenset(
+    {"SignIn", "SignUp", "SignInAccount", "RefreshSession", "BeginPasskeySignIn", "PasskeySignIn"}
+)
 
 
 class ArenaClient:
@@ -89,6 +91,53 @@ class ArenaClient:
     async def delete_account(self, password: str) -> account_pb2.SignOutReply:
         request = account_pb2.DeleteAccountRequest(password=password)
         return await self.web.unary(f"{ARENA}/DeleteAccount", request, account_pb2.SignOutReply)
+
+    async def begin_adding_passkey(self) -> account_pb2.PasskeyChallenge:
+        """The options for navigator.credentials.create (WebAuthn's JSON form)."""
+        return await self.web.unary(
+            f"{ARENA}/BeginAddPasskey",
+            account_pb2.BeginAddPasskeyRequest(),
+            account_pb2.PasskeyChallenge,
+        )
+
+    async def add_passkey(
+        self, challenge_id: str, credential_json: str, name: str = ""
+    ) -> account_pb2.Passkey:
+        request = account_pb2.AddPasskeyRequest(
+            challenge_id=challenge_id, credential_json=credential_json, name=name
+        )
+        return await self.web.unary(f"{ARENA}/AddPasskey", request, account_pb2.Passkey)
+
+    async def list_passkeys(self) -> account_pb2.ListPasskeysReply:
+        return await self.web.unary(
+            f"{ARENA}/ListPasskeys",
+            account_pb2.ListPasskeysRequest(),
+            account_pb2.ListPasskeysReply,
+        )
+
+    async def remove_passkey(self, credential_id: str) -> account_pb2.ListPasskeysReply:
+        request = account_pb2.RemovePasskeyRequest(credential_id=credential_id)
+        return await self.web.unary(
+            f"{ARENA}/RemovePasskey", request, account_pb2.ListPasskeysReply
+        )
+
+    async def begin_passkey_sign_in(self) -> account_pb2.PasskeyChallenge:
+        """The options for navigator.credentials.get (WebAuthn's JSON form)."""
+        return await self.web.unary(
+            f"{ARENA}/BeginPasskeySignIn",
+            account_pb2.BeginPasskeySignInRequest(),
+            account_pb2.PasskeyChallenge,
+        )
+
+    async def passkey_sign_in(
+        self, challenge_id: str, credential_json: str, device: str
+    ) -> account_pb2.AccountSession:
+        request = account_pb2.PasskeySignInRequest(
+            challenge_id=challenge_id, credential_json=credential_json, device=device
+        )
+        return self._signed_in(
+            await self.web.unary(f"{ARENA}/PasskeySignIn", request, account_pb2.AccountSession)
+        )
 
     def _signed_in(self, session: account_pb2.AccountSession) -> account_pb2.AccountSession:
         self.web.token, self.player_id, self.name = (

@@ -51,6 +51,33 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX refresh_tokens_by_session ON refresh_tokens (session_id)",
         ),
     ),
+    Migration(
+        2,
+        "passkeys, and the WebAuthn challenges waiting for an answer",
+        (
+            # A passkey's credential id and COSE public key, base64url; sign_count is the
+            # authenticator's counter (0 for those that keep none, as most passkeys do).
+            """CREATE TABLE passkeys (
+                credential_id TEXT PRIMARY KEY,
+                player_id TEXT NOT NULL REFERENCES accounts (player_id),
+                public_key TEXT NOT NULL,
+                sign_count BIGINT NOT NULL,
+                name TEXT NOT NULL,
+                added_unix_s DOUBLE PRECISION NOT NULL,
+                last_used_unix_s DOUBLE PRECISION
+            )""",
+            "CREATE INDEX passkeys_by_player ON passkeys (player_id)",
+            # A challenge is answered once: the row goes when it is answered or expires.
+            # player_id is the account adding a passkey ('' for a sign-in).
+            """CREATE TABLE passkey_challenges (
+                challenge_id TEXT PRIMARY KEY,
+                challenge TEXT NOT NULL,
+                player_id TEXT NOT NULL,
+                expires_unix_s DOUBLE PRECISION NOT NULL
+            )""",
+            "CREATE INDEX passkey_challenges_by_expiry ON passkey_challenges (expires_unix_s)",
+        ),
+    ),
 )
 
 

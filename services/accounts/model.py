@@ -20,6 +20,10 @@ class Reason(enum.Enum):
     SESSION_ENDED = "session_ended"
     NO_SUCH_SESSION = "no_such_session"
     TOO_MANY_ATTEMPTS = "too_many_attempts"  # with retry_after_ms
+    BAD_ORIGIN = "bad_origin"  # passkeys: the page's origin is not one an RP ID comes from
+    CHALLENGE_UNKNOWN = "challenge_unknown"  # never offered, answered before, or expired
+    PASSKEY_UNKNOWN = "passkey_unknown"  # on no account (removed, or its account deleted)
+    PASSKEY_REFUSED = "passkey_refused"  # the authenticator's answer does not check out
 
 
 class Refused(Exception):

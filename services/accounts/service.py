@@ -12,6 +12,8 @@ from prometheus_client import Counter
 
 from photofinish.accounts.v1 import accounts_pb2, accounts_pb2_grpc
 from services.accounts.config import Config
+from services.accounts.credentials import Credentials
+from services.accounts.passkeys import Passkeys
 from services.accounts.passwords import Hasher
 from services.accounts.servicer import AccountsServicer
 from services.accounts.signing import Signing
@@ -39,9 +41,12 @@ class AccountsService:
             memory_kib=config.argon2_memory_kib,
         )
         self.signing = Signing(self.store, hasher, on_failed_sign_in=FAILED_SIGN_INS.inc)
+        self.passkeys = Passkeys(Credentials(self.store.database), self.store)
 
     def register(self, server: grpc.aio.Server) -> Sequence[str]:
-        accounts_pb2_grpc.add_AccountsServicer_to_server(AccountsServicer(self.signing), server)
+        accounts_pb2_grpc.add_AccountsServicer_to_server(
+            AccountsServicer(self.signing, self.passkeys), server
+        )
         return [accounts_pb2.DESCRIPTOR.services_by_name["Accounts"].full_name]
 
     @contextlib.asynccontextmanager

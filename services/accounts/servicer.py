@@ -11,8 +11,10 @@ from typing import Any, NoReturn, TypeVar
 import grpc
 
 from photofinish.accounts.v1 import accounts_pb2, accounts_pb2_grpc
+from services.accounts.credentials import Passkey
 from services.accounts.model import Reason, Refused, SignedIn
 from services.accounts.names import BadName
+from services.accounts.passkeys import Passkeys
 from services.accounts.passwords import BadPassword
 from services.accounts.signing import Signing
 from services.common.identity import CLIENT_ADDRESS, text_values
@@ -21,6 +23,7 @@ from services.common.rejection import Rejection
 T = TypeVar("T")
 Context = grpc.aio.ServicerContext[Any, Any]
 MAX_ID_CHARS = 64
+MAX_CREDENTIAL_ID_CHARS = 1368  # WebAuthn's 1023 bytes at most, in base64url
 
 _CODES = {
     Reason.TAKEN: grpc.StatusCode.ALREADY_EXISTS,
@@ -32,12 +35,17 @@ _CODES = {
     Reason.SESSION_ENDED: grpc.StatusCode.UNAUTHENTICATED,
     Reason.NO_SUCH_SESSION: grpc.StatusCode.NOT_FOUND,
     Reason.TOO_MANY_ATTEMPTS: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    Reason.BAD_ORIGIN: grpc.StatusCode.FAILED_PRECONDITION,
+    Reason.CHALLENGE_UNKNOWN: grpc.StatusCode.UNAUTHENTICATED,
+    Reason.PASSKEY_UNKNOWN: grpc.StatusCode.UNAUTHENTICATED,
+    Reason.PASSKEY_REFUSED: grpc.StatusCode.UNAUTHENTICATED,
 }
 
 
 class AccountsServicer(accounts_pb2_grpc.AccountsServicer):
-    def __init__(self, signing: Signing) -> None:
+    def __init__(self, signing: Signing, passkeys: Passkeys) -> None:
         self._signing = signing
+        self._passkeys = passkeys
 
     async def SignUp(
         self, request: accounts_pb2.SignUpRequest, context: Context
@@ -97,6 +105,68 @@ class AccountsServicer(accounts_pb2_grpc.AccountsServicer):
         ended = await _answer(context, self._signing.delete(player_id, request.password))
         return accounts_pb2.SignOutReply(ended_session_ids=ended)
 
+    async def BeginAddPasskey(
+        self, request: accounts_pb2.BeginAddPasskeyRequest, context: Context
+    ) -> accounts_pb2.PasskeyChallenge:
+        player_id = await _checked(context, request.player_id, "player_id")
+        begun = await _answer(context, self._passkeys.begin_adding(player_id, request.origin))
+        return accounts_pb2.PasskeyChallenge(challenge_id=begun[0], options_json=begun[1])
+
+    async def AddPasskey(
+        self, request: accounts_pb2.AddPasskeyRequest, context: Context
+    ) -> accounts_pb2.Passkey:
+        player_id = await _checked(context, request.player_id, "player_id")
+        challenge_id = await _checked(context, request.challenge_id, "challenge_id")
+        added = await _answer(
+            context,
+            self._passkeys.add(
+                player_id, request.origin, challenge_id, request.credential_json, request.name
+            ),
+        )
+        return _passkey(added)
+
+    async def ListPasskeys(
+        self, request: accounts_pb2.ListPasskeysRequest, context: Context
+    ) -> accounts_pb2.ListPasskeysReply:
+        player_id = await _checked(context, request.player_id, "player_id")
+        held = await _answer(context, self._passkeys.of(player_id))
+        return accounts_pb2.ListPasskeysReply(passkeys=[_passkey(p) for p in held])
+
+    async def RemovePasskey(
+        self, request: accounts_pb2.RemovePasskeyRequest, context: Context
+    ) -> accounts_pb2.ListPasskeysReply:
+        player_id = await _checked(context, request.player_id, "player_id")
+        credential_id = await _checked(context, request.credential_id, "credential_id", long=True)
+        left = await _answer(context, self._passkeys.remove(player_id, credential_id))
+        return accounts_pb2.ListPasskeysReply(passkeys=[_passkey(p) for p in left])
+
+    async def BeginPasskeySignIn(
+        self, request: accounts_pb2.BeginPasskeySignInRequest, context: Context
+    ) -> accounts_pb2.PasskeyChallenge:
+        begun = await _answer(context, self._passkeys.begin_sign_in(request.origin))
+        return accounts_pb2.PasskeyChallenge(challenge_id=begun[0], options_json=begun[1])
+
+    async def PasskeySignIn(
+        self, request: accounts_pb2.PasskeySignInRequest, context: Context
+    ) -> accounts_pb2.Session:
+        challenge_id = await _checked(context, request.challenge_id, "challenge_id")
+        signed = await _answer(
+            context,
+            self._passkeys.sign_in(
+                request.origin, challenge_id, request.credential_json, request.device
+            ),
+        )
+        return _session(signed)
+
+
+def _passkey(passkey: Passkey) -> accounts_pb2.Passkey:
+    return accounts_pb2.Passkey(
+        credential_id=passkey.credential_id,
+        name=passkey.name,
+        added_unix_s=int(passkey.added_unix_s),
+        last_used_unix_s=int(passkey.last_used_unix_s),
+    )
+
 
 def _session(signed: SignedIn) -> accounts_pb2.Session:
     return accounts_pb2.Session(
@@ -119,10 +189,13 @@ async def _answer(context: Context, work: Awaitable[T]) -> T:
         await abort(context, grpc.StatusCode.INVALID_ARGUMENT, bad.problem.value, str(bad))
 
 
-async def _checked(context: Context, value: str, field: str, empty: bool = False) -> str:
-    """``value``, an id of at most 64 ASCII characters (or "" when ``empty``); else the
-    call ends INVALID_ARGUMENT ``bad_request``."""
-    if (not value and not empty) or len(value) > MAX_ID_CHARS or not value.isascii():
+async def _checked(
+    context: Context, value: str, field: str, empty: bool = False, long: bool = False
+) -> str:
+    """``value``, an id of at most 64 ASCII characters (``long``: a credential id's 1023)
+    or "" when ``empty``; else the call ends INVALID_ARGUMENT ``bad_request``."""
+    most = MAX_CREDENTIAL_ID_CHARS if long else MAX_ID_CHARS
+    if (not value and not empty) or len(value) > most or not value.isascii():
         await abort(
             context, grpc.StatusCode.INVALID_ARGUMENT, "bad_request", f"{field} is malformed"
         )

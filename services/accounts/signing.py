@@ -48,7 +48,7 @@ class Signing:
         account = await self._store.create(player_id, name, names.key(name), hashed)
         if account is None:
             raise Refused(Reason.TAKEN, f"the name {name!r} is taken: choose another")
-        return await self._store.begin(account, _device(device))
+        return await self._store.begin(account, device_name(device))
 
     async def sign_in(self, username: str, password: str, device: str, address: str) -> SignedIn:
         """Start a session for the account whose name and password these are.
@@ -80,7 +80,7 @@ class Signing:
             await self._store.set_password_hash(
                 account.player_id, await self._hasher.hash(password)
             )
-        return await self._store.begin(account, _device(device))
+        return await self._store.begin(account, device_name(device))
 
     async def refresh(self, token: str) -> SignedIn:
         return await self._store.refresh(token)
@@ -106,7 +106,7 @@ class Signing:
         return await self._store.delete(player_id)
 
 
-def _device(device: str) -> str:
+def device_name(device: str) -> str:
     """What the client says it is, as printable text of a sensible length."""
     printable = "".join(c for c in device if c.isprintable())
     return " ".join(printable.split())[:MAX_DEVICE_CHARS] or "unknown device"

@@ -229,6 +229,8 @@ def delete(session: Session, player_id: str, now: float) -> tuple[str, ...]:
             "UPDATE accounts SET deleted_unix_s = ?, password_hash = '' WHERE player_id = ?",
             (now, player_id),
         )
+        # Its passkeys go too: a deleted account is signed in to by nothing.
+        session.execute("DELETE FROM passkeys WHERE player_id = ?", (player_id,))
         rows = session.rows(
             "SELECT session_id FROM sessions WHERE player_id = ? AND ended_unix_s IS NULL",
             (player_id,),

@@ -32,6 +32,7 @@ from services.gateway.live import LiveMatches
 from services.gateway.local import LocalArena
 from services.gateway.ops import OPS_PAGE, add_ops_routes, failure_rate
 from services.gateway.page import PLACEHOLDER, placeholder
+from services.gateway.passkeys import PasskeyDesk
 from services.gateway.play import PlayEndpoint
 from services.gateway.presence import Presence
 from services.gateway.ratelimit import CommandRate, sign_in_rate
@@ -82,11 +83,13 @@ async def main(config: Config) -> None:
         open_sessions,
     )
     accounts = account_desk(config, ended, arena)
+    passkeys = PasskeyDesk(accounts, config.passkey_origin)
     grpc_web = GrpcWebConfig(
         routes=public_routes(),
         local={
             **arena.methods(),
             **accounts.methods(),
+            **passkeys.methods(),
             f"{ARENA}/ListLiveMatches": live.list_live_matches,
         },
         backends={
@@ -152,6 +155,7 @@ async def main(config: Config) -> None:
     await runner.setup()
     site = web.TCPSite(runner, config.host, config.http_port)
     await site.start()
+    passkeys.origin = passkeys.origin or f"http://localhost:{bound_port(site)}"
     cap = ConnectionCap(runner, config.connections_per_address, config.streams_unlimited)
     cap.start()
     try:

@@ -47,20 +47,25 @@ class AccountDesk:
         check_sign_in: Callable[[Metadata], dict[str, str]],
         offered: bool = True,
     ) -> None:
-        self._channel = channel
-        self._offered = offered
+        self.channel = channel
+        self.offered = offered
         self._accounts = accounts_pb2_grpc.AccountsStub(channel)
         self._mint = mint
         self._announce = announce
-        self._limited = check_sign_in  # the guest's sign-in budget: one per address
+        self.check_sign_in = check_sign_in  # the guest's sign-in budget: one per address
 
     async def close(self) -> None:
-        await self._channel.close()
+        await self.channel.close()
+
+    @staticmethod
+    def not_offered(names: Sequence[str]) -> dict[str, LocalMethod]:
+        """The methods ``names``, each refused: this gateway has no accounts service."""
+        return {f"{ARENA}/{name}": _not_offered for name in names}
 
     def methods(self) -> dict[str, LocalMethod]:
         """Return the methods by public path, for the gRPC-web translator's ``local``."""
-        if not self._offered:
-            return {f"{ARENA}/{name}": _not_offered for name in ACCOUNT_METHODS}
+        if not self.offered:
+            return self.not_offered(ACCOUNT_METHODS)
         return {
             f"{ARENA}/SignUp": self.sign_up,
             f"{ARENA}/SignInAccount": self.sign_in,
@@ -72,9 +77,9 @@ class AccountDesk:
 
     async def sign_up(self, request: Message, metadata: Metadata) -> bytes:
         assert isinstance(request, account_pb2.SignUpRequest)
-        values = self._limited(metadata)
+        values = self.check_sign_in(metadata)
         guest = values.get(PLAYER_ID, "") if not values.get(SESSION_ID) else ""
-        session = await self._call(
+        session = await self.call(
             self._accounts.SignUp(
                 accounts_pb2.SignUpRequest(
                     username=request.username,
@@ -85,12 +90,12 @@ class AccountDesk:
                 timeout=CALL_TIMEOUT_S,
             )
         )
-        return self._signed_in(session)
+        return self.signed_in(session)
 
     async def sign_in(self, request: Message, metadata: Metadata) -> bytes:
         assert isinstance(request, account_pb2.AccountSignInRequest)
-        values = self._limited(metadata)
-        session = await self._call(
+        values = self.check_sign_in(metadata)
+        session = await self.call(
             self._accounts.SignIn(
                 accounts_pb2.SignInRequest(
                     username=request.username, password=request.password, device=request.device
@@ -99,7 +104,7 @@ class AccountDesk:
                 timeout=CALL_TIMEOUT_S,
             )
         )
-        return self._signed_in(session)
+        return self.signed_in(session)
 
     async def refresh(self, request: Message, metadata: Metadata) -> bytes:
         assert isinstance(request, account_pb2.RefreshSessionRequest)
@@ -115,12 +120,12 @@ class AccountDesk:
             if ended:
                 await self._announce((ended,))
             raise RequestRefused(status_of(error)) from None
-        return self._signed_in(session)
+        return self.signed_in(session)
 
     async def list_devices(self, request: Message, metadata: Metadata) -> bytes:
         assert isinstance(request, account_pb2.ListDevicesRequest)
-        player_id, session_id = _account_of(metadata)
-        reply = await self._call(
+        player_id, session_id = account_of(metadata)
+        reply = await self.call(
             self._accounts.ListDevices(
                 accounts_pb2.ListDevicesRequest(player_id=player_id), timeout=CALL_TIMEOUT_S
             )
@@ -140,9 +145,9 @@ class AccountDesk:
 
     async def sign_out(self, request: Message, metadata: Metadata) -> bytes:
         assert isinstance(request, account_pb2.SignOutRequest)
-        player_id, session_id = _account_of(metadata)
+        player_id, session_id = account_of(metadata)
         chosen = "" if request.everywhere else (request.session_id or session_id)
-        reply = await self._call(
+        reply = await self.call(
             self._accounts.SignOut(
                 accounts_pb2.SignOutRequest(player_id=player_id, session_id=chosen),
                 timeout=CALL_TIMEOUT_S,
@@ -155,8 +160,8 @@ class AccountDesk:
 
     async def delete_account(self, request: Message, metadata: Metadata) -> bytes:
         assert isinstance(request, account_pb2.DeleteAccountRequest)
-        player_id, _ = _account_of(metadata)
-        reply = await self._call(
+        player_id, _ = account_of(metadata)
+        reply = await self.call(
             self._accounts.DeleteAccount(
                 accounts_pb2.DeleteAccountRequest(player_id=player_id, password=request.password),
                 timeout=CALL_TIMEOUT_S,
@@ -167,13 +172,15 @@ class AccountDesk:
             ended_session_ids=reply.ended_session_ids
         ).SerializeToString()
 
-    async def _call(self, call: Awaitable[T]) -> T:
+    async def call(self, call: Awaitable[T]) -> T:
+        """What the accounts service answers; its refusal, passed on to the client."""
         try:
             return await call
         except grpc.aio.AioRpcError as error:
             raise RequestRefused(status_of(error)) from None
 
-    def _signed_in(self, session: accounts_pb2.Session) -> bytes:
+    def signed_in(self, session: accounts_pb2.Session) -> bytes:
+        """The client's AccountSession: the accounts service's, with an access token."""
         access, expires = self._mint(session.player_id, session.username, session.session_id)
         return account_pb2.AccountSession(
             access_token=access,
@@ -196,7 +203,7 @@ async def _not_offered(request: Message, metadata: Metadata) -> bytes:
     )
 
 
-def _account_of(metadata: Metadata) -> tuple[str, str]:
+def account_of(metadata: Metadata) -> tuple[str, str]:
     """The caller's player id and session; a guest is refused (accounts only)."""
     values = text_values(metadata)
     session_id = values.get(SESSION_ID, "")

@@ -36,6 +36,9 @@ class Config:
     ops_failures_per_minute: float = FAILURES_PER_MINUTE  # wrong passwords, per address
     tournaments_addr: str = ""
     accounts_addr: str = ""  # PF_ACCOUNTS_ADDR; empty: accounts are not offered
+    # The page's origin, as players' browsers see it: passkeys are bound to its host.
+    # Empty: http://localhost:<this gateway's port>.
+    passkey_origin: str = ""
     access_ttl_s: int = ACCESS_TTL_S  # an account's access token (tests shorten it)
     caller_token: str = ""  # PF_CALLER_TOKEN: what the services know the gateway by
     presence_every_s: float = 5.0  # how often the seats with a stream open are named
@@ -71,6 +74,7 @@ class Config:
             ),
             tournaments_addr=env.get("PF_TOURNAMENTS_ADDR", "127.0.0.1:7105"),
             accounts_addr=env.get("PF_ACCOUNTS_ADDR", ""),
+            passkey_origin=env.get("PF_PASSKEY_ORIGIN", ""),
             access_ttl_s=int(env.get("PF_ACCESS_TTL_S", str(ACCESS_TTL_S))),
             caller_token=env.get("PF_CALLER_TOKEN", ""),
             presence_every_s=float(env.get("PF_PRESENCE_EVERY_S", "5")),

@@ -10,7 +10,15 @@ from services.gateway.grpcweb import MethodKind, Route
 ARENA = "/photofinish.client.v1.Arena"
 SIGN_IN = f"{ARENA}/SignIn"
 # The methods that sign in take no bearer token; SignUp takes a guest's when one is sent.
-NO_TOKEN = frozenset({SIGN_IN, f"{ARENA}/SignInAccount", f"{ARENA}/RefreshSession"})
+NO_TOKEN = frozenset(
+    {
+        SIGN_IN,
+        f"{ARENA}/SignInAccount",
+        f"{ARENA}/RefreshSession",
+        f"{ARENA}/BeginPasskeySignIn",
+        f"{ARENA}/PasskeySignIn",
+    }
+)
 TOKEN_IF_SENT = frozenset({f"{ARENA}/SignUp"})
 ACCOUNT_METHODS = (
     "SignUp",
@@ -19,6 +27,14 @@ ACCOUNT_METHODS = (
     "ListDevices",
     "SignOut",
     "DeleteAccount",
+)
+PASSKEY_METHODS = (
+    "BeginAddPasskey",
+    "AddPasskey",
+    "ListPasskeys",
+    "RemovePasskey",
+    "BeginPasskeySignIn",
+    "PasskeySignIn",
 )
 
 _ARBITRATION = "/photofinish.arbitration.v1.Arbitration"
@@ -33,7 +49,10 @@ _TABLE: dict[str, tuple[MethodKind, str, str]] = {
     "SignIn": (MethodKind.UNARY, "gateway", f"{ARENA}/SignIn"),
     # Accounts: the gateway asks the accounts service and signs the tokens itself
     # (services/gateway/accounts.py).
-    **{name: (MethodKind.UNARY, "gateway", f"{ARENA}/{name}") for name in ACCOUNT_METHODS},
+    **{
+        name: (MethodKind.UNARY, "gateway", f"{ARENA}/{name}")
+        for name in ACCOUNT_METHODS + PASSKEY_METHODS
+    },
     "Watch": (MethodKind.SERVER_STREAMING, "gateway", f"{ARENA}/Watch"),
     "Submit": (MethodKind.UNARY, "gateway", f"{ARENA}/Submit"),
     "ListLiveMatches": (MethodKind.UNARY, "gateway", f"{ARENA}/ListLiveMatches"),

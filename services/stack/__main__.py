@@ -49,11 +49,14 @@ async def main(args: argparse.Namespace) -> None:
         if stack.nats_urls:
             natsauth.save_operator_url(config.data_dir, stack.nats_url)
         users = "one user per service, new passwords each start" if stack.nats_urls else "as given"
+        # A name, not an address: passkeys (WebAuthn) need one, and localhost is a secure
+        # context over plain HTTP; the gateway's passkey origin is this one by default.
+        page = f"http://localhost:{PROJECT_PORTS.gateway}"
         print(
             f"\nPhoto Finish is running.\n"
-            f"  Play in a browser:  {stack.gateway_url}/\n"
-            f"  Play in a terminal: .venv/bin/python -m clients.cli --url {stack.gateway_url}\n"
-            f"  Ops page:           {stack.gateway_url}/ops  (user operator, password in"
+            f"  Play in a browser:  {page}/\n"
+            f"  Play in a terminal: .venv/bin/python -m clients.cli --url {page}\n"
+            f"  Ops page:           {page}/ops  (user operator, password in"
             f" {config.data_dir / OPS_PASSWORD_FILE}, new each start)\n"
             f"  Gateway's metrics:  http://{stack.address('gateway', 'metrics')}/metrics\n"
             f"  NATS:               nats://{host}:{port}  ({users})\n"

@@ -5,49 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Awaitable, Sequence
 
 import grpc
 import pytest
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 
 from photofinish.accounts.v1 import accounts_pb2, accounts_pb2_grpc
 from services.accounts.attempts import FREE_PER_NAME
-from services.accounts.passwords import Hasher
-from services.accounts.servicer import AccountsServicer
-from services.accounts.signing import Signing
-from services.accounts.store import Store
 from services.common.identity import CLIENT_ADDRESS
-from services.common.serving import Listen, grpc_server
+from tests.accounts.calls import refusal
 
 GOOD = "correct horse battery"
-
-
-@pytest.fixture
-async def stub(store: Store) -> AsyncIterator[accounts_pb2_grpc.AccountsAsyncStub]:
-    signing = Signing(store, Hasher(time_cost=1, memory_kib=8, parallelism=1))
-
-    def register(server: grpc.aio.Server) -> Sequence[str]:
-        accounts_pb2_grpc.add_AccountsServicer_to_server(AccountsServicer(signing), server)
-        return ["photofinish.accounts.v1.Accounts"]
-
-    async with (
-        grpc_server(Listen("127.0.0.1", 0, 0), register) as (_, port, _health),
-        grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel,
-    ):
-        yield accounts_pb2_grpc.AccountsStub(channel)
-
-
-async def refusal(call: Awaitable[object]) -> tuple[grpc.StatusCode, str, dict[str, str]]:
-    """The call's status code, reason and metadata; it must be refused."""
-    with pytest.raises(grpc.aio.AioRpcError) as error:
-        await call
-    status = rpc_status.from_call(error.value)  # type: ignore[arg-type]
-    assert status is not None
-    info = error_details_pb2.ErrorInfo()
-    status.details[0].Unpack(info)
-    return error.value.code(), info.reason, dict(info.metadata)
 
 
 def sign_up(name: str, password: str = GOOD, guest: str = "") -> accounts_pb2.SignUpRequest:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -20,6 +21,7 @@ from clients.arena import ArenaClient, CallError
 from clients.play import PlaySocket
 from photofinish.game.v1 import game_pb2
 from services.stack.stack import Stack, StackConfig, run_stack
+from tests.accounts.authenticator import SoftAuthenticator
 from tests.conftest import POSTGRES_URL
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -191,3 +193,43 @@ async def test_a_deleted_account_is_refused_and_its_name_stays_taken(
     again = await refused(client(arena).sign_in_account(name, PASSWORD, "desktop"))
     assert again.reason == "bad_credentials"
     assert (await refused(client(arena).sign_up(name, PASSWORD, "desktop"))).reason == "taken"
+
+
+async def test_a_passkey_added_on_one_device_signs_in_on_another(
+    arena: tuple[Stack, aiohttp.ClientSession],
+) -> None:
+    stack, _ = arena
+    # The gateway names its page's origin http://localhost:<port> (PF_PASSKEY_ORIGIN unset).
+    origin = stack.gateway_url.replace("127.0.0.1", "localhost")
+    desktop, phone = client(arena), client(arena)
+    made = await desktop.sign_up(unique("Pk"), PASSWORD, "desktop")
+    authenticator = SoftAuthenticator()
+    begun = await desktop.begin_adding_passkey()
+    assert json.loads(begun.options_json)["rp"]["id"] == "localhost"
+    added = await desktop.add_passkey(
+        begun.challenge_id, authenticator.create(begun.options_json, origin), "laptop"
+    )
+    assert [p.name for p in (await desktop.list_passkeys()).passkeys] == ["laptop"]
+    asked = await phone.begin_passkey_sign_in()
+    signed = await phone.passkey_sign_in(
+        asked.challenge_id, authenticator.get(asked.options_json, origin), "phone"
+    )
+    assert (signed.player_id, signed.username) == (made.player_id, made.username)
+    assert len((await phone.list_devices()).devices) == 2
+    # A page elsewhere that got the same answer signed gets nothing.
+    asked = await client(arena).begin_passkey_sign_in()
+    forged = authenticator.get(asked.options_json, "http://localhost:1")
+    error = await refused(client(arena).passkey_sign_in(asked.challenge_id, forged, "phone"))
+    assert error.reason == "passkey_refused"
+    await desktop.remove_passkey(added.credential_id)
+    asked = await phone.begin_passkey_sign_in()
+    answer = authenticator.get(asked.options_json, origin)
+    assert (await refused(phone.passkey_sign_in(asked.challenge_id, answer, "phone"))).reason == (
+        "passkey_unknown"
+    )
+
+
+async def test_a_guest_cannot_add_a_passkey(arena: tuple[Stack, aiohttp.ClientSession]) -> None:
+    guest = client(arena)
+    await guest.sign_in("Gus")
+    assert (await refused(guest.begin_adding_passkey())).reason == "account_needed"

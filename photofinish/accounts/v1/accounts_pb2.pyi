@@ -267,3 +267,224 @@ class DeleteAccountRequest(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___DeleteAccountRequest: _TypeAlias = DeleteAccountRequest  # noqa: Y015
+
+@_typing.final
+class BeginAddPasskeyRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    ORIGIN_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    origin: _builtins.str
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        origin: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["origin", b"origin", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BeginAddPasskeyRequest: _TypeAlias = BeginAddPasskeyRequest  # noqa: Y015
+
+@_typing.final
+class PasskeyChallenge(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHALLENGE_ID_FIELD_NUMBER: _builtins.int
+    OPTIONS_JSON_FIELD_NUMBER: _builtins.int
+    challenge_id: _builtins.str
+    options_json: _builtins.str
+    """PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON
+    (WebAuthn Level 3), as the page's navigator.credentials call takes it.
+    """
+    def __init__(
+        self,
+        *,
+        challenge_id: _builtins.str = ...,
+        options_json: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["challenge_id", b"challenge_id", "options_json", b"options_json"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PasskeyChallenge: _TypeAlias = PasskeyChallenge  # noqa: Y015
+
+@_typing.final
+class AddPasskeyRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    ORIGIN_FIELD_NUMBER: _builtins.int
+    CHALLENGE_ID_FIELD_NUMBER: _builtins.int
+    CREDENTIAL_JSON_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    origin: _builtins.str
+    challenge_id: _builtins.str
+    credential_json: _builtins.str
+    """the RegistrationResponseJSON the page's authenticator made"""
+    name: _builtins.str
+    """what the player calls it (its device, by default)"""
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        origin: _builtins.str = ...,
+        challenge_id: _builtins.str = ...,
+        credential_json: _builtins.str = ...,
+        name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["challenge_id", b"challenge_id", "credential_json", b"credential_json", "name", b"name", "origin", b"origin", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AddPasskeyRequest: _TypeAlias = AddPasskeyRequest  # noqa: Y015
+
+@_typing.final
+class Passkey(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CREDENTIAL_ID_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    ADDED_UNIX_S_FIELD_NUMBER: _builtins.int
+    LAST_USED_UNIX_S_FIELD_NUMBER: _builtins.int
+    credential_id: _builtins.str
+    """base64url, as WebAuthn spells it"""
+    name: _builtins.str
+    added_unix_s: _builtins.int
+    last_used_unix_s: _builtins.int
+    """0: never used to sign in"""
+    def __init__(
+        self,
+        *,
+        credential_id: _builtins.str = ...,
+        name: _builtins.str = ...,
+        added_unix_s: _builtins.int = ...,
+        last_used_unix_s: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["added_unix_s", b"added_unix_s", "credential_id", b"credential_id", "last_used_unix_s", b"last_used_unix_s", "name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Passkey: _TypeAlias = Passkey  # noqa: Y015
+
+@_typing.final
+class ListPasskeysRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListPasskeysRequest: _TypeAlias = ListPasskeysRequest  # noqa: Y015
+
+@_typing.final
+class ListPasskeysReply(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PASSKEYS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def passkeys(self) -> _containers.RepeatedCompositeFieldContainer[Global___Passkey]:
+        """the most recently added first"""
+
+    def __init__(
+        self,
+        *,
+        passkeys: _abc.Iterable[Global___Passkey] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["passkeys", b"passkeys"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListPasskeysReply: _TypeAlias = ListPasskeysReply  # noqa: Y015
+
+@_typing.final
+class RemovePasskeyRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    CREDENTIAL_ID_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    credential_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        credential_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["credential_id", b"credential_id", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RemovePasskeyRequest: _TypeAlias = RemovePasskeyRequest  # noqa: Y015
+
+@_typing.final
+class BeginPasskeySignInRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ORIGIN_FIELD_NUMBER: _builtins.int
+    origin: _builtins.str
+    def __init__(
+        self,
+        *,
+        origin: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["origin", b"origin"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BeginPasskeySignInRequest: _TypeAlias = BeginPasskeySignInRequest  # noqa: Y015
+
+@_typing.final
+class PasskeySignInRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ORIGIN_FIELD_NUMBER: _builtins.int
+    CHALLENGE_ID_FIELD_NUMBER: _builtins.int
+    CREDENTIAL_JSON_FIELD_NUMBER: _builtins.int
+    DEVICE_FIELD_NUMBER: _builtins.int
+    origin: _builtins.str
+    challenge_id: _builtins.str
+    credential_json: _builtins.str
+    """the AuthenticationResponseJSON of a discoverable passkey"""
+    device: _builtins.str
+    def __init__(
+        self,
+        *,
+        origin: _builtins.str = ...,
+        challenge_id: _builtins.str = ...,
+        credential_json: _builtins.str = ...,
+        device: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["challenge_id", b"challenge_id", "credential_json", b"credential_json", "device", b"device", "origin", b"origin"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PasskeySignInRequest: _TypeAlias = PasskeySignInRequest  # noqa: Y015

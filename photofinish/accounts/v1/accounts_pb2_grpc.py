@@ -64,6 +64,36 @@ class AccountsStub:
                 request_serializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.DeleteAccountRequest.SerializeToString,
                 response_deserializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.SignOutReply.FromString,
                 _registered_method=True)
+        self.BeginAddPasskey = channel.unary_unary(
+                '/photofinish.accounts.v1.Accounts/BeginAddPasskey',
+                request_serializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.BeginAddPasskeyRequest.SerializeToString,
+                response_deserializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.PasskeyChallenge.FromString,
+                _registered_method=True)
+        self.AddPasskey = channel.unary_unary(
+                '/photofinish.accounts.v1.Accounts/AddPasskey',
+                request_serializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.AddPasskeyRequest.SerializeToString,
+                response_deserializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.Passkey.FromString,
+                _registered_method=True)
+        self.ListPasskeys = channel.unary_unary(
+                '/photofinish.accounts.v1.Accounts/ListPasskeys',
+                request_serializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.ListPasskeysRequest.SerializeToString,
+                response_deserializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.ListPasskeysReply.FromString,
+                _registered_method=True)
+        self.RemovePasskey = channel.unary_unary(
+                '/photofinish.accounts.v1.Accounts/RemovePasskey',
+                request_serializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.RemovePasskeyRequest.SerializeToString,
+                response_deserializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.ListPasskeysReply.FromString,
+                _registered_method=True)
+        self.BeginPasskeySignIn = channel.unary_unary(
+                '/photofinish.accounts.v1.Accounts/BeginPasskeySignIn',
+                request_serializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.BeginPasskeySignInRequest.SerializeToString,
+                response_deserializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.PasskeyChallenge.FromString,
+                _registered_method=True)
+        self.PasskeySignIn = channel.unary_unary(
+                '/photofinish.accounts.v1.Accounts/PasskeySignIn',
+                request_serializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.PasskeySignInRequest.SerializeToString,
+                response_deserializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.Session.FromString,
+                _registered_method=True)
 
 
 class AccountsServicer:
@@ -110,6 +140,46 @@ class AccountsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def BeginAddPasskey(self, request, context):
+        """Passkeys (WebAuthn): a challenge first, then the authenticator's answer to it. A
+        challenge is used once and lives five minutes. `origin` is the page's, as the gateway
+        serves it; the RP ID is its host.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AddPasskey(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListPasskeys(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RemovePasskey(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def BeginPasskeySignIn(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def PasskeySignIn(self, request, context):
+        """UNAUTHENTICATED `challenge_unknown`, `passkey_unknown` or `passkey_refused`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AccountsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -142,6 +212,36 @@ def add_AccountsServicer_to_server(servicer, server):
                     servicer.DeleteAccount,
                     request_deserializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.DeleteAccountRequest.FromString,
                     response_serializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.SignOutReply.SerializeToString,
+            ),
+            'BeginAddPasskey': grpc.unary_unary_rpc_method_handler(
+                    servicer.BeginAddPasskey,
+                    request_deserializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.BeginAddPasskeyRequest.FromString,
+                    response_serializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.PasskeyChallenge.SerializeToString,
+            ),
+            'AddPasskey': grpc.unary_unary_rpc_method_handler(
+                    servicer.AddPasskey,
+                    request_deserializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.AddPasskeyRequest.FromString,
+                    response_serializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.Passkey.SerializeToString,
+            ),
+            'ListPasskeys': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListPasskeys,
+                    request_deserializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.ListPasskeysRequest.FromString,
+                    response_serializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.ListPasskeysReply.SerializeToString,
+            ),
+            'RemovePasskey': grpc.unary_unary_rpc_method_handler(
+                    servicer.RemovePasskey,
+                    request_deserializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.RemovePasskeyRequest.FromString,
+                    response_serializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.ListPasskeysReply.SerializeToString,
+            ),
+            'BeginPasskeySignIn': grpc.unary_unary_rpc_method_handler(
+                    servicer.BeginPasskeySignIn,
+                    request_deserializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.BeginPasskeySignInRequest.FromString,
+                    response_serializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.PasskeyChallenge.SerializeToString,
+            ),
+            'PasskeySignIn': grpc.unary_unary_rpc_method_handler(
+                    servicer.PasskeySignIn,
+                    request_deserializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.PasskeySignInRequest.FromString,
+                    response_serializer=photofinish_dot_accounts_dot_v1_dot_accounts__pb2.Session.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -306,6 +406,168 @@ class Accounts:
             '/photofinish.accounts.v1.Accounts/DeleteAccount',
             photofinish_dot_accounts_dot_v1_dot_accounts__pb2.DeleteAccountRequest.SerializeToString,
             photofinish_dot_accounts_dot_v1_dot_accounts__pb2.SignOutReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def BeginAddPasskey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.accounts.v1.Accounts/BeginAddPasskey',
+            photofinish_dot_accounts_dot_v1_dot_accounts__pb2.BeginAddPasskeyRequest.SerializeToString,
+            photofinish_dot_accounts_dot_v1_dot_accounts__pb2.PasskeyChallenge.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AddPasskey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.accounts.v1.Accounts/AddPasskey',
+            photofinish_dot_accounts_dot_v1_dot_accounts__pb2.AddPasskeyRequest.SerializeToString,
+            photofinish_dot_accounts_dot_v1_dot_accounts__pb2.Passkey.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListPasskeys(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.accounts.v1.Accounts/ListPasskeys',
+            photofinish_dot_accounts_dot_v1_dot_accounts__pb2.ListPasskeysRequest.SerializeToString,
+            photofinish_dot_accounts_dot_v1_dot_accounts__pb2.ListPasskeysReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RemovePasskey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.accounts.v1.Accounts/RemovePasskey',
+            photofinish_dot_accounts_dot_v1_dot_accounts__pb2.RemovePasskeyRequest.SerializeToString,
+            photofinish_dot_accounts_dot_v1_dot_accounts__pb2.ListPasskeysReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def BeginPasskeySignIn(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.accounts.v1.Accounts/BeginPasskeySignIn',
+            photofinish_dot_accounts_dot_v1_dot_accounts__pb2.BeginPasskeySignInRequest.SerializeToString,
+            photofinish_dot_accounts_dot_v1_dot_accounts__pb2.PasskeyChallenge.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PasskeySignIn(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.accounts.v1.Accounts/PasskeySignIn',
+            photofinish_dot_accounts_dot_v1_dot_accounts__pb2.PasskeySignInRequest.SerializeToString,
+            photofinish_dot_accounts_dot_v1_dot_accounts__pb2.Session.FromString,
             options,
             channel_credentials,
             insecure,

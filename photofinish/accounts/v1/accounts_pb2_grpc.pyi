@@ -48,6 +48,17 @@ class AccountsStub:
     SignOut: _grpc.UnaryUnaryMultiCallable[_accounts_pb2.SignOutRequest, _accounts_pb2.SignOutReply]
     """Ends one session, or all of the player's; the reply names those ended."""
     DeleteAccount: _grpc.UnaryUnaryMultiCallable[_accounts_pb2.DeleteAccountRequest, _accounts_pb2.SignOutReply]
+    BeginAddPasskey: _grpc.UnaryUnaryMultiCallable[_accounts_pb2.BeginAddPasskeyRequest, _accounts_pb2.PasskeyChallenge]
+    """Passkeys (WebAuthn): a challenge first, then the authenticator's answer to it. A
+    challenge is used once and lives five minutes. `origin` is the page's, as the gateway
+    serves it; the RP ID is its host.
+    """
+    AddPasskey: _grpc.UnaryUnaryMultiCallable[_accounts_pb2.AddPasskeyRequest, _accounts_pb2.Passkey]
+    ListPasskeys: _grpc.UnaryUnaryMultiCallable[_accounts_pb2.ListPasskeysRequest, _accounts_pb2.ListPasskeysReply]
+    RemovePasskey: _grpc.UnaryUnaryMultiCallable[_accounts_pb2.RemovePasskeyRequest, _accounts_pb2.ListPasskeysReply]
+    BeginPasskeySignIn: _grpc.UnaryUnaryMultiCallable[_accounts_pb2.BeginPasskeySignInRequest, _accounts_pb2.PasskeyChallenge]
+    PasskeySignIn: _grpc.UnaryUnaryMultiCallable[_accounts_pb2.PasskeySignInRequest, _accounts_pb2.Session]
+    """UNAUTHENTICATED `challenge_unknown`, `passkey_unknown` or `passkey_refused`."""
 
 @_typing.type_check_only
 class AccountsAsyncStub(AccountsStub):
@@ -64,6 +75,17 @@ class AccountsAsyncStub(AccountsStub):
     SignOut: _aio.UnaryUnaryMultiCallable[_accounts_pb2.SignOutRequest, _accounts_pb2.SignOutReply]  # type: ignore[assignment]
     """Ends one session, or all of the player's; the reply names those ended."""
     DeleteAccount: _aio.UnaryUnaryMultiCallable[_accounts_pb2.DeleteAccountRequest, _accounts_pb2.SignOutReply]  # type: ignore[assignment]
+    BeginAddPasskey: _aio.UnaryUnaryMultiCallable[_accounts_pb2.BeginAddPasskeyRequest, _accounts_pb2.PasskeyChallenge]  # type: ignore[assignment]
+    """Passkeys (WebAuthn): a challenge first, then the authenticator's answer to it. A
+    challenge is used once and lives five minutes. `origin` is the page's, as the gateway
+    serves it; the RP ID is its host.
+    """
+    AddPasskey: _aio.UnaryUnaryMultiCallable[_accounts_pb2.AddPasskeyRequest, _accounts_pb2.Passkey]  # type: ignore[assignment]
+    ListPasskeys: _aio.UnaryUnaryMultiCallable[_accounts_pb2.ListPasskeysRequest, _accounts_pb2.ListPasskeysReply]  # type: ignore[assignment]
+    RemovePasskey: _aio.UnaryUnaryMultiCallable[_accounts_pb2.RemovePasskeyRequest, _accounts_pb2.ListPasskeysReply]  # type: ignore[assignment]
+    BeginPasskeySignIn: _aio.UnaryUnaryMultiCallable[_accounts_pb2.BeginPasskeySignInRequest, _accounts_pb2.PasskeyChallenge]  # type: ignore[assignment]
+    PasskeySignIn: _aio.UnaryUnaryMultiCallable[_accounts_pb2.PasskeySignInRequest, _accounts_pb2.Session]  # type: ignore[assignment]
+    """UNAUTHENTICATED `challenge_unknown`, `passkey_unknown` or `passkey_refused`."""
 
 class AccountsServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -113,5 +135,52 @@ class AccountsServicer(metaclass=_abc_1.ABCMeta):
         request: _accounts_pb2.DeleteAccountRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_accounts_pb2.SignOutReply, _abc.Awaitable[_accounts_pb2.SignOutReply]]: ...
+
+    @_abc_1.abstractmethod
+    def BeginAddPasskey(
+        self,
+        request: _accounts_pb2.BeginAddPasskeyRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_accounts_pb2.PasskeyChallenge, _abc.Awaitable[_accounts_pb2.PasskeyChallenge]]:
+        """Passkeys (WebAuthn): a challenge first, then the authenticator's answer to it. A
+        challenge is used once and lives five minutes. `origin` is the page's, as the gateway
+        serves it; the RP ID is its host.
+        """
+
+    @_abc_1.abstractmethod
+    def AddPasskey(
+        self,
+        request: _accounts_pb2.AddPasskeyRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_accounts_pb2.Passkey, _abc.Awaitable[_accounts_pb2.Passkey]]: ...
+
+    @_abc_1.abstractmethod
+    def ListPasskeys(
+        self,
+        request: _accounts_pb2.ListPasskeysRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_accounts_pb2.ListPasskeysReply, _abc.Awaitable[_accounts_pb2.ListPasskeysReply]]: ...
+
+    @_abc_1.abstractmethod
+    def RemovePasskey(
+        self,
+        request: _accounts_pb2.RemovePasskeyRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_accounts_pb2.ListPasskeysReply, _abc.Awaitable[_accounts_pb2.ListPasskeysReply]]: ...
+
+    @_abc_1.abstractmethod
+    def BeginPasskeySignIn(
+        self,
+        request: _accounts_pb2.BeginPasskeySignInRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_accounts_pb2.PasskeyChallenge, _abc.Awaitable[_accounts_pb2.PasskeyChallenge]]: ...
+
+    @_abc_1.abstractmethod
+    def PasskeySignIn(
+        self,
+        request: _accounts_pb2.PasskeySignInRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_accounts_pb2.Session, _abc.Awaitable[_accounts_pb2.Session]]:
+        """UNAUTHENTICATED `challenge_unknown`, `passkey_unknown` or `passkey_refused`."""
 
 def add_AccountsServicer_to_server(servicer: AccountsServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -76,6 +76,36 @@ class ArenaStub:
                 request_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.DeleteAccountRequest.SerializeToString,
                 response_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.SignOutReply.FromString,
                 _registered_method=True)
+        self.BeginAddPasskey = channel.unary_unary(
+                '/photofinish.client.v1.Arena/BeginAddPasskey',
+                request_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.BeginAddPasskeyRequest.SerializeToString,
+                response_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.PasskeyChallenge.FromString,
+                _registered_method=True)
+        self.AddPasskey = channel.unary_unary(
+                '/photofinish.client.v1.Arena/AddPasskey',
+                request_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.AddPasskeyRequest.SerializeToString,
+                response_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.Passkey.FromString,
+                _registered_method=True)
+        self.ListPasskeys = channel.unary_unary(
+                '/photofinish.client.v1.Arena/ListPasskeys',
+                request_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.ListPasskeysRequest.SerializeToString,
+                response_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.ListPasskeysReply.FromString,
+                _registered_method=True)
+        self.RemovePasskey = channel.unary_unary(
+                '/photofinish.client.v1.Arena/RemovePasskey',
+                request_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.RemovePasskeyRequest.SerializeToString,
+                response_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.ListPasskeysReply.FromString,
+                _registered_method=True)
+        self.BeginPasskeySignIn = channel.unary_unary(
+                '/photofinish.client.v1.Arena/BeginPasskeySignIn',
+                request_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.BeginPasskeySignInRequest.SerializeToString,
+                response_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.PasskeyChallenge.FromString,
+                _registered_method=True)
+        self.PasskeySignIn = channel.unary_unary(
+                '/photofinish.client.v1.Arena/PasskeySignIn',
+                request_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.PasskeySignInRequest.SerializeToString,
+                response_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.AccountSession.FromString,
+                _registered_method=True)
         self.Queue = channel.unary_stream(
                 '/photofinish.client.v1.Arena/Queue',
                 request_serializer=photofinish_dot_matchmaking_dot_v1_dot_matchmaking__pb2.QueueRequest.SerializeToString,
@@ -234,6 +264,43 @@ class ArenaServicer:
         raise NotImplementedError('Method not implemented!')
 
     def DeleteAccount(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def BeginAddPasskey(self, request, context):
+        """Passkeys: adding and listing need an account's token; signing in needs none.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AddPasskey(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListPasskeys(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RemovePasskey(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def BeginPasskeySignIn(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def PasskeySignIn(self, request, context):
         """Missing associated documentation comment in .proto file."""
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -418,6 +485,36 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.DeleteAccount,
                     request_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.DeleteAccountRequest.FromString,
                     response_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.SignOutReply.SerializeToString,
+            ),
+            'BeginAddPasskey': grpc.unary_unary_rpc_method_handler(
+                    servicer.BeginAddPasskey,
+                    request_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.BeginAddPasskeyRequest.FromString,
+                    response_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.PasskeyChallenge.SerializeToString,
+            ),
+            'AddPasskey': grpc.unary_unary_rpc_method_handler(
+                    servicer.AddPasskey,
+                    request_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.AddPasskeyRequest.FromString,
+                    response_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.Passkey.SerializeToString,
+            ),
+            'ListPasskeys': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListPasskeys,
+                    request_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.ListPasskeysRequest.FromString,
+                    response_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.ListPasskeysReply.SerializeToString,
+            ),
+            'RemovePasskey': grpc.unary_unary_rpc_method_handler(
+                    servicer.RemovePasskey,
+                    request_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.RemovePasskeyRequest.FromString,
+                    response_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.ListPasskeysReply.SerializeToString,
+            ),
+            'BeginPasskeySignIn': grpc.unary_unary_rpc_method_handler(
+                    servicer.BeginPasskeySignIn,
+                    request_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.BeginPasskeySignInRequest.FromString,
+                    response_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.PasskeyChallenge.SerializeToString,
+            ),
+            'PasskeySignIn': grpc.unary_unary_rpc_method_handler(
+                    servicer.PasskeySignIn,
+                    request_deserializer=photofinish_dot_client_dot_v1_dot_account__pb2.PasskeySignInRequest.FromString,
+                    response_serializer=photofinish_dot_client_dot_v1_dot_account__pb2.AccountSession.SerializeToString,
             ),
             'Queue': grpc.unary_stream_rpc_method_handler(
                     servicer.Queue,
@@ -719,6 +816,168 @@ class Arena:
             '/photofinish.client.v1.Arena/DeleteAccount',
             photofinish_dot_client_dot_v1_dot_account__pb2.DeleteAccountRequest.SerializeToString,
             photofinish_dot_client_dot_v1_dot_account__pb2.SignOutReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def BeginAddPasskey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/BeginAddPasskey',
+            photofinish_dot_client_dot_v1_dot_account__pb2.BeginAddPasskeyRequest.SerializeToString,
+            photofinish_dot_client_dot_v1_dot_account__pb2.PasskeyChallenge.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AddPasskey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/AddPasskey',
+            photofinish_dot_client_dot_v1_dot_account__pb2.AddPasskeyRequest.SerializeToString,
+            photofinish_dot_client_dot_v1_dot_account__pb2.Passkey.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListPasskeys(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/ListPasskeys',
+            photofinish_dot_client_dot_v1_dot_account__pb2.ListPasskeysRequest.SerializeToString,
+            photofinish_dot_client_dot_v1_dot_account__pb2.ListPasskeysReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RemovePasskey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/RemovePasskey',
+            photofinish_dot_client_dot_v1_dot_account__pb2.RemovePasskeyRequest.SerializeToString,
+            photofinish_dot_client_dot_v1_dot_account__pb2.ListPasskeysReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def BeginPasskeySignIn(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/BeginPasskeySignIn',
+            photofinish_dot_client_dot_v1_dot_account__pb2.BeginPasskeySignInRequest.SerializeToString,
+            photofinish_dot_client_dot_v1_dot_account__pb2.PasskeyChallenge.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PasskeySignIn(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/PasskeySignIn',
+            photofinish_dot_client_dot_v1_dot_account__pb2.PasskeySignInRequest.SerializeToString,
+            photofinish_dot_client_dot_v1_dot_account__pb2.AccountSession.FromString,
             options,
             channel_credentials,
             insecure,

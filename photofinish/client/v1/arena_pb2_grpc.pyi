@@ -55,6 +55,13 @@ class ArenaStub:
     SignOut: _grpc.UnaryUnaryMultiCallable[_account_pb2.SignOutRequest, _account_pb2.SignOutReply]
     """Every gateway closes the ended sessions' streams and play sockets within seconds."""
     DeleteAccount: _grpc.UnaryUnaryMultiCallable[_account_pb2.DeleteAccountRequest, _account_pb2.SignOutReply]
+    BeginAddPasskey: _grpc.UnaryUnaryMultiCallable[_account_pb2.BeginAddPasskeyRequest, _account_pb2.PasskeyChallenge]
+    """Passkeys: adding and listing need an account's token; signing in needs none."""
+    AddPasskey: _grpc.UnaryUnaryMultiCallable[_account_pb2.AddPasskeyRequest, _account_pb2.Passkey]
+    ListPasskeys: _grpc.UnaryUnaryMultiCallable[_account_pb2.ListPasskeysRequest, _account_pb2.ListPasskeysReply]
+    RemovePasskey: _grpc.UnaryUnaryMultiCallable[_account_pb2.RemovePasskeyRequest, _account_pb2.ListPasskeysReply]
+    BeginPasskeySignIn: _grpc.UnaryUnaryMultiCallable[_account_pb2.BeginPasskeySignInRequest, _account_pb2.PasskeyChallenge]
+    PasskeySignIn: _grpc.UnaryUnaryMultiCallable[_account_pb2.PasskeySignInRequest, _account_pb2.AccountSession]
     Queue: _grpc.UnaryStreamMultiCallable[_matchmaking_pb2.QueueRequest, _matchmaking_pb2.QueueUpdate]
     CancelQueue: _grpc.UnaryUnaryMultiCallable[_matchmaking_pb2.CancelQueueRequest, _matchmaking_pb2.CancelQueueReply]
     CreateChallenge: _grpc.UnaryStreamMultiCallable[_matchmaking_pb2.CreateChallengeRequest, _matchmaking_pb2.ChallengeUpdate]
@@ -108,6 +115,13 @@ class ArenaAsyncStub(ArenaStub):
     SignOut: _aio.UnaryUnaryMultiCallable[_account_pb2.SignOutRequest, _account_pb2.SignOutReply]  # type: ignore[assignment]
     """Every gateway closes the ended sessions' streams and play sockets within seconds."""
     DeleteAccount: _aio.UnaryUnaryMultiCallable[_account_pb2.DeleteAccountRequest, _account_pb2.SignOutReply]  # type: ignore[assignment]
+    BeginAddPasskey: _aio.UnaryUnaryMultiCallable[_account_pb2.BeginAddPasskeyRequest, _account_pb2.PasskeyChallenge]  # type: ignore[assignment]
+    """Passkeys: adding and listing need an account's token; signing in needs none."""
+    AddPasskey: _aio.UnaryUnaryMultiCallable[_account_pb2.AddPasskeyRequest, _account_pb2.Passkey]  # type: ignore[assignment]
+    ListPasskeys: _aio.UnaryUnaryMultiCallable[_account_pb2.ListPasskeysRequest, _account_pb2.ListPasskeysReply]  # type: ignore[assignment]
+    RemovePasskey: _aio.UnaryUnaryMultiCallable[_account_pb2.RemovePasskeyRequest, _account_pb2.ListPasskeysReply]  # type: ignore[assignment]
+    BeginPasskeySignIn: _aio.UnaryUnaryMultiCallable[_account_pb2.BeginPasskeySignInRequest, _account_pb2.PasskeyChallenge]  # type: ignore[assignment]
+    PasskeySignIn: _aio.UnaryUnaryMultiCallable[_account_pb2.PasskeySignInRequest, _account_pb2.AccountSession]  # type: ignore[assignment]
     Queue: _aio.UnaryStreamMultiCallable[_matchmaking_pb2.QueueRequest, _matchmaking_pb2.QueueUpdate]  # type: ignore[assignment]
     CancelQueue: _aio.UnaryUnaryMultiCallable[_matchmaking_pb2.CancelQueueRequest, _matchmaking_pb2.CancelQueueReply]  # type: ignore[assignment]
     CreateChallenge: _aio.UnaryStreamMultiCallable[_matchmaking_pb2.CreateChallengeRequest, _matchmaking_pb2.ChallengeUpdate]  # type: ignore[assignment]
@@ -200,6 +214,49 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _account_pb2.DeleteAccountRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_account_pb2.SignOutReply, _abc.Awaitable[_account_pb2.SignOutReply]]: ...
+
+    @_abc_1.abstractmethod
+    def BeginAddPasskey(
+        self,
+        request: _account_pb2.BeginAddPasskeyRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_account_pb2.PasskeyChallenge, _abc.Awaitable[_account_pb2.PasskeyChallenge]]:
+        """Passkeys: adding and listing need an account's token; signing in needs none."""
+
+    @_abc_1.abstractmethod
+    def AddPasskey(
+        self,
+        request: _account_pb2.AddPasskeyRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_account_pb2.Passkey, _abc.Awaitable[_account_pb2.Passkey]]: ...
+
+    @_abc_1.abstractmethod
+    def ListPasskeys(
+        self,
+        request: _account_pb2.ListPasskeysRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_account_pb2.ListPasskeysReply, _abc.Awaitable[_account_pb2.ListPasskeysReply]]: ...
+
+    @_abc_1.abstractmethod
+    def RemovePasskey(
+        self,
+        request: _account_pb2.RemovePasskeyRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_account_pb2.ListPasskeysReply, _abc.Awaitable[_account_pb2.ListPasskeysReply]]: ...
+
+    @_abc_1.abstractmethod
+    def BeginPasskeySignIn(
+        self,
+        request: _account_pb2.BeginPasskeySignInRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_account_pb2.PasskeyChallenge, _abc.Awaitable[_account_pb2.PasskeyChallenge]]: ...
+
+    @_abc_1.abstractmethod
+    def PasskeySignIn(
+        self,
+        request: _account_pb2.PasskeySignInRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_account_pb2.AccountSession, _abc.Awaitable[_account_pb2.AccountSession]]: ...
 
     @_abc_1.abstractmethod
     def Queue(
