@@ -1,8 +1,9 @@
 """Accounts in Chromium: an account signed up on a desktop and signed in on a phone is one
 player (name, id, rating, games); a guest who signs up stays the same player; signing out
 everywhere reaches the other devices without a reload; refusals in words; two tabs refresh
-one at a time and stay signed in. Each new screen is photographed and checked with axe on
-a desktop and a phone, and a phone never scrolls sideways."""
+one at a time and stay signed in; a passkey added signs in on two devices. Each new screen
+is photographed and checked with axe on a desktop and a phone, and a phone never scrolls
+sideways."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 import aiohttp
 import pytest
 import pytest_asyncio
-from playwright.async_api import Page
+from playwright.async_api import CDPSession, Page
 
 from clients.arena import ArenaClient
 from clients.grpcweb import CallError
@@ -354,3 +355,79 @@ async def test_two_tabs_refresh_one_at_a_time_and_stay_signed_in(arena: Arena) -
     await second.locator("#device-list li.this").wait_for()
     assert await second.locator("#device-list li").count() == 1
     await first.context.close()
+
+
+async def virtual_authenticator(page: Page) -> tuple[CDPSession, str]:
+    """A platform authenticator in the page's browser context (Chromium's, through the
+    DevTools protocol): it holds passkeys and unlocks as a fingerprint would, at once."""
+    cdp = await page.context.new_cdp_session(page)
+    await cdp.send("WebAuthn.enable")
+    added = await cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )
+    return cdp, added["authenticatorId"]
+
+
+async def test_a_passkey_added_on_the_desktop_signs_in_there_and_on_a_phone(
+    arena: Arena,
+) -> None:
+    """At http://localhost (WebAuthn needs a name): add a passkey on the Devices screen,
+    sign out, sign in with it, no name or password; the phone, holding the same passkey
+    (synced, as passkeys are), is the same player. At 127.0.0.1 the page says where
+    passkeys work."""
+    url = arena.url.replace("127.0.0.1", "localhost")
+    desk = await new_page(arena.browser, url)
+    cdp, authenticator = await virtual_authenticator(desk)
+    await sign_up(desk, "Pia_Passkey")
+    await desk.click("#devices")
+    await desk.locator("#passkey-list li.none").wait_for()
+    await desk.click("#add-passkey")
+    await desk.locator("#passkeys-status", has_text="Passkey added").wait_for()
+    assert await desk.locator("#passkey-list li.passkey[data-credential]").count() == 1
+    assert "not used yet" in await desk.inner_text("#passkey-list li.passkey")
+    await checked(desk, "accounts-passkeys-desktop")
+    player = await me(desk)
+
+    await desk.click("#devices-back")
+    await desk.click("#sign-out")
+    await desk.click("#passkey-sign-in")
+    await desk.wait_for_selector(".lobby")
+    again = await me(desk)
+    assert (again["playerId"], again["name"]) == (player["playerId"], "Pia_Passkey")
+    assert again["sessionId"] != player["sessionId"] and not again["guest"]
+
+    # The passkey as the desktop's authenticator holds it now, counter included.
+    held = (await cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator}))[
+        "credentials"
+    ]
+    assert [c["isResidentCredential"] for c in held] == [True]
+    phone = await new_page(arena.browser, url, phone=True)
+    phone_cdp, phone_authenticator = await virtual_authenticator(phone)
+    await phone_cdp.send(
+        "WebAuthn.addCredential", {"authenticatorId": phone_authenticator, "credential": held[0]}
+    )
+    await phone.click("#passkey-sign-in")
+    await phone.wait_for_selector(".lobby")
+    assert (await me(phone))["playerId"] == player["playerId"]
+    await phone.click("#devices")
+    await phone.locator("#passkey-list li.passkey", has_text="last used").wait_for()
+    await checked(phone, "accounts-passkeys-phone")
+
+    by_address = await new_page(arena.browser, arena.url)  # 127.0.0.1: no name, no passkey
+    await virtual_authenticator(by_address)
+    await by_address.click("#passkey-sign-in")
+    error = by_address.locator("#passkey-error", has_text="localhost")
+    await error.wait_for()
+    await checked(by_address, "accounts-passkey-by-address")
+    for page in (desk, phone, by_address):
+        await page.context.close()

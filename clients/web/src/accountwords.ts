@@ -22,6 +22,10 @@ const PROBLEMS: Record<string, string> = {
   accounts_unavailable: "Accounts are not offered here right now: play as a guest.",
   unknown_method: "Accounts are not offered here yet: play as a guest.",
   no_such_session: "That device was already signed out.",
+  challenge_unknown: "That took too long, or was answered already: try the passkey again.",
+  passkey_unknown: "That passkey is on no account here (it was removed, or its account deleted): sign in with the password.",
+  passkey_refused: "That passkey could not be checked: try again, or sign in with the password.",
+  bad_origin: "Passkeys work only at the arena's own name, such as http://localhost:7100.",
 };
 
 /** What went wrong with a sign-up, sign-in or sign-out, for the person who tried. */

@@ -26,7 +26,7 @@ export interface TokenSource {
 }
 
 // These take no bearer token: they are how one is got.
-const UNSIGNED = new Set(["SignIn", "SignInAccount", "RefreshSession"]);
+const UNSIGNED = new Set(["SignIn", "SignInAccount", "RefreshSession", "BeginPasskeySignIn", "PasskeySignIn"]);
 const BAD_TOKEN = "bad_token";
 const SESSION_ENDED = "session_ended"; // a stream open when its session was signed out
 let tokens: TokenSource = { bearer: async () => "", renew: async () => false, lost: () => undefined };

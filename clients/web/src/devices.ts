@@ -1,9 +1,10 @@
 // Devices: the account's sessions that can still refresh (device, signed in, last seen,
-// this device), each with Sign out, and Sign out everywhere.
+// this device), each with Sign out, and Sign out everywhere; then the account's passkeys.
 import { arena, refusal } from "./api";
 import { accountProblem } from "./accountwords";
 import { h } from "./dom";
 import type { Device } from "./gen/photofinish/client/v1/account_pb";
+import { PasskeysPanel } from "./passkeys";
 
 export interface DevicesActions {
   back(): void;
@@ -23,6 +24,7 @@ export class DevicesPage {
   private readonly list = h("ul.device-list#device-list");
   private readonly status = h("p.devices-status", { role: "status" });
   private readonly abort = new AbortController();
+  private readonly passkeys = new PasskeysPanel(this.abort.signal);
 
   constructor(private readonly actions: DevicesActions) {
     this.root.append(
@@ -31,11 +33,13 @@ export class DevicesPage {
       this.status,
       this.list,
       h("button.danger#sign-out-everywhere", { type: "button", onclick: () => void this.signOut("", true) }, "Sign out everywhere"),
+      this.passkeys.root,
     );
   }
 
   start(): void {
     void this.load();
+    void this.passkeys.load();
   }
 
   stop(): void {
@@ -73,7 +77,8 @@ export class DevicesPage {
   }
 
   private async signOut(sessionId: string, everywhere: boolean, mine = false): Promise<void> {
-    for (const button of this.root.querySelectorAll("button")) button.disabled = true;
+    const buttons = [...this.root.querySelectorAll<HTMLButtonElement>(".device button, #sign-out-everywhere")];
+    for (const button of buttons) button.disabled = true;
     try {
       await arena.signOut({ sessionId, everywhere });
       if (everywhere || mine) return this.actions.signedOut(everywhere);
@@ -82,7 +87,7 @@ export class DevicesPage {
     } catch (error) {
       this.status.textContent = accountProblem(refusal(error));
     } finally {
-      for (const button of this.root.querySelectorAll("button")) button.disabled = false;
+      for (const button of buttons) button.disabled = false;
     }
   }
 }

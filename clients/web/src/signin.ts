@@ -5,6 +5,7 @@ import { arena, explain, refusal } from "./api";
 import { accountProblem } from "./accountwords";
 import { thisDevice } from "./device";
 import { h } from "./dom";
+import { passkeySignIn } from "./passkeys";
 import { tokens } from "./session";
 import type { Session } from "./store";
 
@@ -91,5 +92,6 @@ function accountForm(kind: "in" | "up", done: SignedIn, titled = true): HTMLElem
       button,
     ),
     error,
+    up ? null : passkeySignIn(done),
   );
 }
