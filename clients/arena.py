@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import re
+import secrets
 import time
 from collections.abc import AsyncGenerator, Callable, Sequence
 
@@ -22,6 +24,13 @@ REFRESH_BEFORE_S = 60  # an access token with less left than this is refreshed f
 NO_ACCESS_NEEDED = frozenset(
     {"SignIn", "SignUp", "SignInAccount", "RefreshSession", "BeginPasskeySignIn", "PasskeySignIn"}
 )
+
+
+def unique_username(label: str) -> str:
+    """A username no one has yet, that reads like ``label``: "Load player 7" becomes
+    "Load_player_7_3fa9c" (the accounts' rules: 3-20 letters or digits, _ - . between)."""
+    stem = "_".join(re.findall(r"[^\W_]+", label))[:14].rstrip("_") or "player"
+    return f"{stem}_{secrets.token_hex(3)[:5]}"
 
 
 class ArenaClient:
@@ -58,6 +67,13 @@ class ArenaClient:
         return self._signed_in(
             await self.web.unary(f"{ARENA}/SignUp", request, account_pb2.AccountSession)
         )
+
+    async def sign_up_new(
+        self, label: str, device: str = "a program"
+    ) -> account_pb2.AccountSession:
+        """Make an account of its own for a program's player (a bot, a load test, a test):
+        a unique username from ``label`` and a random password, kept nowhere."""
+        return await self.sign_up(unique_username(label), secrets.token_urlsafe(18), device)
 
     async def sign_in_account(
         self, username: str, password: str, device: str

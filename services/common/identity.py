@@ -60,6 +60,11 @@ def caller(metadata: Iterable[tuple[str, str | bytes]] | None) -> Player:
     return Player(PlayerId(player_id), name)
 
 
+def is_account(metadata: Iterable[tuple[str, str | bytes]] | None) -> bool:
+    """Whether the call's player signed in to an account (a session), not as a guest."""
+    return bool(text_values(metadata).get(SESSION_ID, "").strip())
+
+
 def text_values(metadata: Iterable[tuple[str, str | bytes]] | None) -> dict[str, str]:
     """Return the text metadata by key ("-bin" values, which are bytes, are left out)."""
     return {key: value for key, value in metadata or () if isinstance(value, str)}

@@ -19,7 +19,14 @@ from games.registry import Game
 from services.common.identity import Player
 from services.common.opening.matches import Assignment, assignment
 from services.matchmaking.codes import Code, fresh_code, parse_code
-from services.matchmaking.errors import NotFound, Reason, Refused, Unavailable
+from services.matchmaking.errors import (
+    RATED_IS_FOR_ACCOUNTS,
+    Forbidden,
+    NotFound,
+    Reason,
+    Refused,
+    Unavailable,
+)
 from services.matchmaking.metrics import OPEN_CHALLENGES
 from services.matchmaking.queues import OpenOnline
 
@@ -82,11 +89,12 @@ class Challenges:
             elif not outcome.cancelled():
                 outcome.exception()  # retrieved: the creator has gone, nobody else will
 
-    async def accept(self, acceptor: Player, text: str) -> Assignment:
+    async def accept(self, acceptor: Player, text: str, account: bool = True) -> Assignment:
         """Return the acceptor's assignment to the match of the challenge ``text`` names.
 
         Raises:
             NotFound: when no open challenge has that code (unknown, withdrawn or used).
+            Forbidden: when a guest (not ``account``) accepts a rated challenge; it stays open.
             Refused: when the acceptor created the challenge.
             Unavailable: when arbitration did not open the match.
         """
@@ -96,6 +104,8 @@ class Challenges:
             raise NotFound(Reason.NO_SUCH_CHALLENGE, f"no open challenge has the code {text!r}")
         if challenge.creator.id == acceptor.id:
             raise Refused(Reason.OWN_CHALLENGE, f"{acceptor} created challenge {challenge.code}")
+        if challenge.rated and not account:
+            raise Forbidden(Reason.ACCOUNT_NEEDED, RATED_IS_FOR_ACCOUNTS)
         del self._open[challenge.code]
         OPEN_CHALLENGES.set(len(self._open))
         task = asyncio.create_task(self._settle(challenge, acceptor))

@@ -16,6 +16,8 @@ class Reason(enum.Enum):
     # Not found: nothing answers to the name given.
     NO_SUCH_CHALLENGE = "no_such_challenge"
     NO_REMATCH = "no_rematch"  # not an online match of the caller's that this service opened
+    # Forbidden: not for this player.
+    ACCOUNT_NEEDED = "account_needed"  # rated play is for accounts, not guests
     # Refused: well formed, but not allowed now.
     OWN_CHALLENGE = "own_challenge"
     TOO_MANY_CHALLENGES = "too_many_challenges"  # the creator's open challenges are at the cap
@@ -26,6 +28,9 @@ class Reason(enum.Enum):
     # Unavailable: a service matchmaking depends on did not answer.
     NO_ARBITRATION = "no_arbitration"
     NO_BOT_POOL = "no_bot_pool"
+
+
+RATED_IS_FOR_ACCOUNTS = "rated play is for accounts: sign up or sign in to play rated"
 
 
 class MatchmakingError(Exception):
@@ -47,6 +52,10 @@ class Malformed(MatchmakingError):
 
 class NotFound(MatchmakingError):
     """The request names something that does not exist (any more)."""
+
+
+class Forbidden(MatchmakingError):
+    """The request is not for this kind of player (a guest asking for rated play)."""
 
 
 class Refused(MatchmakingError):

@@ -7,14 +7,14 @@ from collections.abc import AsyncGenerator
 
 from photofinish.matchmaking.v1 import matchmaking_pb2 as pb
 from photofinish.matchmaking.v1 import matchmaking_pb2_grpc
-from services.common.identity import MissingIdentity, Player, caller
+from services.common.identity import MissingIdentity, Player, caller, is_account
 from services.common.opening.codec import match_assignment
 from services.common.opening.matches import assignment
 from services.common.statuses import Context
 from services.matchmaking import codec, status
 from services.matchmaking.again import Rematches
 from services.matchmaking.challenges import Challenges
-from services.matchmaking.errors import Reason, Unauthenticated
+from services.matchmaking.errors import RATED_IS_FOR_ACCOUNTS, Forbidden, Reason, Unauthenticated
 from services.matchmaking.opening import Opener
 from services.matchmaking.playing import Playing
 from services.matchmaking.queues import Queues
@@ -31,6 +31,16 @@ def player_of(context: Context) -> Player:
         return caller(context.invocation_metadata())
     except MissingIdentity as error:
         raise Unauthenticated(Reason.MISSING_IDENTITY, error.detail) from None
+
+
+def account_needed(context: Context) -> None:
+    """Refuse a guest: rated play is for accounts.
+
+    Raises:
+        Forbidden: ACCOUNT_NEEDED, when the gateway names no account session.
+    """
+    if not is_account(context.invocation_metadata()):
+        raise Forbidden(Reason.ACCOUNT_NEEDED, RATED_IS_FOR_ACCOUNTS)
 
 
 class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
@@ -57,6 +67,8 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
     ) -> AsyncGenerator[pb.QueueUpdate, None]:
         player = player_of(context)
         queue = QueueKey(codec.decode_game(request.game), request.rated)
+        if request.rated:
+            account_needed(context)
         async with self._queues.ticket(player, queue) as updates:
             async for update in updates:
                 yield codec.queue_update(update)
@@ -75,6 +87,8 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
     ) -> AsyncGenerator[pb.ChallengeUpdate, None]:
         player = player_of(context)
         game = codec.decode_game(request.game)
+        if request.rated:
+            account_needed(context)
         async with self._challenges.create(player, game, request.rated) as (code, match):
             yield codec.challenge_update(code)
             yield codec.challenge_update(await match)
@@ -84,7 +98,8 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
         self, request: pb.AcceptChallengeRequest, context: Context
     ) -> pb.MatchAssignment:
         player = player_of(context)
-        return match_assignment(await self._challenges.accept(player, request.code))
+        account = is_account(context.invocation_metadata())
+        return match_assignment(await self._challenges.accept(player, request.code, account))
 
     @status.stream
     async def Rematch(

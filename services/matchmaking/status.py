@@ -11,6 +11,7 @@ import grpc
 from services.common.rejection import Rejection
 from services.common.statuses import Statuses
 from services.matchmaking.errors import (
+    Forbidden,
     Malformed,
     MatchmakingError,
     NotFound,
@@ -24,6 +25,7 @@ CODES: dict[type[MatchmakingError], grpc.StatusCode] = {
     Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
     Malformed: grpc.StatusCode.INVALID_ARGUMENT,
     NotFound: grpc.StatusCode.NOT_FOUND,
+    Forbidden: grpc.StatusCode.PERMISSION_DENIED,
     Refused: grpc.StatusCode.FAILED_PRECONDITION,
     Superseded: grpc.StatusCode.ABORTED,
     Unavailable: grpc.StatusCode.UNAVAILABLE,

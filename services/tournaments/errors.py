@@ -22,6 +22,7 @@ class Reason(enum.Enum):
     TOURNAMENT_OVER = "tournament_over"
     NOT_ENTERED = "not_entered"
     TOO_MANY_TOURNAMENTS = "too_many_tournaments"  # the creator's unfinished ones are at the cap
+    ACCOUNT_NEEDED = "account_needed"  # a rated tournament is for accounts, not guests
 
 
 class TournamentError(Exception):
@@ -55,6 +56,12 @@ class NotFound(TournamentError):
     """No tournament has the id given."""
 
     code = grpc.StatusCode.NOT_FOUND
+
+
+class Forbidden(TournamentError):
+    """Not for this kind of player (a guest in a rated tournament)."""
+
+    code = grpc.StatusCode.PERMISSION_DENIED
 
 
 class Refused(TournamentError):

@@ -6,12 +6,19 @@ from collections.abc import AsyncGenerator
 
 from photofinish.tournaments.v1 import tournaments_pb2 as pb
 from photofinish.tournaments.v1 import tournaments_pb2_grpc
-from services.common.identity import MissingIdentity, Player, caller
+from services.common.identity import MissingIdentity, Player, caller, is_account
 from services.common.opening.codec import match_assignment
 from services.common.statuses import Context, Statuses
 from services.tournaments import codec
 from services.tournaments.director import Director, assignment_of, wall_ms
-from services.tournaments.errors import NotFound, Reason, Refused, TournamentError, Unauthenticated
+from services.tournaments.errors import (
+    Forbidden,
+    NotFound,
+    Reason,
+    Refused,
+    TournamentError,
+    Unauthenticated,
+)
 from services.tournaments.hub import Hub
 from services.tournaments.model import Entrant, Status, Tournament
 from services.tournaments.standings import rank
@@ -38,6 +45,19 @@ def player_of(context: Context) -> Player:
         raise Unauthenticated(Reason.MISSING_IDENTITY, error.detail) from None
 
 
+def account_needed(context: Context) -> None:
+    """Refuse a guest: rated tournaments are for accounts.
+
+    Raises:
+        Forbidden: ACCOUNT_NEEDED, when the gateway names no account session.
+    """
+    if not is_account(context.invocation_metadata()):
+        raise Forbidden(
+            Reason.ACCOUNT_NEEDED,
+            "rated tournaments are for accounts: sign up or sign in to play in one",
+        )
+
+
 class TournamentsServicer(tournaments_pb2_grpc.TournamentsServicer):
     def __init__(self, store: Store, hub: Hub, director: Director) -> None:
         self.store, self.hub, self.director = store, hub, director
@@ -47,6 +67,8 @@ class TournamentsServicer(tournaments_pb2_grpc.TournamentsServicer):
         self, request: pb.CreateTournamentRequest, context: Context
     ) -> pb.Tournament:
         t = codec.new_tournament(request, player_of(context), wall_ms())
+        if t.rated:
+            account_needed(context)
         held = await self.store.create_within(t, wall_ms(), MAX_OPEN_PER_CREATOR)
         if held >= MAX_OPEN_PER_CREATOR:
             raise Refused(
@@ -75,6 +97,8 @@ class TournamentsServicer(tournaments_pb2_grpc.TournamentsServicer):
         t = await self._tournament(request.tournament_id)
         if t.status in (Status.ENDING, Status.FINISHED):
             raise Refused(Reason.TOURNAMENT_OVER, f"tournament {t.id} is {t.status}")
+        if t.rated:
+            account_needed(context)
         await self.store.join(t.id, Entrant(who.id, who.name, wall_ms()))
         self.director.poke()
         return codec.tournament(t, await self._entrants(t))

@@ -1,8 +1,9 @@
 """A player process for the end-to-end tests: queue, play one seat fast, record everything.
 
-`python -m tests.e2e.contender URL NAME GAME LOG` signs in, queues for a rated GAME
-(spit or bid), plays its seat with the engine's hard bot through the public API, and
-writes every update it received and every answer to its commands to LOG (JSON lines).
+`python -m tests.e2e.contender URL NAME GAME LOG` signs up an account of its own, queues
+for a rated GAME (spit or bid), plays its seat with the engine's hard bot through the
+public API, and writes every update it received and every answer to its commands to LOG
+(JSON lines).
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ async def main(url: str, name: str, game_name: str, log_path: str) -> None:
     game = GAME_BY_NAME[game_name]
     async with aiohttp.ClientSession() as http:
         client = ArenaClient(http, url)
-        await client.sign_in(name)
+        await client.sign_up_new(name)  # rated play is for accounts
         async for update in client.queue(game, rated=True):
             if update.HasField("match"):
                 assignment = update.match

@@ -70,9 +70,16 @@ async def metric(
     }
 
 
-async def player(http: aiohttp.ClientSession, stack: Stack, name: str) -> ArenaClient:
+async def player(
+    http: aiohttp.ClientSession, stack: Stack, name: str, guest: bool = False
+) -> ArenaClient:
+    """A player signed in to an account of its own, named after ``name`` (rated play is
+    for accounts); with ``guest``, a guest named ``name``."""
     client = ArenaClient(http, stack.gateway_url)
-    await client.sign_in(name)
+    if guest:
+        await client.sign_in(name)
+    else:
+        await client.sign_up_new(name)
     return client
 
 

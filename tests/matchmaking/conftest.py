@@ -44,19 +44,21 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class Person:
-    """A signed-in player as the gateway names them."""
+    """A signed-in player as the gateway names them: an account's session, or a guest."""
 
     id: str
     name: str
+    guest: bool = False
 
     @property
     def metadata(self) -> tuple[tuple[str, str], ...]:
-        return (("x-pf-player-id", self.id), ("x-pf-player-name", self.name))
+        named = (("x-pf-player-id", self.id), ("x-pf-player-name", self.name))
+        return named if self.guest else (*named, ("x-pf-session-id", f"s_{self.id}"))
 
 
-def person(name: str) -> Person:
-    """Return a player with a fresh id, so tests never share one."""
-    return Person(f"{name.lower()}-{uuid.uuid4().hex[:8]}", name)
+def person(name: str, guest: bool = False) -> Person:
+    """Return a player with a fresh id, so tests never share one (an account's, or a guest)."""
+    return Person(f"{name.lower()}-{uuid.uuid4().hex[:8]}", name, guest)
 
 
 async def rejected(call: object) -> Rejection:

@@ -15,6 +15,7 @@ from services.common.opening.codec import decode_player, encode_player, match_cr
 from services.common.opening.matches import MatchId
 from services.matchmaking import codec
 from services.matchmaking.errors import (
+    Forbidden,
     Malformed,
     MatchmakingError,
     NotFound,
@@ -75,7 +76,7 @@ def test_a_request_for_no_level_is_malformed() -> None:
 
 
 def test_every_kind_of_error_has_its_status_code() -> None:
-    kinds = {Unauthenticated, Malformed, NotFound, Refused, Superseded, Unavailable}
+    kinds = {Unauthenticated, Malformed, NotFound, Forbidden, Refused, Superseded, Unavailable}
     assert set(CODES) == kinds == set(MatchmakingError.__subclasses__())
     sent = rejection(NotFound(Reason.NO_SUCH_CHALLENGE, "no open challenge has the code 'X'"))
     assert (sent.code, sent.reason) == (grpc.StatusCode.NOT_FOUND, "no_such_challenge")

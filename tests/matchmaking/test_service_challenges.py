@@ -87,6 +87,23 @@ async def test_accepting_your_own_challenge_is_refused_and_leaves_it_open(
     assert (await next_message(challenge)).HasField("match")
 
 
+async def test_rated_challenges_are_for_accounts_and_casual_ones_for_guests_too(
+    stub: MatchmakingAsyncStub, arbiter: Arbiter
+) -> None:
+    ann, gus = person("Ann"), person("Gus", guest=True)
+    refused = await rejected(next_message(create(stub, gus.metadata, rated=True)))
+    assert (refused.code, refused.reason) == (grpc.StatusCode.PERMISSION_DENIED, "account_needed")
+    rated = create(stub, ann.metadata, rated=True)
+    code = (await next_message(rated)).code
+    error = await rejected(accept(stub, gus.metadata, code))
+    assert (error.code, error.reason) == (grpc.StatusCode.PERMISSION_DENIED, "account_needed")
+    assert arbiter.received == []  # and the challenge stays open for an account
+    await accept(stub, person("Bob").metadata, code)
+    assert (await next_message(rated)).match.rated
+    casual = create(stub, ann.metadata)
+    assert not (await accept(stub, gus.metadata, (await next_message(casual)).code)).rated
+
+
 async def test_an_unknown_code_is_not_found(stub: MatchmakingAsyncStub) -> None:
     for code in ("ZZZZZZ", "not a code", ""):
         error = await rejected(accept(stub, person("Bob").metadata, code))

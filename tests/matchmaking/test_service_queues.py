@@ -148,6 +148,18 @@ async def test_when_no_arbitration_answers_both_queued_players_are_told_unavaila
     assert failures >= 1
 
 
+async def test_a_guest_queues_casual_and_is_refused_a_rated_queue(
+    stub: MatchmakingAsyncStub, arbiter: Arbiter
+) -> None:
+    gus = person("Gus", guest=True)
+    rated = stub.Queue(pb.QueueRequest(game=SPIT, rated=True), metadata=gus.metadata)
+    error = await rejected(next_message(rated))
+    assert (error.code, error.reason) == (grpc.StatusCode.PERMISSION_DENIED, "account_needed")
+    casual = stub.Queue(pb.QueueRequest(game=SPIT), metadata=gus.metadata)
+    assert (await next_message(casual)).HasField("waiting")
+    casual.cancel()
+
+
 async def test_queueing_for_no_game_is_invalid(stub: MatchmakingAsyncStub) -> None:
     error = await rejected(queue(stub, person("Ann").metadata, game_pb2.GAME_UNSPECIFIED).read())
     assert (error.code, error.reason) == (grpc.StatusCode.INVALID_ARGUMENT, "no_such_game")

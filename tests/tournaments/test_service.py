@@ -48,8 +48,10 @@ class Rig:
     store: Store
     shift_ms: list[int]
 
-    def who(self, name: str) -> tuple[tuple[str, str], ...]:
-        return (("x-pf-player-id", f"id-{name}"), ("x-pf-player-name", name))
+    def who(self, name: str, guest: bool = False) -> tuple[tuple[str, str], ...]:
+        """The player as the gateway names them: an account's session, or a guest."""
+        named = (("x-pf-player-id", f"id-{name}"), ("x-pf-player-name", name))
+        return named if guest else (*named, ("x-pf-session-id", f"s_{name}"))
 
     async def join(self, tid: str, *names: str) -> None:
         for name in names:
@@ -127,6 +129,25 @@ async def create(rig: Rig, duration_s: int = 60, rated: bool = True) -> str:
     created = await rig.stub.CreateTournament(request, metadata=rig.who("ann"))
     assert created.status == pb.STATUS_UPCOMING
     return str(created.tournament_id)
+
+
+async def test_rated_tournaments_are_for_accounts_casual_ones_for_guests_too(rig: Rig) -> None:
+    rated, casual = await create(rig), await create(rig, rated=False)
+    for tid in (rated, casual):
+        await rig.join(tid, "ann")
+    request = pb.JoinTournamentRequest(tournament_id=rated)
+    gus = rig.who("gus", guest=True)
+    assert await reason(rig.stub.JoinTournament(request, metadata=gus)) == (
+        grpc.StatusCode.PERMISSION_DENIED,
+        "account_needed",
+    )
+    await rig.stub.JoinTournament(pb.JoinTournamentRequest(tournament_id=casual), metadata=gus)
+    new = pb.CreateTournamentRequest(
+        name="Guests", game=game_pb2.GAME_BID, rated=True, duration_s=60
+    )
+    assert (await reason(rig.stub.CreateTournament(new, metadata=gus)))[1] == "account_needed"
+    assert [s.name for s in (await rig.record(rated)).standings.standings] == ["ann"]
+    assert {s.name for s in (await rig.record(casual)).standings.standings} == {"ann", "gus"}
 
 
 async def test_a_tournament_from_pairing_to_final_standings(rig: Rig) -> None:
@@ -259,6 +280,14 @@ async def test_a_player_hears_of_a_game_only_once_arbitration_has_opened_it(rig:
     game = await rig.director.current_match(t, PlayerId("id-ann"))
     assert game is not None and game.match_id == update.match.match_id
     watch.cancel()
+
+
+async def reason(call: Any) -> tuple[grpc.StatusCode, str]:
+    """The refused call's status code and reason."""
+    with pytest.raises(grpc.aio.AioRpcError) as error:
+        await call
+    refusal = from_rpc_error(error.value)
+    return refusal.code, refusal.reason
 
 
 async def refused(call: Any) -> tuple[grpc.StatusCode, str]:
