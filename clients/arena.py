@@ -47,6 +47,11 @@ class ArenaClient:
         self.on_refresh: Callable[[account_pb2.AccountSession], None] = lambda session: None
         self._access_expires_at = 0
 
+    @property
+    def is_account(self) -> bool:
+        """Signed in to an account (which can play rated), not as a guest."""
+        return bool(self.refresh_token)
+
     async def sign_in(self, name: str) -> arena_pb2.SignInReply:
         self.refresh_token, self.web.before_call = "", None  # a guest has nothing to refresh
         reply = await self.web.unary(

@@ -108,7 +108,7 @@ async def run(settings: Settings) -> dict[str, Any]:
         try:
             players = await _signed_in(conns)
             director = ArenaClient(http, where.gateway_url)
-            await director.sign_in("Load director")
+            await director.sign_up_new("Load director", "load test")  # rated tournaments
             tournaments = await _create_tournaments(director, settings)
             baseline_rss = {name: rss_mb(pid) for name, pid in pids.items()}
             started = time.perf_counter()

@@ -55,3 +55,11 @@ async def choose(console: Console, title: str, options: Sequence[str]) -> int:
 
 async def choose_game(console: Console) -> game_pb2.Game.ValueType:
     return GAMES[await choose(console, "Which game?", [name for name, _ in GAMES])][1]
+
+
+async def choose_rated(console: Console, account: bool) -> bool:
+    """Rated or casual: asked of an account; a guest plays casual, and is told why."""
+    if not account:
+        console.say("casual: rated games are for accounts (start with --user NAME to sign in)")
+        return False
+    return RATED[await choose(console, "Rated or casual?", [name for name, _ in RATED])][1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import aiohttp
 
 from clients.arena import ArenaClient, CallError
-from clients.cli.choices import GAMES, RATED, Back, choose, choose_game, pick
+from clients.cli.choices import GAMES, Back, choose, choose_game, choose_rated, pick
 from clients.cli.console import INTERRUPT, Console
 from clients.cli.match import play_match
 from clients.cli.tournaments import tournaments_menu
@@ -64,7 +64,7 @@ async def _choice(
         return await client.play_hot_seat(await choose_game(console))
     if choice in (2, 3):
         game = await choose_game(console)
-        rated = RATED[await choose(console, "Rated or casual?", [name for name, _ in RATED])][1]
+        rated = await choose_rated(console, client.is_account)
         if choice == 2:
             return await wait_for_match(console, client.queue(game, rated), queue_update(console))
         stream = client.create_challenge(game, rated)

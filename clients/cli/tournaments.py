@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from clients.arena import ArenaClient
-from clients.cli.choices import GAMES, RATED, choose, choose_game
+from clients.cli.choices import GAMES, choose, choose_game, choose_rated
 from clients.cli.clocks import format_ms
 from clients.cli.console import INTERRUPT, Console
 from clients.cli.match import play_match
@@ -58,7 +58,7 @@ async def _create(client: ArenaClient, console: Console) -> tournaments_pb2.Tour
     if name is None or name == INTERRUPT or not name.strip():
         return None
     game = await choose_game(console)
-    rated = RATED[await choose(console, "Rated or casual?", [n for n, _ in RATED])][1]
+    rated = await choose_rated(console, client.is_account)
     length = await _number(console, f"length in minutes (Enter: {DEFAULT_LENGTH_MIN}):")
     delay = await _number(console, "start in how many minutes (Enter: now):")
     starts = 0 if not delay else int((time.time() + 60 * delay) * 1000)

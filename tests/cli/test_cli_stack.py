@@ -107,18 +107,19 @@ async def test_two_terminals_meet_in_the_queue_after_one_left_it_with_ctrl_c(
 ) -> None:
     ann = await open_terminal(stack, terminals, tmp_path, "ann")
     await ann.expect(MENU)
-    for answer in ("3", "1", "2"):  # queue, Spit, casual
+    for answer in ("3", "1"):  # queue, Spit: a guest plays casual, and is told why
         await ann.send(answer)
+    await ann.expect(r"^casual: rated games are for accounts")
     await ann.expect(r"^waiting \(1 in queue\)")
     ann.interrupt()
     await ann.expect(r"^left$")
     await ann.expect(MENU)
-    for answer in ("queue", "spit", "casual"):
+    for answer in ("queue", "spit"):
         await ann.send(answer)
     await ann.expect(r"^waiting \(1 in queue\)")  # the ticket Ctrl-C left is gone
     ben = await open_terminal(stack, terminals, tmp_path, "ben")
     await ben.expect(MENU)
-    for answer in ("3", "1", "2"):
+    for answer in ("3", "1"):
         await ben.send(answer)
     for terminal in (ann, ben):
         await terminal.expect(r"^Match \S+: ")
@@ -138,7 +139,7 @@ async def test_a_challenge_code_brings_two_terminals_into_one_bid_match(
 ) -> None:
     cat = await open_terminal(stack, terminals, tmp_path, "cat")
     await cat.expect(MENU)
-    for answer in ("4", "2", "2"):  # create a challenge, Spectacular Bid, casual
+    for answer in ("4", "2"):  # create a challenge, Spectacular Bid (casual: a guest)
         await cat.send(answer)
     code = (await cat.expect(r"^challenge code: (\S+)$")).group(1)
     dan = await open_terminal(stack, terminals, tmp_path, "dan")
@@ -173,7 +174,7 @@ async def test_a_tournament_made_in_one_terminal_plays_game_after_game_in_two(
     await eve.expect(r"^choose 1–5:")
     await eve.send("create")
     await eve.expect(r"^tournament name:")
-    for answer in ("Terminal Cup", "spit", "casual", "5", ""):  # 5 minutes, starting now
+    for answer in ("Terminal Cup", "spit", "5", ""):  # casual (a guest), 5 minutes, now
         await eve.send(answer)
     await eve.expect(r"^joined Terminal Cup: your games start by themselves$")
     waiting = (await eve.expect(r"^tournament Terminal Cup: .*")).group(0)

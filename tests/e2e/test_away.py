@@ -62,7 +62,7 @@ async def test_a_match_the_away_player_never_moved_in_is_aborted_with_no_rating(
     await here.submit(CLAIM)
     final = await until(updates, lambda u: u.status != arbitration_pb2.STATUS_LIVE)
     assert final.status == arbitration_pb2.STATUS_VOIDED
-    assert final.void_reason == "aborted: Ben Gone left before making a move"
+    assert final.void_reason == f"aborted: {ben.name} left before making a move"
     log = await log_of(here)
     kinds = [entry.kind for entry in log.entries]
     assert log_pb2.ENTRY_KIND_AWAY in kinds

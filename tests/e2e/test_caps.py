@@ -93,7 +93,7 @@ async def test_one_token_holds_two_open_tournaments_and_another_once_one_finishe
     assert len(made) == OPEN_TOURNAMENTS - 1 and len(refused) == BURST - len(made)
     assert_refused(refused, "too_many_tournaments", TOURNAMENTS_SENTENCE)
     listed = (await flooder.list_tournaments()).tournaments
-    assert sum(t.created_by == "Flooder" for t in listed) == OPEN_TOURNAMENTS
+    assert sum(t.created_by == flooder.name for t in listed) == OPEN_TOURNAMENTS
     other = await player(http, stack, "Other")
     await other.create_tournament(tournament())  # each creator has a cap of their own
 

@@ -55,8 +55,12 @@ async def watchers_of(client: ArenaClient, match_id: str) -> int | None:
 async def tournament_game(
     stack: Stack, http: aiohttp.ClientSession, creator: ArenaClient
 ) -> tuple[tournaments_pb2.Tournament, Seated, Seated]:
-    """Return a Spit tournament that started now and its first game, both players seated."""
-    cat, dan = await player(http, stack, "Cat"), await player(http, stack, "Dan")
+    """Return a casual Spit tournament that started now and its first game, both players
+    (guests: a casual tournament is open to them) seated."""
+    cat, dan = (
+        await player(http, stack, "Cat", guest=True),
+        await player(http, stack, "Dan", guest=True),
+    )
     request = tournaments_pb2.CreateTournamentRequest(
         name="Tuesday Spit", game=SPIT, rated=False, duration_s=600
     )
