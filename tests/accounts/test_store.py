@@ -6,6 +6,8 @@ import asyncio
 
 import pytest
 
+from services.accounts.credentials import Credentials
+from services.accounts.migrations import MIGRATIONS, migrate
 from services.accounts.model import REFRESH_TTL_S, Account, Reason, Refused
 from services.accounts.names import clean, key
 from services.accounts.store import Store
@@ -121,3 +123,25 @@ async def test_a_deleted_account_signs_in_nowhere_and_keeps_its_name(store: Stor
     gone = await store.account(key("Ann"))
     assert gone is not None and gone.deleted and gone.password_hash == ""
     assert not await store.create("a_new", "ann", key("ann"), "h")
+
+
+async def test_a_database_of_the_first_schema_opens_with_its_accounts_signed_in(
+    target: Target,
+) -> None:
+    """Accounts and sessions made before passkeys came keep working after the migration."""
+    database = Database(target)
+    await database.open()
+    try:
+        await database.run(lambda s: migrate(s, 0.0, MIGRATIONS[:1]))
+        before = Store(database)
+        ann = await signed_up(before)
+        session = await before.begin(ann, "Firefox on Linux")
+        store = Store(database)
+        assert await store.migrate() == (2,)
+        assert await store.account(key("Ann")) == ann
+        turned = await store.refresh(session.refresh_token)
+        assert (turned.player_id, turned.session_id) == (ann.player_id, session.session_id)
+        assert await Credentials(database).of(ann.player_id) == ()
+        assert await store.migrate() == ()  # applied once
+    finally:
+        await database.close()
