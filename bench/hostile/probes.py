@@ -2,7 +2,7 @@
 
 Each class draws requests at random (from a seeded generator) around one weakness:
 frames, lengths and sizes, random and wrong-type protobuf, paths, tokens, seats,
-``client_seq``, base64, content types, commands. None may change a match, and every
+``client_seq``, base64, content types, commands, accounts. None may change a match, and every
 answer must be a clean refusal (``answers.py``).
 """
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from google.protobuf.message import Message
 
 from photofinish.arbitration.v1 import arbitration_pb2
-from photofinish.client.v1 import arena_pb2
+from photofinish.client.v1 import account_pb2, arena_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2, spit_pb2
 from photofinish.ratings.v1 import ratings_pb2
 
@@ -270,6 +270,87 @@ def content_types(rng: random.Random, target: Target) -> Probe:
     return Probe("content_types", f"{ARENA}/GetLadder", frame(request.SerializeToString()), headers)
 
 
+# Usernames and passwords that break the accounts' rules: no account can come of them.
+BAD_NAMES = (
+    "",
+    "ab",
+    "x" * 21,
+    "n" * 5000,
+    "Ann\u202eevil",  # a bidi override
+    "An\u200bn",  # a zero-width space
+    "Ann\x00",
+    "Ann Lee",
+    "\U0001f600\U0001f600\U0001f600",
+    "__ann",
+)
+BAD_PASSWORDS = ("", "short", "password", "12345678", "p" * 300)
+
+
+def _forged_credential(rng: random.Random) -> str:
+    """A passkey answer that cannot check out: junk, or the right shape with junk inside."""
+    junk = base64.urlsafe_b64encode(_junk(rng, 48)).decode().rstrip("=")
+    return rng.choice(
+        [
+            "",
+            "{",
+            "[]",
+            "null",
+            '{"id": "' + junk + '", "rawId": "' + junk + '", "type": "public-key", '
+            '"response": {"clientDataJSON": "'
+            + junk
+            + '", "authenticatorData": "'
+            + junk
+            + '", "signature": "'
+            + junk
+            + '"}}',
+            '{"id": 1, "response": {"attestationObject": "' + junk + '"}}',
+            "x" * 20_000,
+        ]
+    )
+
+
+def accounts(rng: random.Random, target: Target) -> Probe:
+    """Sign-ups, sign-ins, refreshes and passkeys that must each be refused: names and
+    passwords against the rules, forged refresh tokens and passkey answers, unknown
+    challenges, and an account's methods with a guest's token."""
+    guest = _token(rng, target)
+    choice = rng.randrange(6)
+    token = ""
+    request: Message
+    if choice == 0:
+        name, password = rng.choice(
+            [(rng.choice(BAD_NAMES), "a perfectly long passphrase"), ("Valid_name", "")]
+            + [("Valid_name", p) for p in BAD_PASSWORDS]
+        )
+        method, request = "SignUp", account_pb2.SignUpRequest(username=name, password=password)
+    elif choice == 1:
+        method = "SignInAccount"
+        request = account_pb2.AccountSignInRequest(
+            username=rng.choice(BAD_NAMES), password=rng.choice(BAD_PASSWORDS)
+        )
+    elif choice == 2:
+        method = "RefreshSession"
+        request = account_pb2.RefreshSessionRequest(
+            refresh_token=rng.choice(["", "x", guest, "A" * 3000, _junk(rng).hex()])
+        )
+    elif choice == 3:
+        method = "PasskeySignIn"
+        request = account_pb2.PasskeySignInRequest(
+            challenge_id=rng.choice(["", "c_" + "x" * 22, "x" * 500, "\u202e"]),
+            credential_json=_forged_credential(rng),
+        )
+    elif choice == 4:
+        method, token = "AddPasskey", guest  # a guest has no account to add a passkey to
+        request = account_pb2.AddPasskeyRequest(
+            challenge_id="c_x", credential_json=_forged_credential(rng)
+        )
+    else:
+        method, token = rng.choice(["DeleteAccount", "SignOut", "ListDevices"]), guest
+        request = account_pb2.DeleteAccountRequest(password=rng.choice(BAD_PASSWORDS))
+    body = frame(request.SerializeToString())
+    return Probe("accounts", f"{ARENA}/{method}", body, grpc_web(token))
+
+
 CLASSES: tuple[Callable[[random.Random, Target], Probe], ...] = (
     frames,
     sizes,
@@ -280,4 +361,5 @@ CLASSES: tuple[Callable[[random.Random, Target], Probe], ...] = (
     client_seqs,
     text_bodies,
     content_types,
+    accounts,
 )
