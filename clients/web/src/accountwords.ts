@@ -1,6 +1,8 @@
 // The account screens in words: each refusal a person can meet while signing up, in or out,
-// by its reason (never by the server's sentence), and why a session ended.
+// by its reason (never by the server's sentence), and why a session ended; and what a guest
+// is told of rated play, which is for accounts, with the Sign up that keeps its games.
 import { explain, type Refusal } from "./api";
+import { h } from "./dom";
 
 const plural = new Intl.PluralRules("en");
 
@@ -52,4 +54,27 @@ export const SIGNED_OUT_EVERYWHERE = "You signed out on every device.";
 export function signedOutText(why: string): string {
   const reason = ENDINGS[why];
   return reason ? `You were signed out: ${reason}` : "You were signed out.";
+}
+
+/** The reason of a refusal of rated play (or a rated tournament) to a guest. */
+export const ACCOUNT_NEEDED = "account_needed";
+
+/** Beside a guest's "rated" box, which is unticked and disabled. */
+export const RATED_NOTE = "Rated games are for accounts.";
+
+/** What a guest tried that is for accounts. */
+export type RatedTry = "accept" | "queue" | "challenge" | "join" | "create";
+
+const RATED_TRIES: Record<RatedTry, string> = {
+  accept: "That challenge is rated, and rated games are for accounts: sign up (you keep your games), then accept the code again.",
+  queue: "Rated games are for accounts: sign up (you keep your games), or play casual.",
+  challenge: "Rated games are for accounts: sign up (you keep your games), or challenge casual.",
+  join: "This tournament is rated, and rated tournaments are for accounts: sign up (you keep your games), then join it.",
+  create: "Rated tournaments are for accounts: sign up (you keep your games), or create a casual one.",
+};
+
+/** A guest told that `what` is for accounts, and a Sign up button (the guest's own, keeping its games). */
+export function accountNeeded(what: RatedTry | "note", id: string, signUp: () => void): (string | HTMLElement)[] {
+  const text = what === "note" ? RATED_NOTE : RATED_TRIES[what];
+  return [`${text} `, h(`button.sign-up-offer#${id}`, { type: "button", onclick: signUp }, "Sign up")];
 }

@@ -1,4 +1,7 @@
 // The lobby: play a game (computer, online queue or challenge code, hot-seat), the ladders.
+// Rated play is for accounts: a guest's "rated" boxes are unticked and disabled, with a note
+// and the Sign up that keeps its games.
+import { ACCOUNT_NEEDED, accountNeeded, type RatedTry } from "./accountwords";
 import { arena, explain, refusal } from "./api";
 import { h } from "./dom";
 import { Game, Level } from "./gen/photofinish/game/v1/game_pb";
@@ -29,11 +32,13 @@ export class Lobby {
   private readonly ladders = h("div.ladders");
   private timer = 0;
   private waiting: AbortController | null = null;
+  private readonly guest: boolean; // rated play is for accounts
 
   constructor(
     private readonly session: Session,
     private readonly actions: LobbyActions,
   ) {
+    this.guest = !session.account;
     this.root.append(
       h(
         "header.lobby-head",
@@ -48,7 +53,7 @@ export class Lobby {
       this.status,
       h("div.games", this.gameCard(Game.SPIT, "Real-time cards: the first card to reach the server counts."), this.gameCard(Game.BID, "Dominoes with chips, an auction and a 120 s clock.")),
       h("section.ladder-section", h("h3", "Ladders"), this.ladders),
-      tournamentsPanel(this.abort.signal, actions.tournaments),
+      tournamentsPanel(this.abort.signal, actions.tournaments, this.guest ? () => actions.keepGames() : null),
     );
   }
 
@@ -73,7 +78,8 @@ export class Lobby {
       h("option", { value: String(Level.MEDIUM) }, "Medium"),
       h("option", { value: String(Level.HARD) }, game === Game.SPIT ? "Hard (fast)" : "Hard"),
     ) as HTMLSelectElement;
-    const rated = h("input", { type: "checkbox", id: `${id}-rated`, checked: true }) as HTMLInputElement;
+    const note = `${id}-rated-note`;
+    const rated = h("input", { type: "checkbox", id: `${id}-rated`, checked: !this.guest, disabled: this.guest, "aria-describedby": this.guest ? note : null }) as HTMLInputElement;
     const code = h("input", { id: `${id}-code`, placeholder: "code", "aria-label": "challenge code", size: "8", autocomplete: "off" }) as HTMLInputElement;
     return h(
       `article.game-card#card-${id}`,
@@ -90,6 +96,7 @@ export class Lobby {
         h("button", { type: "button", id: `${id}-queue`, onclick: () => this.queue(game, rated.checked) }, "Find an opponent"),
         h("button", { type: "button", id: `${id}-challenge`, onclick: () => this.challenge(game, rated.checked) }, "Challenge by code"),
       ),
+      this.guest ? h(`p.rated-note#${note}`, ...accountNeeded("note", `${id}-rated-sign-up`, () => this.actions.keepGames())) : null,
       h(
         "form.row",
         { onsubmit: (event: Event) => (event.preventDefault(), void this.accept(code.value.trim())) },
@@ -106,12 +113,18 @@ export class Lobby {
     this.status.replaceChildren(text);
   }
 
+  /** Say why a refusal came: rated play refused to a guest in words, with its Sign up. */
+  private refused(error: unknown, lead: string, tried: RatedTry): void {
+    const why = refusal(error);
+    if (why.reason === ACCOUNT_NEEDED) this.status.replaceChildren(...accountNeeded(tried, "status-sign-up", () => this.actions.keepGames()));
+    else this.say(`${lead}: ${explain(why)}`);
+  }
+
   private async call(what: () => Promise<MatchAssignment>, level?: Level): Promise<void> {
     try {
       this.actions.onMatch(await what(), level);
     } catch (error) {
-      const why = refusal(error);
-      this.say(`Could not start: ${explain(why)}`);
+      this.refused(error, "Could not start", "accept"); // only a rated challenge's code needs an account
     }
   }
 
@@ -158,7 +171,7 @@ export class Lobby {
         }
       }
     } catch (error) {
-      if (!controller.signal.aborted) this.say(`The queue stopped: ${explain(refusal(error))}`);
+      if (!controller.signal.aborted) this.refused(error, "The queue stopped", "queue");
     }
   }
 
@@ -184,7 +197,7 @@ export class Lobby {
         }
       }
     } catch (error) {
-      if (!controller.signal.aborted) this.say(`The challenge stopped: ${explain(refusal(error))}`);
+      if (!controller.signal.aborted) this.refused(error, "The challenge stopped", "challenge");
     }
   }
 

@@ -98,9 +98,12 @@ function showLobby(session: Session): void {
   lobby.start();
 }
 
-/** A guest signs up: the same player, now an account (its tournament is followed on). */
-function showKeepGames(guest: Session): void {
-  show(keepGamesScreen(guest, showLobby, () => showLobby(guest)), null);
+/**
+ * A guest signs up: the same player, now an account (its tournament is followed on); then
+ * `back` to where it came from (the lobby, or a rated tournament's page), as either.
+ */
+function showKeepGames(guest: Session, back: (session: Session) => void = showLobby): void {
+  show(keepGamesScreen(guest, back, () => back(guest)), null);
   main.querySelector<HTMLInputElement>("#new-name")?.focus();
 }
 
@@ -157,6 +160,7 @@ function showTournament(session: Session, tournamentId: string): void {
     withdrew: () => unfollow(),
     back: () => showLobby(session),
     watch: (matchId) => showSpectator(session, matchId, () => showTournament(session, tournamentId)),
+    keepGames: () => showKeepGames(session, (now) => showTournament(now, tournamentId)),
   });
   show(page.root, page);
   page.start();

@@ -1,5 +1,6 @@
 // One tournament's page: what it is, its time, its entrants and live standings, my games,
-// and Join or Withdraw as my state is.
+// and Join or Withdraw as my state is (a rated one is for accounts: a guest gets Sign up).
+import { ACCOUNT_NEEDED, accountNeeded } from "./accountwords";
 import { arena, explain, refusal } from "./api";
 import { h } from "./dom";
 import { entrantsText, pointsText, timeText } from "./following";
@@ -23,6 +24,7 @@ export interface TournamentActions {
   withdrew(t: Tournament): void;
   back(): void;
   watch(matchId: string): void; // one of its live games, as a spectator
+  keepGames(): void; // a guest's sign-up, which keeps its games (then back here)
 }
 
 export class TournamentPage {
@@ -108,11 +110,13 @@ export class TournamentPage {
     this.tick();
     const open = t.status === Status.UPCOMING || t.status === Status.LIVE;
     const mine = this.mine();
+    const forAccounts = t.rated && !this.session.account; // a guest's join would be refused
     const parts = [
       mine
         ? h("span.entered", `You are in: #${mine.rank}, ${pointsText(mine.points)}. `)
         : h("span", this.withdrawnLine() ?? (open ? "You are not in this tournament. " : "")),
-      open && !mine ? h("button.primary#tournament-join", { type: "button", onclick: () => void this.join(t) }, "Join") : null,
+      open && !mine && !forAccounts ? h("button.primary#tournament-join", { type: "button", onclick: () => void this.join(t) }, "Join") : null,
+      open && !mine && forAccounts ? h("span.rated-note#tournament-account-needed", ...this.needAccount()) : null,
       open && mine ? h("button#tournament-withdraw", { type: "button", onclick: () => void this.withdraw(t) }, "Withdraw") : null,
     ];
     this.entry.replaceChildren(...parts.filter((part): part is HTMLElement => part !== null));
@@ -164,8 +168,15 @@ export class TournamentPage {
       this.actions.joined(await arena.joinTournament({ tournamentId: t.tournamentId }));
       this.say("Joined: your games start by themselves while the tournament runs.");
     } catch (error) {
-      this.say(`Could not join: ${explain(refusal(error))}`);
+      const why = refusal(error);
+      if (why.reason === ACCOUNT_NEEDED) this.status.replaceChildren(...this.needAccount("status-sign-up"));
+      else this.say(`Could not join: ${explain(why)}`);
     }
+  }
+
+  /** A guest told that a rated tournament is for accounts, with the Sign up that keeps its games. */
+  private needAccount(id = "tournament-sign-up"): (string | HTMLElement)[] {
+    return accountNeeded("join", id, () => this.actions.keepGames());
   }
 
   private async withdraw(t: Tournament): Promise<void> {

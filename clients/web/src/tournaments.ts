@@ -1,4 +1,6 @@
-// The lobby's tournaments: the list (open one, or join it), and a form to create one.
+// The lobby's tournaments: the list (open one, or join it), and a form to create one. A rated
+// tournament is for accounts: a guest is told so, with the Sign up that keeps its games.
+import { ACCOUNT_NEEDED, accountNeeded } from "./accountwords";
 import { arena, explain, refusal } from "./api";
 import { h } from "./dom";
 import { entrantsText } from "./following";
@@ -24,16 +26,21 @@ export interface TournamentsActions {
   followed(): string | null;
 }
 
-export function tournamentsPanel(signal: AbortSignal, actions: TournamentsActions): HTMLElement {
+/** `signUp`: a guest's way to an account, which keeps its games (null for an account). */
+export function tournamentsPanel(signal: AbortSignal, actions: TournamentsActions, signUp: (() => void) | null): HTMLElement {
   const list = h("div.tournament-list", "Loading…");
   const status = h("p.tournament-status", { role: "status", "aria-live": "polite" });
+  const needAccount = (what: "join" | "create") => status.replaceChildren(...accountNeeded(what, "tournament-sign-up", () => signUp?.())); // a guest's
 
   const join = async (t: Tournament) => {
+    if (signUp && t.rated) return needAccount("join"); // a join that would be refused
     try {
       actions.joined(await arena.joinTournament({ tournamentId: t.tournamentId }));
       actions.open(t.tournamentId);
     } catch (error) {
-      status.replaceChildren(`Could not join: ${explain(refusal(error))}`);
+      const why = refusal(error);
+      if (why.reason === ACCOUNT_NEEDED && signUp) needAccount("join");
+      else status.replaceChildren(`Could not join: ${explain(why)}`);
     }
   };
 
@@ -61,11 +68,11 @@ export function tournamentsPanel(signal: AbortSignal, actions: TournamentsAction
   void load();
   const timer = window.setInterval(() => void load(), LIST_REFRESH_MS);
   signal.addEventListener("abort", () => window.clearInterval(timer));
-  return h("section.tournaments", h("h3", "Tournaments"), list, status, createForm(status, actions));
+  return h("section.tournaments", h("h3", "Tournaments"), list, status, createForm(status, actions, signUp, needAccount));
 }
 
-/** Name, game, length, rated, start now or at a time: created, joined and opened. */
-function createForm(status: HTMLElement, actions: TournamentsActions): HTMLElement {
+/** Name, game, length, rated (for an account), start now or at a time: created, joined and opened. */
+function createForm(status: HTMLElement, actions: TournamentsActions, signUp: (() => void) | null, needAccount: (what: "join" | "create") => void): HTMLElement {
   const name = h("input#tournament-name", { required: true, maxlength: "40", placeholder: "Name", "aria-label": "tournament name" }) as HTMLInputElement;
   const game = h(
     "select#tournament-game",
@@ -78,7 +85,8 @@ function createForm(status: HTMLElement, actions: TournamentsActions): HTMLEleme
     { "aria-label": "length" },
     LENGTHS_MIN.map((m) => h("option", { value: String(m), selected: m === DEFAULT_LENGTH_MIN }, `${m} min`)),
   ) as HTMLSelectElement;
-  const rated = h("input#tournament-rated", { type: "checkbox", checked: true }) as HTMLInputElement;
+  const guest = signUp !== null;
+  const rated = h("input#tournament-rated", { type: "checkbox", checked: !guest, disabled: guest, "aria-describedby": guest ? "tournament-rated-note" : null }) as HTMLInputElement;
   const at = h("input#tournament-at", { type: "datetime-local", "aria-label": "start time (empty: now)" }) as HTMLInputElement;
 
   const create = async (event: Event) => {
@@ -96,7 +104,9 @@ function createForm(status: HTMLElement, actions: TournamentsActions): HTMLEleme
       actions.joined(await arena.joinTournament({ tournamentId: t.tournamentId }));
       actions.open(t.tournamentId);
     } catch (error) {
-      status.replaceChildren(`Could not create the tournament: ${explain(refusal(error))}`);
+      const why = refusal(error);
+      if (why.reason === ACCOUNT_NEEDED && signUp) needAccount("create");
+      else status.replaceChildren(`Could not create the tournament: ${explain(why)}`);
     }
   };
 
@@ -108,6 +118,7 @@ function createForm(status: HTMLElement, actions: TournamentsActions): HTMLEleme
       { onsubmit: (event: Event) => void create(event) },
       h("div.row", name, game),
       h("div.row", h("label", "Length ", length), h("label", rated, " rated")),
+      signUp ? h("p.rated-note#tournament-rated-note", ...accountNeeded("note", "tournament-rated-sign-up", signUp)) : null,
       h("div.row", h("label", "Starts ", at), h("span.hint", "empty: now")),
       h("div.row", h("button.primary#tournament-create", { type: "submit" }, "Create and join")),
     ),
