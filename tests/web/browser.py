@@ -17,6 +17,8 @@ from playwright.async_api import (
     async_playwright,
 )
 
+from clients.arena import unique_username
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -32,6 +34,7 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 WAIT_MS = 20_000
 PHONE = ViewportSize(width=390, height=844)
 DESKTOP = ViewportSize(width=1100, height=900)
+PASSWORD = "plover-harbour-quince"  # the accounts the tests sign up in a page
 
 
 @asynccontextmanager
@@ -71,6 +74,25 @@ async def new_page(
 async def sign_in(page: Page, name: str) -> None:
     await page.fill("#name", name)
     await page.click("#sign-in")
+    await page.wait_for_selector(".lobby")
+
+
+async def sign_up_new(page: Page, label: str) -> str:
+    """Sign up a new account from the sign-in screen (rated play is for accounts), a unique
+    username made from ``label`` ("Ann" becomes "Ann_3fa9c"); return the username."""
+    username = unique_username(label)
+    await page.fill("#new-name", username)
+    await page.fill("#new-password", PASSWORD)
+    await page.click("#sign-up")
+    await page.wait_for_selector(".lobby")
+    return username
+
+
+async def sign_in_account(page: Page, username: str, password: str = PASSWORD) -> None:
+    """Sign in to an account from the sign-in screen, as far as the lobby."""
+    await page.fill("#account-name", username)
+    await page.fill("#account-password", password)
+    await page.click("#account-sign-in")
     await page.wait_for_selector(".lobby")
 
 

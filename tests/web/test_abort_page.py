@@ -1,11 +1,12 @@
 """A rated match given up before one's first move is aborted, and both pages say so: the
-reason, and no rating change (docs/ratings.md, "What cannot be farmed")."""
+reason, and no rating change (docs/ratings.md, "What cannot be farmed"). Rated play is for
+accounts: both players sign up."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.web.browser import new_page, resign, screenshot, sign_in
+from tests.web.browser import new_page, resign, screenshot, sign_up_new
 from tests.web.conftest import Arena
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -14,8 +15,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 async def test_resigning_a_rated_match_at_the_gate_aborts_it_on_both_pages(arena: Arena) -> None:
     ann = await new_page(arena.browser, arena.url)
     ben = await new_page(arena.browser, arena.url, phone=True)
-    await sign_in(ann, "Ann Gate")
-    await sign_in(ben, "Ben Gate")
+    await sign_up_new(ann, "Ann_Gate")
+    ben_name = await sign_up_new(ben, "Ben_Gate")
     assert await ann.is_checked("#spit-rated")
     await ann.click("#spit-challenge")
     code = await ann.inner_text("#challenge-code")
@@ -29,7 +30,7 @@ async def test_resigning_a_rated_match_at_the_gate_aborts_it_on_both_pages(arena
         await panel.wait_for()
         assert "Match void" in await panel.inner_text()
         reason = await page.inner_text(".end-panel .void-reason")
-        assert reason == "Reason: aborted: Ben Gate resigned before making a move"
+        assert reason == f"Reason: aborted: {ben_name} resigned before making a move"
         await (
             page.locator(".end-panel .rating-change")
             .filter(has_text="No rating change (void: aborted).")

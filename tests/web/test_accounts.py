@@ -3,7 +3,9 @@ player (name, id, rating, games); a guest who signs up stays the same player; si
 everywhere reaches the other devices without a reload; refusals in words; two tabs refresh
 one at a time and stay signed in; a passkey added signs in on two devices. Each new screen
 is photographed and checked with axe on a desktop and a phone, and a phone never scrolls
-sideways."""
+sideways. Rated play is for accounts: a guest's rated boxes are disabled with a note, a rated
+code it accepts is refused in words with a Sign up that keeps its player id, and signed up
+it plays rated."""
 
 from __future__ import annotations
 
@@ -18,14 +20,16 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import CDPSession, Page
 
-from clients.arena import ArenaClient
+from clients.arena import ArenaClient, unique_username
 from clients.grpcweb import CallError
 from photofinish.game.v1 import game_pb2, spit_pb2
+from photofinish.matchmaking.v1 import matchmaking_pb2
 from services.stack.stack import StackConfig, run_stack
 from tests.pace import FAST_PLAY_ENV
 from tests.web.axe import assert_accessible
 from tests.web.browser import (
     PHONE,
+    WAIT_MS,
     chromium,
     click_if_reachable,
     click_if_shown,
@@ -173,12 +177,13 @@ async def test_an_account_signed_up_here_and_in_on_a_phone_is_one_player(arena: 
     await checked(desk, "accounts-sign-in-desktop")
     await sign_up(desk, "Ann_Lantern")
     assert await desk.inner_text("#me") == "Ann_Lantern"
-    # A rated Spit match from the page, that Ben (through the API) resigns after a play.
+    # A rated Spit match from the page, that Ben (an account, through the API) resigns after
+    # a play.
     await desk.click("#spit-challenge")
     code = await desk.inner_text("#challenge-code")
     async with aiohttp.ClientSession() as session:
         ben = ArenaClient(session, arena.url)
-        await ben.sign_in("Ben Lantern")
+        await ben.sign_up_new("Ben_Lantern")
         assignment = await ben.accept_challenge(code)
         await desk.wait_for_selector(".spit-table")
         await ben_plays_a_card(ben, assignment.match_id, assignment.seats[0], desk)
@@ -431,3 +436,80 @@ async def test_a_passkey_added_on_the_desktop_signs_in_there_and_on_a_phone(
     await checked(by_address, "accounts-passkey-by-address")
     for page in (desk, phone, by_address):
         await page.context.close()
+
+
+async def queued(client: ArenaClient) -> matchmaking_pb2.MatchAssignment:
+    """``client`` queues for rated Spit; return the match it is paired into."""
+    async for update in client.queue(game_pb2.GAME_SPIT, rated=True):
+        if update.HasField("match"):
+            return update.match
+    raise AssertionError("the queue ended with no match")
+
+
+async def plays_rated(page: Page, opponents: matchmaking_pb2.MatchAssignment) -> None:
+    """The page is in the rated Spit match the opponent was given too; it resigns, and the
+    end shows."""
+    await page.wait_for_selector(".spit-table")
+    update = await last_update(page)
+    assert update is not None and update.get("rated") is True
+    assert update["matchId"] == opponents.match_id
+    await resign(page)
+    await page.wait_for_selector(".end-panel")
+
+
+async def test_a_guest_signs_up_from_a_rated_refusal_and_then_plays_rated(arena: Arena) -> None:
+    """Rated play is for accounts: a guest's rated boxes (each game's, the tournament
+    form's) are unticked and disabled, with a note and Sign up; a rated challenge's code it
+    accepts is refused in words, with Sign up, which keeps its player id; signed up, it
+    accepts that code (on the desktop) or queues rated (on the phone), and plays rated."""
+    async with aiohttp.ClientSession() as http:
+        cy = ArenaClient(http, arena.url)
+        await cy.sign_up_new("Cy_Rated")
+        for phone in (False, True):
+            label = "phone" if phone else "desktop"
+            page = await new_page(arena.browser, arena.url, phone=phone)
+            await sign_in(page, f"Gus {label}")
+            guest = await me(page)
+            await page.click(".create-tournament summary")
+            for box in ("spit", "bid", "tournament"):
+                assert not await page.is_checked(f"#{box}-rated")
+                assert await page.is_disabled(f"#{box}-rated")
+                note = page.locator(f"#{box}-rated-note")
+                assert "Rated games are for accounts." in await note.inner_text()
+                assert await note.locator(f"#{box}-rated-sign-up").inner_text() == "Sign up"
+            await checked(page, f"accounts-rated-guest-lobby-{label}")
+
+            # A rated code accepted as a guest: refused in words, the challenge left open.
+            challenge = cy.create_challenge(game_pb2.GAME_SPIT, rated=True)
+            code = (await anext(challenge)).code
+            await page.fill("#spit-code", code)
+            await page.click("#spit-accept")
+            status = page.locator(".lobby-status")
+            await status.filter(has_text="That challenge is rated").wait_for()
+            said = await status.inner_text()
+            assert "rated games are for accounts: sign up (you keep your games)" in said
+            assert "account_needed" not in said
+            await checked(page, f"accounts-rated-refused-{label}")
+            await status.locator("#status-sign-up").click()
+            await page.wait_for_selector(".keep-games")
+            await sign_up(page, unique_username("Gus"))
+            account = await me(page)
+            assert account["playerId"] == guest["playerId"] and not account["guest"]
+            for box in ("spit", "bid"):
+                assert await page.is_checked(f"#{box}-rated")
+                assert await page.is_enabled(f"#{box}-rated")
+            assert await page.locator(".rated-note").count() == 0
+            await checked(page, f"accounts-rated-account-lobby-{label}")
+
+            if not phone:  # the same code, accepted now
+                await page.fill("#spit-code", code)
+                await page.click("#spit-accept")
+                cys = (await asyncio.wait_for(anext(challenge), WAIT_MS / 1000)).match
+                await challenge.aclose()
+            else:  # the challenge withdrawn; both queue rated
+                await challenge.aclose()
+                waiting = asyncio.create_task(queued(cy))
+                await page.click("#spit-queue")
+                cys = await asyncio.wait_for(waiting, WAIT_MS / 1000)
+            await plays_rated(page, cys)
+            await page.context.close()

@@ -1,6 +1,7 @@
 """A Spit opponent who leaves, seen from the page: the present player aborts a rated match
 the other never moved in (both ratings unchanged), or claims the win once they moved; a
-return clears the offer. Short limits keep it quick (away after 3 s unheard)."""
+return clears the offer. Short limits keep it quick (away after 3 s unheard). Rated play is
+for accounts: Ann signs up in the page, Ben through the API."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2, spit_pb2
 from services.stack.stack import StackConfig, run_stack
-from tests.web.browser import chromium, new_page, screenshot, sign_in
+from tests.web.browser import chromium, new_page, screenshot, sign_up_new
 from tests.web.conftest import Arena
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -43,11 +44,11 @@ async def challenged(
     """Ann challenges from the page (rated Spit); Ben accepts from here and is never on a
     page: a seat with no stream and no command."""
     page = await new_page(arena.browser, arena.url, phone=phone)
-    await sign_in(page, "Ann")
+    await sign_up_new(page, "Ann")
     await page.click("#spit-challenge")
     code = await page.inner_text("#challenge-code")
     ben = ArenaClient(http, arena.url)
-    await ben.sign_in("Ben")
+    await ben.sign_up_new("Ben")
     assignment = await ben.accept_challenge(code)
     await page.wait_for_selector(".spit-table")
     return page, ben, assignment.match_id, assignment.seats[0]
@@ -104,14 +105,14 @@ async def test_a_rated_match_the_opponent_never_moved_in_is_aborted_unrated(
         claim = page.locator("#claim")
         await claim.wait_for(timeout=AWAY_WAIT_MS)
         assert await claim.inner_text() == "Abort the match (no rating)"
-        assert "Ben left before making a move" in await page.inner_text(".notices")
+        assert f"{ben.name} left before making a move" in await page.inner_text(".notices")
         await screenshot(page, "away-abort-offer")
         await claim.click()
         await page.wait_for_selector(".end-panel")
         assert await page.inner_text(".end-panel h3") == "Match void"
         assert not await page.is_visible("#resign")  # a match that is over takes no command
         reason = await page.inner_text(".void-reason")
-        assert reason == "Reason: aborted: Ben left before making a move"
+        assert reason == f"Reason: aborted: {ben.name} left before making a move"
         await page.locator(".rating-change").filter(has_text="void").wait_for()
         assert await page.inner_text(".rating-change") == "No rating change (void: aborted)."
         await screenshot(page, "away-aborted")
@@ -139,14 +140,15 @@ async def test_an_opponent_who_moved_and_left_is_claimed_against_and_a_return_cl
         back = ben.watch(match_id, seat)
         await anext(back)
         await claim.wait_for(state="detached", timeout=AWAY_WAIT_MS)
-        assert "Ben is back." in await page.inner_text(".notices")
+        assert f"{ben.name} is back." in await page.inner_text(".notices")
         await back.aclose()  # and leaves again
         await claim.wait_for(timeout=AWAY_WAIT_MS)
         await screenshot(page, "away-claim-offer-phone")
         await claim.click()
         await page.wait_for_selector(".end-panel")
         assert await page.inner_text(".end-panel h3") == "You won"
-        assert await page.inner_text(".outcome") == "Ann won: the opponent left."
+        ann = await page.evaluate("() => window.__pf.me().name")
+        assert await page.inner_text(".outcome") == f"{ann} won: the opponent left."
         await page.locator(".rating-change").filter(has_text="Rating:").wait_for()
         await screenshot(page, "away-claimed-phone")
         await page.context.close()

@@ -1,5 +1,6 @@
 """The lobby in a phone-sized page: ladders, tournament standings that update live, and
-refusals told in words."""
+refusals told in words. A rated tournament is for accounts: its players sign up, and a guest
+is told so, with the Sign up that keeps its player id."""
 
 from __future__ import annotations
 
@@ -10,11 +11,21 @@ import aiohttp
 import pytest
 from playwright.async_api import Page
 
-from clients.arena import ArenaClient
+from clients.arena import ArenaClient, unique_username
 from photofinish.game.v1 import game_pb2
 from photofinish.tournaments.v1 import tournaments_pb2
-from tests.web.browser import new_page, screenshot, sign_in
+from tests.web.axe import assert_accessible
+from tests.web.browser import (
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    new_page,
+    screenshot,
+    sign_in,
+    sign_up_new,
+)
 from tests.web.conftest import Arena
+from tests.web.test_accessibility import small_targets
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -23,7 +34,7 @@ HOUR_MS = 3_600_000
 
 async def test_tournament_standings_update_live_in_the_lobby(arena: Arena) -> None:
     page = await new_page(arena.browser, arena.url, phone=True)
-    await sign_in(page, "Tess")
+    tess = await sign_up_new(page, "Tess")
     await page.wait_for_selector("table.ladder")
     # A wrong code is refused in the server's words, its reason named once.
     await page.fill("#spit-code", "NOPE42")
@@ -34,7 +45,7 @@ async def test_tournament_standings_update_live_in_the_lobby(arena: Arena) -> No
     assert said == "Could not start: no open challenge has the code 'NOPE42' (no_such_challenge)"
     async with aiohttp.ClientSession() as http:
         host = ArenaClient(http, arena.url)
-        await host.sign_in("Host")
+        await host.sign_up_new("Host")
         tournament = await host.create_tournament(
             tournaments_pb2.CreateTournamentRequest(
                 name="Sunday Bid",
@@ -47,13 +58,10 @@ async def test_tournament_standings_update_live_in_the_lobby(arena: Arena) -> No
         entry = page.locator(f"[data-tournament='{tournament.tournament_id}']")
         await entry.locator("button.join").click()
         standings = page.locator(".standings-table tbody tr")
-        await page.wait_for_function(
-            "() => document.querySelector('.standings-table')?.textContent.includes('Tess')"
-        )
+        shows = "name => document.querySelector('.standings-table')?.textContent.includes(name)"
+        await page.wait_for_function(shows, arg=tess)
         await host.join_tournament(tournament.tournament_id)
-        await page.wait_for_function(
-            "() => document.querySelector('.standings-table')?.textContent.includes('Host')"
-        )
+        await page.wait_for_function(shows, arg=host.name)
         assert await standings.count() == 2
     await screenshot(page, "lobby-phone-tournament")
 
@@ -105,3 +113,57 @@ async def test_a_match_past_the_cap_is_refused_in_words(arena: Arena) -> None:
         "Could not start: you have 3 matches against the computer or on one device in play,"
         " the most at once: finish or resign one to start another (too_many_matches)"
     )
+
+
+async def looked_at(page: Page, name: str) -> None:
+    """Photograph the screen, run axe on it, and on a phone check its 44 px targets."""
+    await screenshot(page, name)
+    await assert_accessible(page)
+    if page.viewport_size == PHONE:
+        assert await small_targets(page) == [], name
+
+
+async def test_a_guest_is_told_a_rated_tournament_is_for_accounts_and_signs_up_to_join(
+    arena: Arena,
+) -> None:
+    """A guest's Join of a rated tournament, in the lobby's list, says it is for accounts
+    (no join is tried); the tournament's page offers Sign up instead of Join, and from it
+    the guest signs up, keeps its player id, comes back to the page and joins."""
+    async with aiohttp.ClientSession() as http:
+        host = ArenaClient(http, arena.url)
+        await host.sign_up_new("Rated_Host")
+        request = upcoming("Rated Sunday")
+        request.rated = True
+        tournament = await host.create_tournament(request)
+        await host.join_tournament(tournament.tournament_id)
+    page = await new_page(arena.browser, arena.url, phone=True)
+    await sign_in(page, "Gil")
+    guest = json.loads(await page.evaluate("localStorage.getItem('pf.session')"))
+    entry = page.locator(f"[data-tournament='{tournament.tournament_id}']")
+    assert "rated" in await entry.inner_text()
+    await entry.locator("button.join").click()
+    status = page.locator(".tournament-status")
+    await status.filter(has_text="rated tournaments are for accounts").wait_for()
+    assert "account_needed" not in await status.inner_text()
+    await looked_at(page, "lobby-rated-tournament-guest-phone")
+
+    await entry.locator("button.standings").click()
+    note = page.locator("#tournament-account-needed")
+    await note.wait_for()
+    assert "This tournament is rated" in await note.inner_text()
+    assert await page.locator("#tournament-join").count() == 0
+    assert "Gil" not in await page.inner_text(".standings-table")  # nobody joined
+    await looked_at(page, "tournament-rated-guest-phone")
+    await page.set_viewport_size(DESKTOP)
+    await looked_at(page, "tournament-rated-guest-desktop")
+    await page.set_viewport_size(PHONE)
+
+    await note.locator("#tournament-sign-up").click()
+    await page.fill("#new-name", unique_username("Gil"))
+    await page.fill("#new-password", PASSWORD)
+    await page.click("#sign-up")
+    await page.click("#tournament-join")  # back on the tournament's page, an account now
+    await page.locator(".entry .entered").wait_for()
+    account = json.loads(await page.evaluate("localStorage.getItem('pf.session')"))
+    assert account["playerId"] == guest["playerId"] and account["account"]
+    await page.context.close()

@@ -1,5 +1,6 @@
-"""My games and the replay viewer in Chromium: Ann (signed in in the page) and Ben play a
-rated Spit match from here with a race in it, Ann resigns; the page finds it in My games
+"""My games and the replay viewer in Chromium: Ann (an account, signed in in the page) and
+Ben (an account too: rated play is for accounts) play a rated Spit match from here with a
+race in it, Ben resigns; the page finds it in My games
 and replays it step by step, the board checked at several steps against the server's
 replay, the race drawn with both stamps, a step reached by its link."""
 
@@ -13,12 +14,12 @@ import aiohttp
 import pytest
 from playwright.async_api import Page
 
-from clients.arena import ArenaClient
+from clients.arena import ArenaClient, unique_username
 from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import replay_pb2
 from photofinish.game.v1 import game_pb2, spit_pb2
 from tests.web.axe import assert_accessible
-from tests.web.browser import PHONE, new_page, screenshot, sign_in
+from tests.web.browser import PASSWORD, PHONE, new_page, screenshot, sign_in_account
 from tests.web.conftest import Arena
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -146,12 +147,12 @@ async def test_a_finished_match_is_found_in_my_games_and_replayed_race_and_all(
     arena: Arena,
 ) -> None:
     page = await new_page(arena.browser, arena.url)
-    await sign_in(page, "Ann")
     async with aiohttp.ClientSession() as session:
         ann, ben = ArenaClient(session, arena.url), ArenaClient(session, arena.url)
-        stored = await page.evaluate("() => JSON.parse(localStorage.getItem('pf.session'))")
-        ann.web.token, ann.player_id = stored["token"], stored["playerId"]
-        await ben.sign_in("Ben")
+        username = unique_username("Ann")
+        await ann.sign_up(username, PASSWORD, "a test")
+        await sign_in_account(page, username)  # the same player in the page
+        await ben.sign_up_new("Ben")
         match_id, ann_seat, ben_seat = await started_match(ann, ben)
         await race(ann, ben, match_id, (ann_seat, ben_seat))
         # Ben, whose card landed, resigns: a resignation before one's first move would
