@@ -13,11 +13,10 @@ FROM ${BASE_IMAGE} AS web
 ARG PIP_CERT
 ARG PIP_INDEX_URL
 ARG NODE_EXTRA_CA_CERTS
-# make web installs the dev lock first, PyICU compiled: its build tools (the doctor's build
-# stage) in this cached layer, not installed again by make at each change of the sources.
+# make web needs Node.js alone (the TypeScript generated from proto/ is committed), and
+# python3 for the doctor's check that node and npm are there.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends make nodejs npm \
-        g++ pkg-config libicu-dev python3-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .

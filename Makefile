@@ -6,6 +6,9 @@ LOCK := requirements/dev.lock
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK) | cksum | cut -d' ' -f1)
 
 PROTOS := $(shell find proto -name '*.proto' | sort)
+WEB := clients/web
+WEB_STAMP := $(WEB)/node_modules/.installed-$(shell cksum $(WEB)/package-lock.json | cut -d' ' -f1)
+WEB_PROTOS := $(shell find $(WEB)/proto -name '*.proto' | sort)
 
 .PHONY: install lock proto proto-check web doctor run test soak checks lint typecheck unit browser load bench fuzz \
 	loadtest tournament clean deploy-test deploy-images deploy-down
@@ -44,38 +47,39 @@ lock: install
 	$(UV_COMPILE) -c $(LOCK) -o requirements/runtime.lock
 	$(UV_COMPILE_BUILD) -c $(LOCK) -o requirements/build.lock
 
-# Python code generated from proto/ into photofinish/ (committed; proto-check keeps it honest).
+# Code generated from proto/ (committed; proto-check keeps it honest): Python into
+# photofinish/, and the browser client's TypeScript into clients/web/src/gen, so that
+# building the page needs Node.js alone (the image's web stage installs no Python packages).
 GEN = PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto --python_out=$(1) --grpc_python_out=$(1) \
 	--mypy_out=$(1) --mypy_grpc_out=$(1) $(PROTOS) && \
 	find $(1)/photofinish -type d -exec touch {}/__init__.py \;
+WEB_GEN = mkdir -p $(1) && $(PY) -m grpc_tools.protoc -Iproto -I$(WEB)/proto \
+	--plugin=protoc-gen-es=$(WEB)/node_modules/.bin/protoc-gen-es \
+	--es_out=$(1) --es_opt=target=ts $(PROTOS) $(WEB_PROTOS)
 
-proto: install
-	rm -rf photofinish
+proto: install $(WEB_STAMP)
+	rm -rf photofinish $(WEB)/src/gen
 	@( $(call GEN,.) ) >/dev/null 2>&1 || ( $(call GEN,.) )
+	$(call WEB_GEN,$(WEB)/src/gen)
 
-proto-check: install
-	@tmp=$$(mktemp -d) && ( $(call GEN,$$tmp) ) >/dev/null 2>&1 && \
-	if diff -r -x __pycache__ $$tmp/photofinish photofinish >/dev/null; then \
+proto-check: install $(WEB_STAMP)
+	@tmp=$$(mktemp -d) && ( $(call GEN,$$tmp) ) >/dev/null 2>&1 && $(call WEB_GEN,$$tmp/web) && \
+	if diff -r -x __pycache__ $$tmp/photofinish photofinish >/dev/null \
+		&& diff -r $$tmp/web $(WEB)/src/gen >/dev/null; then \
 		echo "generated code is up to date"; rm -rf $$tmp; \
-	else echo "photofinish/ is stale: run 'make proto' and commit it"; rm -rf $$tmp; exit 1; fi
+	else echo "photofinish/ or $(WEB)/src/gen is stale: run 'make proto' and commit it"; \
+		rm -rf $$tmp; exit 1; fi
 
-# The browser client (clients/web): npm ci when the lockfile changes, TypeScript generated
-# from proto/ (gitignored), type-checked, bundled into clients/web/dist (served at /).
-WEB := clients/web
-WEB_STAMP := $(WEB)/node_modules/.installed-$(shell cksum $(WEB)/package-lock.json | cut -d' ' -f1)
-WEB_PROTOS := $(shell find $(WEB)/proto -name '*.proto' | sort)
+# The browser client (clients/web): npm ci when the lockfile changes, then the TypeScript
+# (its generated part committed, see proto) type-checked and bundled into clients/web/dist
+# (served at /). Node.js alone: no Python package is needed.
+web: $(WEB_STAMP)
+	cd $(WEB) && npm run --silent typecheck && npm run --silent bundle
 
 $(WEB_STAMP): $(WEB)/package-lock.json
 	$(PYTHON) -m tools.doctor setup
 	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
 	rm -f $(WEB)/node_modules/.installed-* && touch $@
-
-web: install $(WEB_STAMP)
-	rm -rf $(WEB)/src/gen && mkdir -p $(WEB)/src/gen
-	$(PY) -m grpc_tools.protoc -Iproto -I$(WEB)/proto \
-		--plugin=protoc-gen-es=$(WEB)/node_modules/.bin/protoc-gen-es \
-		--es_out=$(WEB)/src/gen --es_opt=target=ts $(PROTOS) $(WEB_PROTOS)
-	cd $(WEB) && npm run --silent typecheck && npm run --silent bundle
 
 # Every tool the tests need (tools/doctor/needs.py): present, installed just now with apt-get,
 # or missing with the reason. `make doctor STAGES=browser` checks one stage's; make test runs it first.
