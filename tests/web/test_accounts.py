@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -513,3 +514,66 @@ async def test_a_guest_signs_up_from_a_rated_refusal_and_then_plays_rated(arena:
                 cys = await asyncio.wait_for(waiting, WAIT_MS / 1000)
             await plays_rated(page, cys)
             await page.context.close()
+
+
+async def test_my_games_download_with_their_logs_then_the_account_is_deleted(
+    arena: Arena,
+) -> None:
+    """My games downloads every finished game with its whole log, as GetMatchLog gives it;
+    deleting the account asks the password again, signs every device out and refuses the
+    name from then on."""
+    page = await new_page(arena.browser, arena.url)
+    await sign_up(page, "Dora_Leaves")
+    player = await me(page)
+    played = []
+    for level in ("1", "2"):
+        await page.select_option("#spit-level", level)
+        await page.click("#spit-computer")
+        await page.wait_for_selector(".spit-table")
+        await page.wait_for_function("() => window.__pf.last()?.update")
+        update = await last_update(page)
+        assert update is not None
+        played.append(update["matchId"])
+        await resign(page)
+        await page.click(".end-panel #leave")
+    phone = await new_page(arena.browser, arena.url, phone=True)
+    await sign_in_account(phone, "Dora_Leaves")
+    await phone.wait_for_selector(".lobby")
+    await phone.evaluate("() => { window.__noReload = true; }")
+
+    await page.click("#my-games")
+    await page.locator("table.games-list tbody tr").first.wait_for()
+    async with page.expect_download() as downloading:
+        await page.click("#download-games")
+    download = await downloading.value
+    saved = json.loads(Path(await download.path()).read_text())
+    assert saved["format"] == "photofinish.my-games.v1"
+    assert (saved["playerId"], saved["name"]) == (player["playerId"], "Dora_Leaves")
+    assert sorted(m["matchId"] for m in saved["matches"]) == sorted(played)
+    for match in saved["matches"]:
+        log = match["log"]
+        assert log["matchId"] == match["matchId"]
+        opened = log["entries"][0]["created"]  # the header: the match as opened
+        assert player["playerId"] in {p["playerId"] for p in opened["players"]}
+        assert len(log["entries"]) > 1, "no command or end in the log"
+    await page.locator("#download-status", has_text="Saved 2 games").wait_for()
+    await checked(page, "accounts-download-desktop")
+    await page.set_viewport_size(PHONE)
+    await checked(page, "accounts-download-phone")
+
+    await page.click("#games-back")
+    await page.click("#devices")
+    await page.click("details.delete-account summary")
+    await page.fill("#delete-password", "not the password")
+    await page.click("#delete-account")
+    await page.locator("#delete-error", has_text="not this account's password").wait_for()
+    await checked(page, "accounts-delete-phone")
+    await page.fill("#delete-password", PASSWORD)
+    await page.click("#delete-account")
+    await page.locator("#signed-out", has_text="Your account is deleted").wait_for()
+    await phone.locator("#signed-out").wait_for()  # the other device, with no reload
+    assert await phone.evaluate("() => window.__noReload === true")
+    await sign_in_account(page, "Dora_Leaves")
+    await page.locator("#account-error", has_text="Wrong username or password").wait_for()
+    await page.context.close()
+    await phone.context.close()

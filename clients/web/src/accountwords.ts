@@ -49,6 +49,7 @@ const ENDINGS: Record<string, string> = {
 };
 
 export const SIGNED_OUT_EVERYWHERE = "You signed out on every device.";
+export const ACCOUNT_DELETED = "Your account is deleted, and every device signed out.";
 
 /** The sign-in screen's notice after a session ended by itself, with why when it is known. */
 export function signedOutText(why: string): string {

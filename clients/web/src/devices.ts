@@ -9,6 +9,7 @@ import { PasskeysPanel } from "./passkeys";
 export interface DevicesActions {
   back(): void;
   signedOut(everywhere: boolean): void; // this device's session ended: to the sign-in screen
+  deleted(): void; // the account is deleted: to the sign-in screen, saying so
 }
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -34,6 +35,39 @@ export class DevicesPage {
       this.list,
       h("button.danger#sign-out-everywhere", { type: "button", onclick: () => void this.signOut("", true) }, "Sign out everywhere"),
       this.passkeys.root,
+      this.deleting(),
+    );
+  }
+
+  /** Delete the account, its password asked again: signed out everywhere, for good. */
+  private deleting(): HTMLElement {
+    const password = h("input#delete-password", { type: "password", required: true, autocomplete: "current-password", maxlength: "256", "aria-describedby": "delete-hint" }) as HTMLInputElement;
+    const error = h("p.error#delete-error", { role: "alert" });
+    const button = h("button.danger#delete-account", { type: "submit" }, "Delete my account") as HTMLButtonElement;
+    const submit = async (event: Event) => {
+      event.preventDefault();
+      button.disabled = true;
+      error.textContent = "";
+      try {
+        await arena.deleteAccount({ password: password.value });
+        this.actions.deleted();
+      } catch (e) {
+        const why = refusal(e);
+        error.textContent = why.reason === "bad_credentials" ? "That is not this account's password." : accountProblem(why);
+        password.focus();
+      } finally {
+        button.disabled = false;
+      }
+    };
+    return h(
+      "details.delete-account",
+      h("summary", "Delete my account"),
+      h(
+        "p.hint#delete-hint",
+        "This cannot be undone. Every device is signed out and the name can never be signed in to again. The games you played stay in your opponents' histories. Download your games first (My games) to keep them.",
+      ),
+      h("form.account", { onsubmit: submit }, h("label", { for: password.id }, "Your password"), password, button),
+      error,
     );
   }
 

@@ -1,7 +1,7 @@
 // The page: sign in, the lobby, a match, a tournament; a reload resumes the match being
 // played, and a followed tournament takes the player to each of their games by itself; a
 // session that ends (here, in another tab or on another device) goes back to sign-in.
-import { SIGNED_OUT_EVERYWHERE, signedOutText } from "./accountwords";
+import { ACCOUNT_DELETED, SIGNED_OUT_EVERYWHERE, signedOutText } from "./accountwords";
 import { arena, useTokens } from "./api";
 import { BidBoard } from "./bid";
 import { DevicesPage } from "./devices";
@@ -111,6 +111,7 @@ function showDevices(session: Session): void {
   const page = new DevicesPage({
     back: () => showLobby(session),
     signedOut: (everywhere) => signedOut(everywhere ? SIGNED_OUT_EVERYWHERE : ""),
+    deleted: () => signedOut(ACCOUNT_DELETED),
   });
   show(page.root, page);
   page.start();

@@ -2,6 +2,7 @@
 // service's history of every game): game, opponent, result or void with its reason, the
 // rating change, the date; each of the reader's own matches opens in the replay viewer.
 import { arena, explain, refusal } from "./api";
+import { myGames, save } from "./download";
 import { h } from "./dom";
 import { Verdict, type HistoryEntry } from "./gen/photofinish/ratings/v1/ratings_pb";
 import { gameName } from "./match";
@@ -35,6 +36,28 @@ export class GamesPage {
       this.table,
       this.pager,
     );
+    if (mine) this.root.append(this.download());
+  }
+
+  /** Download my games: every match's log in one JSON file. */
+  private download(): HTMLElement {
+    const status = h("p.download-status#download-status", { role: "status" });
+    const button = h("button#download-games", { type: "button" }, "Download my games") as HTMLButtonElement;
+    button.onclick = async () => {
+      button.disabled = true;
+      try {
+        const content = await myGames(this.session, (done, total) => (status.textContent = `Gathering ${done} of ${total} games…`), this.abort.signal);
+        const day = new Date().toISOString().slice(0, 10);
+        save(content, `photofinish-games-${this.session.name}-${day}.json`);
+        const count = (content as { matches: unknown[] }).matches.length;
+        status.textContent = `Saved ${count} ${count === 1 ? "game" : "games"}, each with its whole log (JSON).`;
+      } catch (error) {
+        if (!this.abort.signal.aborted) status.textContent = `The games could not be gathered: ${explain(refusal(error))}`;
+      } finally {
+        button.disabled = false;
+      }
+    };
+    return h("section.download", h("p.hint", "Every finished game of yours, each with its whole log (every command and its arrival stamp), in one file."), button, status);
   }
 
   start(): void {
