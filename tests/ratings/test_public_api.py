@@ -38,8 +38,9 @@ async def stack(tmp_path: Path) -> AsyncIterator[tuple[Stack, aiohttp.ClientSess
 
 
 async def signed_in(http: aiohttp.ClientSession, stack: Stack, name: str) -> ArenaClient:
+    """A player with an account of its own: rated play is for accounts."""
     client = ArenaClient(http, stack.gateway_url)
-    await client.sign_in(name)
+    await client.sign_up_new(name)
     return client
 
 
