@@ -20,6 +20,10 @@ from services.stack.private import make_private, write_private
 from services.stack.processes import Child, start_child
 
 BOTS_NICENESS = 5
+# Password hashing (argon2id, 19 MiB and two passes each) is off the hot path: on one
+# machine it must never hold back the services that keep the clock. A burst of sign-ups
+# beside live matches lagged the arbitration's loop past its tolerance at niceness 0.
+ACCOUNTS_NICENESS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +181,7 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
             },
             logs,
             config.echo,
+            niceness=ACCOUNTS_NICENESS,
         )
         gateway_env = {
             **base,

@@ -12,8 +12,9 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
+from clients.arena import ArenaClient
 from services.common import callers
-from services.stack.stack import SERVICES, Stack, StackConfig, run_stack
+from services.stack.stack import ACCOUNTS_NICENESS, SERVICES, Stack, StackConfig, run_stack
 from tests.e2e.support import metric
 from tests.waiting import poll_until
 
@@ -66,3 +67,26 @@ async def test_every_service_serves_health_reflection_and_metrics_and_stops_clea
                 assert 'pf_nats_connected{connection="gateway-link"} 1.0' in text
         for name in [*SERVICES, "gateway"]:
             assert await stack.stop(name, signal.SIGTERM) == 0, f"{name} did not stop cleanly"
+
+
+def thread_niceness(pid: int) -> set[int]:
+    """The niceness of every thread of the process (Linux keeps one per thread)."""
+    return {
+        int((task / "stat").read_text().rsplit(")", 1)[1].split()[16])
+        for task in Path(f"/proc/{pid}/task").iterdir()
+    }
+
+
+async def test_password_hashing_yields_the_cpu_to_the_services_that_keep_the_clock(
+    tmp_path: Path,
+) -> None:
+    """On one machine, a burst of sign-ups (argon2id) must not lag the arbitration's loop:
+    the accounts process and its hashing threads run nicer than the clock's services."""
+    async with run_stack(StackConfig(tmp_path, with_bots=False)) as stack:
+        async with aiohttp.ClientSession() as http:
+            await ArenaClient(http, stack.gateway_url).sign_up_new("Nice")  # threads start
+        accounts = stack.children["accounts"].process.pid
+        assert thread_niceness(accounts) == {ACCOUNTS_NICENESS}
+        assert len(list(Path(f"/proc/{accounts}/task").iterdir())) > 1  # hashing threads too
+        for name in ("arbitration", "rules", "gateway"):
+            assert thread_niceness(stack.children[name].process.pid) == {0}, name

@@ -399,6 +399,7 @@ async def test_a_passkey_added_on_the_desktop_signs_in_there_and_on_a_phone(
     await desk.locator("#passkey-list li.none").wait_for()
     await desk.click("#add-passkey")
     await desk.locator("#passkeys-status", has_text="Passkey added").wait_for()
+    # Said once listed: the list holds it now, the one passkey of the account.
     assert await desk.locator("#passkey-list li.passkey[data-credential]").count() == 1
     assert "not used yet" in await desk.inner_text("#passkey-list li.passkey")
     await checked(desk, "accounts-passkeys-desktop")

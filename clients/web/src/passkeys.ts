@@ -96,8 +96,8 @@ export class PasskeysPanel {
       rpId = options.rp.id;
       const made = await startRegistration({ optionsJSON: options });
       await arena.addPasskey({ challengeId: asked.challengeId, credentialJson: JSON.stringify(made), name: thisDevice() });
-      this.status.textContent = "Passkey added: next time, sign in with it.";
-      await this.load();
+      await this.load(); // listed first, then said: "added" never comes before the list shows it
+      if (!this.status.textContent) this.status.textContent = "Passkey added: next time, sign in with it.";
     } catch (e) {
       this.status.textContent = passkeyProblem(e, rpId);
     } finally {
