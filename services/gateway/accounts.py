@@ -49,7 +49,7 @@ class AccountDesk:
     ) -> None:
         self.channel = channel
         self.offered = offered
-        self._accounts = accounts_pb2_grpc.AccountsStub(channel)
+        self.accounts = accounts_pb2_grpc.AccountsStub(channel)
         self._mint = mint
         self._announce = announce
         self.check_sign_in = check_sign_in  # the guest's sign-in budget: one per address
@@ -80,7 +80,7 @@ class AccountDesk:
         values = self.check_sign_in(metadata)
         guest = values.get(PLAYER_ID, "") if not values.get(SESSION_ID) else ""
         session = await self.call(
-            self._accounts.SignUp(
+            self.accounts.SignUp(
                 accounts_pb2.SignUpRequest(
                     username=request.username,
                     password=request.password,
@@ -96,7 +96,7 @@ class AccountDesk:
         assert isinstance(request, account_pb2.AccountSignInRequest)
         values = self.check_sign_in(metadata)
         session = await self.call(
-            self._accounts.SignIn(
+            self.accounts.SignIn(
                 accounts_pb2.SignInRequest(
                     username=request.username, password=request.password, device=request.device
                 ),
@@ -109,7 +109,7 @@ class AccountDesk:
     async def refresh(self, request: Message, metadata: Metadata) -> bytes:
         assert isinstance(request, account_pb2.RefreshSessionRequest)
         try:
-            session = await self._accounts.Refresh(
+            session = await self.accounts.Refresh(
                 accounts_pb2.RefreshRequest(refresh_token=request.refresh_token),
                 timeout=CALL_TIMEOUT_S,
             )
@@ -126,7 +126,7 @@ class AccountDesk:
         assert isinstance(request, account_pb2.ListDevicesRequest)
         player_id, session_id = account_of(metadata)
         reply = await self.call(
-            self._accounts.ListDevices(
+            self.accounts.ListDevices(
                 accounts_pb2.ListDevicesRequest(player_id=player_id), timeout=CALL_TIMEOUT_S
             )
         )
@@ -148,7 +148,7 @@ class AccountDesk:
         player_id, session_id = account_of(metadata)
         chosen = "" if request.everywhere else (request.session_id or session_id)
         reply = await self.call(
-            self._accounts.SignOut(
+            self.accounts.SignOut(
                 accounts_pb2.SignOutRequest(player_id=player_id, session_id=chosen),
                 timeout=CALL_TIMEOUT_S,
             )
@@ -162,7 +162,7 @@ class AccountDesk:
         assert isinstance(request, account_pb2.DeleteAccountRequest)
         player_id, _ = account_of(metadata)
         reply = await self.call(
-            self._accounts.DeleteAccount(
+            self.accounts.DeleteAccount(
                 accounts_pb2.DeleteAccountRequest(player_id=player_id, password=request.password),
                 timeout=CALL_TIMEOUT_S,
             )

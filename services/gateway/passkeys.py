@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
-from photofinish.accounts.v1 import accounts_pb2, accounts_pb2_grpc
+from photofinish.accounts.v1 import accounts_pb2
 from photofinish.client.v1 import account_pb2
 from services.gateway.accounts import CALL_TIMEOUT_S, AccountDesk, account_of
 from services.gateway.grpcweb.config import LocalMethod
@@ -22,7 +22,7 @@ class PasskeyDesk:
 
     def __init__(self, desk: AccountDesk, origin: str = "") -> None:
         self._desk = desk
-        self._accounts = accounts_pb2_grpc.AccountsStub(desk.channel)
+        self._accounts = desk.accounts  # the one stub of the one channel
         # The page's origin (PF_PASSKEY_ORIGIN); set once the gateway's port is known.
         self.origin = origin
 
