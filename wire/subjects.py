@@ -64,6 +64,13 @@ RESULTS_VOIDED = "pf.results.voided"
 RATINGS_CONSUMER = "ratings"
 TOURNAMENTS_CONSUMER = "tournaments"
 
+# Deleted accounts (AccountDeleted): a JetStream stream, deduplicated by Nats-Msg-Id = the
+# player id. The accounts service publishes each deletion until the stream holds it;
+# ratings and tournaments read it with durable consumers named as on the results stream,
+# and show the name as "deleted player" from then on.
+ACCOUNTS_STREAM = "PF_ACCOUNTS"
+ACCOUNTS_DELETED = "pf.accounts.deleted"
+
 
 def match_view(match_id: str, seat: int) -> str:
     """Return the subject of one seat's updates (seat -1: the spectators' public view)."""

@@ -78,6 +78,14 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX passkey_challenges_by_expiry ON passkey_challenges (expires_unix_s)",
         ),
     ),
+    Migration(
+        3,
+        "whether the arena has been told of each deleted account (services/accounts/outbox.py)",
+        (
+            # 0 for the accounts deleted before: they are told at the next start.
+            "ALTER TABLE accounts ADD COLUMN deletion_told INTEGER NOT NULL DEFAULT 0",
+        ),
+    ),
 )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Sequence
@@ -13,11 +14,13 @@ from prometheus_client import Counter
 from photofinish.accounts.v1 import accounts_pb2, accounts_pb2_grpc
 from services.accounts.config import Config
 from services.accounts.credentials import Credentials
+from services.accounts.outbox import Outbox, tell
 from services.accounts.passkeys import Passkeys
 from services.accounts.passwords import Hasher
 from services.accounts.servicer import AccountsServicer
 from services.accounts.signing import Signing
 from services.accounts.store import Store
+from services.common import tasks
 from services.common.database import Database, SqliteFile
 
 log = logging.getLogger("accounts")
@@ -40,7 +43,13 @@ class AccountsService:
             time_cost=config.argon2_time_cost,
             memory_kib=config.argon2_memory_kib,
         )
-        self.signing = Signing(self.store, hasher, on_failed_sign_in=FAILED_SIGN_INS.inc)
+        self._deleted = asyncio.Event()  # set at each deletion: tell the arena now
+        self.signing = Signing(
+            self.store,
+            hasher,
+            on_failed_sign_in=FAILED_SIGN_INS.inc,
+            on_deleted=self._deleted.set,
+        )
         self.passkeys = Passkeys(Credentials(self.store.database), self.store)
 
     def register(self, server: grpc.aio.Server) -> Sequence[str]:
@@ -51,7 +60,8 @@ class AccountsService:
 
     @contextlib.asynccontextmanager
     async def lifespan(self) -> AsyncIterator[None]:
-        """Open the database (migrated); close it and the hashing threads after."""
+        """Open the database (migrated) and start telling the arena of deleted accounts;
+        stop and close them, and the hashing threads, after."""
         async with contextlib.AsyncExitStack() as stack:
             stack.callback(self._hashing.shutdown)
             await self.store.database.open()
@@ -63,4 +73,15 @@ class AccountsService:
                 "database ready",
                 extra={"fields": {"database": where, "migrations_applied": list(applied)}},
             )
+            telling = asyncio.create_task(
+                tell(
+                    self.config.nats_url,
+                    Outbox(self.store.database),
+                    self._deleted,
+                    self.config.tell_retry_s,
+                ),
+                name="tell-deletions",
+            )
+            telling.add_done_callback(tasks.stop_process_if_failed)
+            stack.push_async_callback(tasks.stop, telling)
             yield

@@ -25,12 +25,14 @@ class Signing:
         hasher: Hasher,
         clock: Callable[[], float] = time.time,
         on_failed_sign_in: Callable[[], None] = lambda: None,
+        on_deleted: Callable[[], None] = lambda: None,
     ) -> None:
         self._store = store
         self._hasher = hasher
         self._clock = clock
         self._attempts = Attempts()
         self._on_failed = on_failed_sign_in
+        self._on_deleted = on_deleted  # an account was deleted: the arena is to be told
 
     async def sign_up(
         self, username: str, password: str, device: str, guest_player_id: str
@@ -103,7 +105,9 @@ class Signing:
         right, _ = await self._hasher.check(stored, password[: passwords.MAX_CHARS + 1])
         if not right:
             raise Refused(Reason.BAD_CREDENTIALS, "that password is not this account's")
-        return await self._store.delete(player_id)
+        ended = await self._store.delete(player_id)
+        self._on_deleted()
+        return ended
 
 
 def device_name(device: str) -> str:

@@ -32,6 +32,7 @@ class Player:
     id: PlayerId
     name: str
     bot: bool = False
+    guest: bool = False  # signed in by name only, with no account (a bot is neither)
 
     def __str__(self) -> str:
         return f"{self.name} ({self.id})"
@@ -46,7 +47,8 @@ class MissingIdentity(Exception):
 
 
 def caller(metadata: Iterable[tuple[str, str | bytes]] | None) -> Player:
-    """Return the player named by the call's metadata (``invocation_metadata()``).
+    """Return the player named by the call's metadata (``invocation_metadata()``): a guest
+    unless the call carries an account's session.
 
     Raises:
         MissingIdentity: when the id or the name is missing or blank.
@@ -57,7 +59,7 @@ def caller(metadata: Iterable[tuple[str, str | bytes]] | None) -> Player:
     if not player_id or not name:
         missing = PLAYER_ID if not player_id else PLAYER_NAME
         raise MissingIdentity(f"no {missing} in the call metadata")
-    return Player(PlayerId(player_id), name)
+    return Player(PlayerId(player_id), name, guest=not values.get(SESSION_ID, "").strip())
 
 
 def is_account(metadata: Iterable[tuple[str, str | bytes]] | None) -> bool:

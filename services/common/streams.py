@@ -16,7 +16,7 @@ from nats.js import JetStreamContext, api
 from nats.js.errors import BadRequestError, BucketNotFoundError
 from nats.js.kv import KeyValue
 
-from wire.subjects import LOG_STREAM, RESULTS_STREAM
+from wire.subjects import ACCOUNTS_STREAM, LOG_STREAM, RESULTS_STREAM
 
 NAME_IN_USE = 10058  # JetStream's error code: the stream exists, configured otherwise
 
@@ -57,6 +57,21 @@ def results_stream_config() -> api.StreamConfig:
         subjects=["pf.results.>"],
         storage=api.StorageType.FILE,
         duplicate_window=24 * 3600.0,  # seconds: a result resent within a day is dropped
+        num_replicas=replicas(),
+    )
+
+
+def accounts_stream_config() -> api.StreamConfig:
+    """Return the deleted accounts' stream's configuration; every user declares it identically.
+
+    It keeps every deletion for ever (one small message per deleted account), so a service
+    that starts reading it later still learns of each one.
+    """
+    return api.StreamConfig(
+        name=ACCOUNTS_STREAM,
+        subjects=["pf.accounts.>"],
+        storage=api.StorageType.FILE,
+        duplicate_window=24 * 3600.0,  # seconds: a deletion published again is dropped
         num_replicas=replicas(),
     )
 

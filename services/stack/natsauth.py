@@ -30,6 +30,7 @@ from wire import subjects
 
 RESULTS = subjects.RESULTS_STREAM
 LOG = subjects.LOG_STREAM
+ACCOUNTS = subjects.ACCOUNTS_STREAM
 # Under the data folder (var/, 0700), 0600: the one password make run writes down.
 OPERATOR_URL_FILE = "nats/operator.url"
 
@@ -144,12 +145,25 @@ USERS: dict[str, Permissions] = {
             subjects.MATCH_CREATE,
             *_stream(RESULTS),
             *_consumers(RESULTS, subjects.TOURNAMENTS_CONSUMER),
+            *_stream(ACCOUNTS),
+            *_consumers(ACCOUNTS, subjects.TOURNAMENTS_CONSUMER),
             *_JETSTREAM,
         ),
         subscribe=(),
     ),
     "ratings": Permissions(
-        publish=(*_stream(RESULTS), *_consumers(RESULTS, subjects.RATINGS_CONSUMER), *_JETSTREAM),
+        publish=(
+            *_stream(RESULTS),
+            *_consumers(RESULTS, subjects.RATINGS_CONSUMER),
+            *_stream(ACCOUNTS),
+            *_consumers(ACCOUNTS, subjects.RATINGS_CONSUMER),
+            *_JETSTREAM,
+        ),
+        subscribe=(),
+    ),
+    # The accounts service tells ratings and tournaments of each deleted account.
+    "accounts": Permissions(
+        publish=(subjects.ACCOUNTS_DELETED, *_stream(ACCOUNTS), *_JETSTREAM),
         subscribe=(),
     ),
     "operator": Permissions(publish=(">",), subscribe=(">",)),

@@ -169,12 +169,13 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
             stack.children[name] = await start_child(
                 name, "services.arbitration", env, logs, config.echo
             )
-        # No NATS: the gateway alone calls it, and tells the other gateways what it ended.
+        # The gateway alone calls it; on NATS it only tells of deleted accounts.
         stack.children["accounts"] = await start_child(
             "accounts",
             "services.accounts",
             {
                 **base,
+                "NATS_URL": stack.nats_url_of("accounts"),
                 "PF_GRPC_PORT": str(config.ports.accounts),
                 "PF_METRICS_PORT": str(config.ports.metrics(ACCOUNTS_METRICS_INDEX)),
                 "PF_CALLERS": accepts["accounts"],

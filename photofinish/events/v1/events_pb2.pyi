@@ -52,19 +52,23 @@ class Player(_message.Message):
     PLAYER_ID_FIELD_NUMBER: _builtins.int
     NAME_FIELD_NUMBER: _builtins.int
     BOT_FIELD_NUMBER: _builtins.int
+    GUEST_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     name: _builtins.str
     bot: _builtins.bool
+    guest: _builtins.bool
+    """signed in by name only, not to an account (a bot is neither)"""
     def __init__(
         self,
         *,
         player_id: _builtins.str = ...,
         name: _builtins.str = ...,
         bot: _builtins.bool = ...,
+        guest: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "name", b"name", "player_id", b"player_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "guest", b"guest", "name", b"name", "player_id", b"player_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -399,3 +403,29 @@ class SessionsEnded(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___SessionsEnded: _TypeAlias = SessionsEnded  # noqa: Y015
+
+@_typing.final
+class AccountDeleted(_message.Message):
+    """pf.accounts.deleted (JetStream stream PF_ACCOUNTS, Nats-Msg-Id = the player id): an
+    account was deleted. Ratings and tournaments show its name as "deleted player".
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    DELETED_UNIX_MS_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    deleted_unix_ms: _builtins.int
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        deleted_unix_ms: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deleted_unix_ms", b"deleted_unix_ms", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AccountDeleted: _TypeAlias = AccountDeleted  # noqa: Y015

@@ -25,31 +25,31 @@ _sym_db = _symbol_database.Default()
 from photofinish.game.v1 import game_pb2 as photofinish_dot_game_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n$photofinish/ratings/v1/ratings.proto\x12\x16photofinish.ratings.v1\x1a\x1ephotofinish/game/v1/game.proto\"d\n\x10GetLadderRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05limit\x18\x02 \x01(\x05\x12\x18\n\x10\x61round_player_id\x18\x03 \x01(\t\"\x8a\x01\n\x0bLadderEntry\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x0e\n\x06rating\x18\x04 \x01(\x01\x12\n\n\x02rd\x18\x05 \x01(\x01\x12\x13\n\x0bprovisional\x18\x06 \x01(\x08\x12\r\n\x05games\x18\x07 \x01(\x05\x12\x0c\n\x04wins\x18\x08 \x01(\x05\"g\n\x06Ladder\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\x34\n\x07\x65ntries\x18\x02 \x03(\x0b\x32#.photofinish.ratings.v1.LadderEntry\"n\n\x11GetHistoryRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05limit\x18\x03 \x01(\x05\x12\x0e\n\x06offset\x18\x04 \x01(\x05\"\xce\x02\n\x0cHistoryEntry\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x13\n\x0bopponent_id\x18\x02 \x01(\t\x12\x15\n\ropponent_name\x18\x03 \x01(\t\x12\x30\n\x07verdict\x18\x04 \x01(\x0e\x32\x1f.photofinish.ratings.v1.Verdict\x12\r\n\x05rated\x18\x05 \x01(\x08\x12\x12\n\nhas_rating\x18\x06 \x01(\x08\x12\x15\n\rrating_before\x18\x07 \x01(\x01\x12\x14\n\x0crating_after\x18\x08 \x01(\x01\x12\x0e\n\x06\x63hange\x18\t \x01(\x01\x12\x16\n\x0eplayed_unix_ms\x18\n \x01(\x03\x12\x13\n\x0bvoid_reason\x18\x0b \x01(\t\x12\'\n\x04game\x18\x0c \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\x18\n\x10uncounted_reason\x18\r \x01(\t\"\x8a\x01\n\x07History\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\x35\n\x07\x65ntries\x18\x03 \x03(\x0b\x32$.photofinish.ratings.v1.HistoryEntry\x12\x0c\n\x04more\x18\x04 \x01(\x08\"N\n\x10GetRatingRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\"\x8a\x01\n\x0cPlayerRating\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\x0e\n\x06rating\x18\x03 \x01(\x01\x12\n\n\x02rd\x18\x04 \x01(\x01\x12\x13\n\x0bprovisional\x18\x05 \x01(\x08\x12\r\n\x05games\x18\x06 \x01(\x05*W\n\x07Verdict\x12\x17\n\x13VERDICT_UNSPECIFIED\x10\x00\x12\x0f\n\x0bVERDICT_WIN\x10\x01\x12\x10\n\x0cVERDICT_LOSS\x10\x02\x12\x10\n\x0cVERDICT_VOID\x10\x03\x32\x97\x02\n\x07Ratings\x12U\n\tGetLadder\x12(.photofinish.ratings.v1.GetLadderRequest\x1a\x1e.photofinish.ratings.v1.Ladder\x12X\n\nGetHistory\x12).photofinish.ratings.v1.GetHistoryRequest\x1a\x1f.photofinish.ratings.v1.History\x12[\n\tGetRating\x12(.photofinish.ratings.v1.GetRatingRequest\x1a$.photofinish.ratings.v1.PlayerRatingb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n$photofinish/ratings/v1/ratings.proto\x12\x16photofinish.ratings.v1\x1a\x1ephotofinish/game/v1/game.proto\"d\n\x10GetLadderRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05limit\x18\x02 \x01(\x05\x12\x18\n\x10\x61round_player_id\x18\x03 \x01(\t\"\xaa\x01\n\x0bLadderEntry\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x0e\n\x06rating\x18\x04 \x01(\x01\x12\n\n\x02rd\x18\x05 \x01(\x01\x12\x13\n\x0bprovisional\x18\x06 \x01(\x08\x12\r\n\x05games\x18\x07 \x01(\x05\x12\x0c\n\x04wins\x18\x08 \x01(\x05\x12\r\n\x05guest\x18\t \x01(\x08\x12\x0f\n\x07\x64\x65leted\x18\n \x01(\x08\"g\n\x06Ladder\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\x34\n\x07\x65ntries\x18\x02 \x03(\x0b\x32#.photofinish.ratings.v1.LadderEntry\"n\n\x11GetHistoryRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05limit\x18\x03 \x01(\x05\x12\x0e\n\x06offset\x18\x04 \x01(\x05\"\x80\x03\n\x0cHistoryEntry\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x13\n\x0bopponent_id\x18\x02 \x01(\t\x12\x15\n\ropponent_name\x18\x03 \x01(\t\x12\x30\n\x07verdict\x18\x04 \x01(\x0e\x32\x1f.photofinish.ratings.v1.Verdict\x12\r\n\x05rated\x18\x05 \x01(\x08\x12\x12\n\nhas_rating\x18\x06 \x01(\x08\x12\x15\n\rrating_before\x18\x07 \x01(\x01\x12\x14\n\x0crating_after\x18\x08 \x01(\x01\x12\x0e\n\x06\x63hange\x18\t \x01(\x01\x12\x16\n\x0eplayed_unix_ms\x18\n \x01(\x03\x12\x13\n\x0bvoid_reason\x18\x0b \x01(\t\x12\'\n\x04game\x18\x0c \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\x18\n\x10uncounted_reason\x18\r \x01(\t\x12\x16\n\x0eopponent_guest\x18\x0e \x01(\x08\x12\x18\n\x10opponent_deleted\x18\x0f \x01(\x08\"\x8a\x01\n\x07History\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\x35\n\x07\x65ntries\x18\x03 \x03(\x0b\x32$.photofinish.ratings.v1.HistoryEntry\x12\x0c\n\x04more\x18\x04 \x01(\x08\"N\n\x10GetRatingRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\"\x8a\x01\n\x0cPlayerRating\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\x0e\n\x06rating\x18\x03 \x01(\x01\x12\n\n\x02rd\x18\x04 \x01(\x01\x12\x13\n\x0bprovisional\x18\x05 \x01(\x08\x12\r\n\x05games\x18\x06 \x01(\x05*W\n\x07Verdict\x12\x17\n\x13VERDICT_UNSPECIFIED\x10\x00\x12\x0f\n\x0bVERDICT_WIN\x10\x01\x12\x10\n\x0cVERDICT_LOSS\x10\x02\x12\x10\n\x0cVERDICT_VOID\x10\x03\x32\x97\x02\n\x07Ratings\x12U\n\tGetLadder\x12(.photofinish.ratings.v1.GetLadderRequest\x1a\x1e.photofinish.ratings.v1.Ladder\x12X\n\nGetHistory\x12).photofinish.ratings.v1.GetHistoryRequest\x1a\x1f.photofinish.ratings.v1.History\x12[\n\tGetRating\x12(.photofinish.ratings.v1.GetRatingRequest\x1a$.photofinish.ratings.v1.PlayerRatingb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'photofinish.ratings.v1.ratings_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_VERDICT']._serialized_start=1255
-  _globals['_VERDICT']._serialized_end=1342
+  _globals['_VERDICT']._serialized_start=1337
+  _globals['_VERDICT']._serialized_end=1424
   _globals['_GETLADDERREQUEST']._serialized_start=96
   _globals['_GETLADDERREQUEST']._serialized_end=196
   _globals['_LADDERENTRY']._serialized_start=199
-  _globals['_LADDERENTRY']._serialized_end=337
-  _globals['_LADDER']._serialized_start=339
-  _globals['_LADDER']._serialized_end=442
-  _globals['_GETHISTORYREQUEST']._serialized_start=444
-  _globals['_GETHISTORYREQUEST']._serialized_end=554
-  _globals['_HISTORYENTRY']._serialized_start=557
-  _globals['_HISTORYENTRY']._serialized_end=891
-  _globals['_HISTORY']._serialized_start=894
-  _globals['_HISTORY']._serialized_end=1032
-  _globals['_GETRATINGREQUEST']._serialized_start=1034
-  _globals['_GETRATINGREQUEST']._serialized_end=1112
-  _globals['_PLAYERRATING']._serialized_start=1115
-  _globals['_PLAYERRATING']._serialized_end=1253
-  _globals['_RATINGS']._serialized_start=1345
-  _globals['_RATINGS']._serialized_end=1624
+  _globals['_LADDERENTRY']._serialized_end=369
+  _globals['_LADDER']._serialized_start=371
+  _globals['_LADDER']._serialized_end=474
+  _globals['_GETHISTORYREQUEST']._serialized_start=476
+  _globals['_GETHISTORYREQUEST']._serialized_end=586
+  _globals['_HISTORYENTRY']._serialized_start=589
+  _globals['_HISTORYENTRY']._serialized_end=973
+  _globals['_HISTORY']._serialized_start=976
+  _globals['_HISTORY']._serialized_end=1114
+  _globals['_GETRATINGREQUEST']._serialized_start=1116
+  _globals['_GETRATINGREQUEST']._serialized_end=1194
+  _globals['_PLAYERRATING']._serialized_start=1197
+  _globals['_PLAYERRATING']._serialized_end=1335
+  _globals['_RATINGS']._serialized_start=1427
+  _globals['_RATINGS']._serialized_end=1706
 # @@protoc_insertion_point(module_scope)

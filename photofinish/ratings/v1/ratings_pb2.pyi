@@ -82,6 +82,8 @@ class LadderEntry(_message.Message):
     PROVISIONAL_FIELD_NUMBER: _builtins.int
     GAMES_FIELD_NUMBER: _builtins.int
     WINS_FIELD_NUMBER: _builtins.int
+    GUEST_FIELD_NUMBER: _builtins.int
+    DELETED_FIELD_NUMBER: _builtins.int
     rank: _builtins.int
     player_id: _builtins.str
     name: _builtins.str
@@ -90,6 +92,10 @@ class LadderEntry(_message.Message):
     provisional: _builtins.bool
     games: _builtins.int
     wins: _builtins.int
+    guest: _builtins.bool
+    """played as a guest, not an account (ratings from before accounts)"""
+    deleted: _builtins.bool
+    """the account was deleted: name is empty, show "deleted player" """
     def __init__(
         self,
         *,
@@ -101,10 +107,12 @@ class LadderEntry(_message.Message):
         provisional: _builtins.bool = ...,
         games: _builtins.int = ...,
         wins: _builtins.int = ...,
+        guest: _builtins.bool = ...,
+        deleted: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["games", b"games", "name", b"name", "player_id", b"player_id", "provisional", b"provisional", "rank", b"rank", "rating", b"rating", "rd", b"rd", "wins", b"wins"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deleted", b"deleted", "games", b"games", "guest", b"guest", "name", b"name", "player_id", b"player_id", "provisional", b"provisional", "rank", b"rank", "rating", b"rating", "rd", b"rd", "wins", b"wins"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -181,6 +189,8 @@ class HistoryEntry(_message.Message):
     VOID_REASON_FIELD_NUMBER: _builtins.int
     GAME_FIELD_NUMBER: _builtins.int
     UNCOUNTED_REASON_FIELD_NUMBER: _builtins.int
+    OPPONENT_GUEST_FIELD_NUMBER: _builtins.int
+    OPPONENT_DELETED_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     opponent_id: _builtins.str
     opponent_name: _builtins.str
@@ -202,6 +212,10 @@ class HistoryEntry(_message.Message):
     """A rated match that did not count toward ratings (rated false): why. Rated games
     between the same two players count at most PF_RATED_PER_PAIR_PER_DAY in 24 hours.
     """
+    opponent_guest: _builtins.bool
+    """the opponent played as a guest, not an account"""
+    opponent_deleted: _builtins.bool
+    """the opponent's account was deleted: opponent_name is empty"""
     def __init__(
         self,
         *,
@@ -218,10 +232,12 @@ class HistoryEntry(_message.Message):
         void_reason: _builtins.str = ...,
         game: _game_pb2.Game.ValueType = ...,
         uncounted_reason: _builtins.str = ...,
+        opponent_guest: _builtins.bool = ...,
+        opponent_deleted: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["change", b"change", "game", b"game", "has_rating", b"has_rating", "match_id", b"match_id", "opponent_id", b"opponent_id", "opponent_name", b"opponent_name", "played_unix_ms", b"played_unix_ms", "rated", b"rated", "rating_after", b"rating_after", "rating_before", b"rating_before", "uncounted_reason", b"uncounted_reason", "verdict", b"verdict", "void_reason", b"void_reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["change", b"change", "game", b"game", "has_rating", b"has_rating", "match_id", b"match_id", "opponent_deleted", b"opponent_deleted", "opponent_guest", b"opponent_guest", "opponent_id", b"opponent_id", "opponent_name", b"opponent_name", "played_unix_ms", b"played_unix_ms", "rated", b"rated", "rating_after", b"rating_after", "rating_before", b"rating_before", "uncounted_reason", b"uncounted_reason", "verdict", b"verdict", "void_reason", b"void_reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -298,6 +298,8 @@ class Standing(_message.Message):
     PLAYING_FIELD_NUMBER: _builtins.int
     WITHDRAWN_FIELD_NUMBER: _builtins.int
     SCORESHEET_FIELD_NUMBER: _builtins.int
+    GUEST_FIELD_NUMBER: _builtins.int
+    DELETED_FIELD_NUMBER: _builtins.int
     rank: _builtins.int
     """1-based; ties broken as docs/tournaments.md says"""
     player_id: _builtins.str
@@ -315,6 +317,10 @@ class Standing(_message.Message):
     withdrawn: _builtins.bool
     scoresheet: _builtins.str
     """the points of each counted game in order, e.g. "2 2 4 0" """
+    guest: _builtins.bool
+    """joined as a guest, not an account"""
+    deleted: _builtins.bool
+    """the account was deleted: name is empty, show "deleted player" """
     def __init__(
         self,
         *,
@@ -329,10 +335,12 @@ class Standing(_message.Message):
         playing: _builtins.bool = ...,
         withdrawn: _builtins.bool = ...,
         scoresheet: _builtins.str = ...,
+        guest: _builtins.bool = ...,
+        deleted: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["games", b"games", "name", b"name", "on_fire", b"on_fire", "player_id", b"player_id", "playing", b"playing", "points", b"points", "rank", b"rank", "scoresheet", b"scoresheet", "streak", b"streak", "wins", b"wins", "withdrawn", b"withdrawn"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deleted", b"deleted", "games", b"games", "guest", b"guest", "name", b"name", "on_fire", b"on_fire", "player_id", b"player_id", "playing", b"playing", "points", b"points", "rank", b"rank", "scoresheet", b"scoresheet", "streak", b"streak", "wins", b"wins", "withdrawn", b"withdrawn"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -20,11 +20,13 @@ def level_to_proto(level: Level | None) -> game_pb2.Level.ValueType:
 
 
 def encode_player(player: Player) -> events_pb2.Player:
-    return events_pb2.Player(player_id=player.id, name=player.name, bot=player.bot)
+    return events_pb2.Player(
+        player_id=player.id, name=player.name, bot=player.bot, guest=player.guest
+    )
 
 
 def decode_player(message: events_pb2.Player) -> Player:
-    return Player(PlayerId(message.player_id), message.name, message.bot)
+    return Player(PlayerId(message.player_id), message.name, message.bot, message.guest)
 
 
 def match_created(spec: MatchSpec) -> events_pb2.MatchCreated:

@@ -9,10 +9,10 @@ engine's own use of the seed.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import hashlib
 import secrets
-from dataclasses import dataclass
 from typing import NewType
 
 from games.bot import Level
@@ -38,7 +38,7 @@ class Mode(enum.Enum):
         return self.name.lower()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class MatchSpec:
     """Everything arbitration needs to open a match; ``players`` is indexed by seat."""
 
@@ -54,7 +54,7 @@ class MatchSpec:
     tournament_name: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class Assignment:
     """What one caller is told: the match, the seats they hold and every seat's name."""
 
@@ -105,8 +105,8 @@ def computer(
 def hotseat(player: Player, game: Game, match_id: MatchId, seed: int) -> MatchSpec:
     """Return a match of two people sharing one device, both under the caller's id."""
     players = (
-        Player(player.id, f"{player.name} (1)"),
-        Player(player.id, f"{player.name} (2)"),
+        dataclasses.replace(player, name=f"{player.name} (1)"),
+        dataclasses.replace(player, name=f"{player.name} (2)"),
     )
     return MatchSpec(match_id, game, players, False, Mode.HOTSEAT, seed)
 
