@@ -114,6 +114,8 @@ def standing(line: Standing) -> pb.Standing:
         playing=line.playing,
         withdrawn=line.withdrawn,
         scoresheet=" ".join(str(p) for p in line.score.sheet),
+        guest=line.guest,
+        deleted=line.deleted,
     )
 
 

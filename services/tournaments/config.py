@@ -24,7 +24,7 @@ class Config:
     pairing_interval_s: float = 1.0  # a pairing round this often while a tournament is live
     overtime_s: float = 600.0  # after the end, how long games in progress may still finish
     open_timeout_s: float = 5.0  # how long arbitration may take to open a match
-    ack_wait_s: float = 10.0  # JetStream redelivers an unacked result after this long
+    ack_wait_s: float = 10.0  # JetStream redelivers an unacked result or deletion this late
     log_level: str = "INFO"
 
     @classmethod

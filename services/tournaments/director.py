@@ -159,16 +159,14 @@ class Director:
         metrics.PAIRING_ROUND.observe(time.perf_counter() - started)
         if not pairs:
             return False
-        names = {e.player_id: e.name for e in entrants}
+        # As seated at the match: the guest mark reaches the match header.
+        players = {e.player_id: Player(e.player_id, e.name, guest=e.guest) for e in entrants}
         since = {i.player_id: i.idle_since_ms for i in idle}
         for high, low in pairs:
             for player in (high, low):
                 metrics.PAIRING_WAIT.observe(max(0, now_ms - since[player]) / 1000)
         opened = await asyncio.gather(
-            *(
-                self._open(t, Player(high, names[high]), Player(low, names[low]), now_ms)
-                for high, low in pairs
-            )
+            *(self._open(t, players[high], players[low], now_ms) for high, low in pairs)
         )
         return any(opened)
 

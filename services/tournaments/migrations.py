@@ -76,6 +76,31 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX tournaments_by_creator ON tournaments (creator_id, status)",
         ),
     ),
+    Migration(
+        3,
+        "guests marked among the entrants; deleted accounts' names forgotten",
+        (
+            "ALTER TABLE entrants ADD COLUMN guest INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE entrants ADD COLUMN deleted INTEGER NOT NULL DEFAULT 0",
+            # Entrants from before were not told apart. The gateway has always given a
+            # guest the id "g_" + random, and an account "a_" + random unless it was made
+            # from a guest, which keeps its "g_" id: so "g_" is taken as a guest. The one
+            # error this can make: such an account's entries made after it signed up show
+            # as a guest's; nobody who joined as a guest shows as an account. substr, not
+            # LIKE: "_" is LIKE's wildcard, and both databases spell substr alike.
+            "UPDATE entrants SET guest = 1 WHERE substr(player_id, 1, 2) = 'g_'",
+            # The players whose accounts were deleted: a name written again for one of
+            # them (a join, final standings) is written blank. Named for its service:
+            # the services may share one PostgreSQL database (docker-compose.yml's do).
+            """CREATE TABLE tournaments_deleted_players (
+                player_id TEXT PRIMARY KEY,
+                deleted_unix_s DOUBLE PRECISION NOT NULL
+            )""",
+            # A deletion blanks the player's name in every tournament: found by player id.
+            "CREATE INDEX entrants_by_player ON entrants (player_id)",
+            "CREATE INDEX final_standings_by_player ON final_standings (player_id)",
+        ),
+    ),
 )
 
 

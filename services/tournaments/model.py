@@ -60,9 +60,11 @@ class Entrant:
     """A player who joined; ``withdrawn`` players are no longer paired but keep their score."""
 
     player_id: PlayerId
-    name: str
+    name: str  # "" once the account is deleted
     joined_at_ms: int
     withdrawn: bool = False
+    guest: bool = False  # joined signed in by name only, with no account
+    deleted: bool = False  # the account was deleted: shown as "deleted player"
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,7 +99,7 @@ class TournamentsServicer(tournaments_pb2_grpc.TournamentsServicer):
             raise Refused(Reason.TOURNAMENT_OVER, f"tournament {t.id} is {t.status}")
         if t.rated:
             account_needed(context)
-        await self.store.join(t.id, Entrant(who.id, who.name, wall_ms()))
+        await self.store.join(t.id, Entrant(who.id, who.name, wall_ms(), guest=who.guest))
         self.director.poke()
         return codec.tournament(t, await self._entrants(t))
 

@@ -24,11 +24,13 @@ class Standing:
 
     rank: int
     player_id: PlayerId
-    name: str
+    name: str  # "" for a deleted account
     score: Score
     reached_at_ms: int  # when ``score.points`` was reached (the second tie-break)
     playing: bool
     withdrawn: bool
+    guest: bool = False
+    deleted: bool = False
 
 
 def rank(entrants: Iterable[Entrant], games: Sequence[TournamentGame]) -> tuple[Standing, ...]:
@@ -65,6 +67,8 @@ def rank(entrants: Iterable[Entrant], games: Sequence[TournamentGame]) -> tuple[
             reached[e.player_id],
             e.player_id in playing,
             e.withdrawn,
+            e.guest,
+            e.deleted,
         )
         for index, e in enumerate(order)
     )

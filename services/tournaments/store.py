@@ -1,4 +1,5 @@
-"""Tournaments, entrants, games and final standings in SQLite or PostgreSQL, one code path.
+"""Tournaments, entrants, games, final standings and the deleted players in SQLite or
+PostgreSQL, one code path.
 
 Every method hands one unit of work to the database's thread (services/common/database.py).
 A result is recorded by moving its game out of PLAYING in one UPDATE, so a redelivered
@@ -102,16 +103,32 @@ class Store:
         )
 
     async def join(self, tournament_id: TournamentId, entrant: Entrant) -> None:
-        """Enter ``entrant``, or bring them back if they had withdrawn (their score stays)."""
+        """Enter ``entrant``, or bring them back if they had withdrawn (their score stays).
+
+        Joining again records the guest flag of now (a guest may have signed up since);
+        the name stays as first entered, and a deleted player's is entered blank.
+        """
         e = entrant
-        await self.database.run(
-            lambda s: s.execute(
-                "INSERT INTO entrants (tournament_id, player_id, name, joined_at_ms, withdrawn)"
-                " VALUES (?, ?, ?, ?, 0)"
-                " ON CONFLICT (tournament_id, player_id) DO UPDATE SET withdrawn = 0",
-                (tournament_id, e.player_id, e.name, e.joined_at_ms),
-            )
-        )
+
+        def work(s: Session) -> None:
+            with s.transaction():
+                gone = _is_deleted(s, e.player_id)
+                s.execute(
+                    "INSERT INTO entrants (tournament_id, player_id, name, joined_at_ms,"
+                    " withdrawn, guest, deleted) VALUES (?, ?, ?, ?, 0, ?, ?)"
+                    " ON CONFLICT (tournament_id, player_id)"
+                    " DO UPDATE SET withdrawn = 0, guest = excluded.guest",
+                    (
+                        tournament_id,
+                        e.player_id,
+                        "" if gone else e.name,
+                        e.joined_at_ms,
+                        int(e.guest),
+                        int(gone),
+                    ),
+                )
+
+        await self.database.run(work)
 
     async def withdraw(self, tournament_id: TournamentId, player_id: PlayerId) -> bool:
         """Stop pairing ``player_id``; return whether they were entered and not withdrawn."""
@@ -127,12 +144,15 @@ class Store:
     async def entrants(self, tournament_id: TournamentId) -> list[Entrant]:
         rows = await self.database.run(
             lambda s: s.rows(
-                "SELECT player_id, name, joined_at_ms, withdrawn FROM entrants"
+                "SELECT player_id, name, joined_at_ms, withdrawn, guest, deleted FROM entrants"
                 " WHERE tournament_id = ? ORDER BY joined_at_ms, player_id",
                 (tournament_id,),
             )
         )
-        return [Entrant(PlayerId(r[0]), r[1], int(r[2]), bool(r[3])) for r in rows]
+        return [
+            Entrant(PlayerId(r[0]), r[1], int(r[2]), bool(r[3]), bool(r[4]), bool(r[5]))
+            for r in rows
+        ]
 
     async def games(self, tournament_id: TournamentId) -> list[TournamentGame]:
         """Return the tournament's games in pairing order."""
@@ -208,10 +228,18 @@ class Store:
         )
 
     async def finish(self, tournament_id: TournamentId, standings: Sequence[Standing]) -> None:
-        """Store the final standings and mark the tournament finished, in one transaction."""
+        """Store the final standings and mark the tournament finished, in one transaction.
+
+        A player deleted since ``standings`` were ranked is stored with a blank name.
+        """
 
         def work(s: Session) -> None:
             with s.transaction():
+                rows = s.rows(
+                    "SELECT player_id FROM entrants WHERE tournament_id = ? AND deleted = 1",
+                    (tournament_id,),
+                )
+                gone = {row[0] for row in rows}
                 s.execute("DELETE FROM final_standings WHERE tournament_id = ?", (tournament_id,))
                 for line in standings:
                     s.execute(
@@ -222,7 +250,7 @@ class Store:
                             tournament_id,
                             line.rank,
                             line.player_id,
-                            line.name,
+                            "" if line.player_id in gone else line.name,
                             line.score.points,
                             line.score.games,
                             line.score.wins,
@@ -240,15 +268,46 @@ class Store:
         await self.database.run(work)
 
     async def final_standings(self, tournament_id: TournamentId) -> list[Standing]:
+        """Return the stored final standings, each marked guest or deleted as its entrant is."""
         rows = await self.database.run(
             lambda s: s.rows(
-                "SELECT rank, player_id, name, points, games, wins, streak, sheet,"
-                " reached_at_ms, withdrawn FROM final_standings WHERE tournament_id = ?"
-                " ORDER BY rank",
+                "SELECT f.rank, f.player_id, f.name, f.points, f.games, f.wins, f.streak,"
+                " f.sheet, f.reached_at_ms, f.withdrawn,"
+                " COALESCE(e.guest, 0), COALESCE(e.deleted, 0)"
+                " FROM final_standings f LEFT JOIN entrants e"
+                " ON e.tournament_id = f.tournament_id AND e.player_id = f.player_id"
+                " WHERE f.tournament_id = ? ORDER BY f.rank",
                 (tournament_id,),
             )
         )
         return [_standing(row) for row in rows]
+
+    async def forget(self, player_id: PlayerId, now_unix_s: float) -> None:
+        """Blank a deleted account's name wherever it is kept, in one transaction.
+
+        Points, games and ranks stay. Forgetting again changes nothing, so a redelivered
+        deletion is harmless; the player stays listed, so a name written for them again
+        (a join, final standings being stored) is written blank.
+        """
+
+        def work(s: Session) -> None:
+            with s.transaction():
+                s.execute(
+                    "INSERT INTO tournaments_deleted_players (player_id, deleted_unix_s)"
+                    " VALUES (?, ?) ON CONFLICT (player_id) DO NOTHING",
+                    (player_id, now_unix_s),
+                )
+                s.execute(
+                    "UPDATE entrants SET name = '', deleted = 1 WHERE player_id = ?",
+                    (player_id,),
+                )
+                s.execute("UPDATE final_standings SET name = '' WHERE player_id = ?", (player_id,))
+                # The list of tournaments omits a blank creator's name.
+                s.execute(
+                    "UPDATE tournaments SET created_by = '' WHERE creator_id = ?", (player_id,)
+                )
+
+        await self.database.run(work)
 
 
 def _insert(s: Session, t: Tournament, created_at_ms: int) -> None:
@@ -295,7 +354,22 @@ def _game(row: tuple[Any, ...]) -> TournamentGame:
     )
 
 
+def _is_deleted(s: Session, player_id: PlayerId) -> bool:
+    rows = s.rows("SELECT 1 FROM tournaments_deleted_players WHERE player_id = ?", (player_id,))
+    return bool(rows)
+
+
 def _standing(row: tuple[Any, ...]) -> Standing:
     sheet = tuple(int(p) for p in str(row[7]).split())
     score = Score(int(row[3]), int(row[4]), int(row[5]), int(row[6]), sheet)
-    return Standing(int(row[0]), PlayerId(row[1]), row[2], score, int(row[8]), False, bool(row[9]))
+    return Standing(
+        int(row[0]),
+        PlayerId(row[1]),
+        row[2],
+        score,
+        int(row[8]),
+        False,
+        bool(row[9]),
+        bool(row[10]),
+        bool(row[11]),
+    )

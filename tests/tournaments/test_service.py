@@ -53,10 +53,10 @@ class Rig:
         named = (("x-pf-player-id", f"id-{name}"), ("x-pf-player-name", name))
         return named if guest else (*named, ("x-pf-session-id", f"s_{name}"))
 
-    async def join(self, tid: str, *names: str) -> None:
+    async def join(self, tid: str, *names: str, guest: bool = False) -> None:
         for name in names:
             await self.stub.JoinTournament(
-                pb.JoinTournamentRequest(tournament_id=tid), metadata=self.who(name)
+                pb.JoinTournamentRequest(tournament_id=tid), metadata=self.who(name, guest)
             )
 
     async def record(self, tid: str) -> pb.TournamentRecord:
@@ -148,6 +148,23 @@ async def test_rated_tournaments_are_for_accounts_casual_ones_for_guests_too(rig
     assert (await reason(rig.stub.CreateTournament(new, metadata=gus)))[1] == "account_needed"
     assert [s.name for s in (await rig.record(rated)).standings.standings] == ["ann"]
     assert {s.name for s in (await rig.record(casual)).standings.standings} == {"ann", "gus"}
+
+
+async def test_a_guest_is_marked_in_the_standings_and_at_the_match(rig: Rig) -> None:
+    tid = await create(rig, rated=False)
+    await rig.join(tid, "ann")
+    await rig.join(tid, "gus", guest=True)
+    lines = (await rig.record(tid)).standings.standings
+    assert {s.name: (s.guest, s.deleted) for s in lines} == {
+        "ann": (False, False),
+        "gus": (True, False),
+    }
+    await rig.director.round(pairing=True)
+    [created] = rig.arbiter.received
+    assert {p.player_id: (p.name, p.guest) for p in created.players} == {
+        "id-ann": ("ann", False),
+        "id-gus": ("gus", True),
+    }
 
 
 async def test_a_tournament_from_pairing_to_final_standings(rig: Rig) -> None:

@@ -1,5 +1,5 @@
 """The store on SQLite and PostgreSQL: migrations, entrants, results once, final standings,
-the cap on a creator's open tournaments."""
+the cap on a creator's open tournaments, guests marked and deleted players' names forgotten."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from services.tournaments.model import (
     TournamentGame,
     TournamentId,
 )
-from services.tournaments.standings import rank
+from services.tournaments.standings import Standing, rank
 from services.tournaments.store import Store
 
 TID = TournamentId("t1")
@@ -154,10 +154,169 @@ async def test_tournaments_from_before_the_creator_column_belong_to_nobody(
                 " VALUES ('old', 'Old arena', 2, 1, 1000, 60, 1, 'Ann', 0)"
             )
         )
+        assert await database.run(lambda s: migrate(s, 0.0, MIGRATIONS[:2])) == (2,)
         store = Store(database)
-        assert await store.migrate() == (2,)
+        await store.migrate()
         old = await store.tournament("old")
         assert old is not None and (old.created_by, old.creator_id) == ("Ann", "")
         assert await store.create_within(tournament("a"), 0, 1) == 0
     finally:
         await database.close()
+
+
+async def test_entrants_from_before_are_guests_when_their_id_is_a_guests(target: Target) -> None:
+    database = Database(target)
+    await database.open()
+    try:
+        await database.run(lambda s: migrate(s, 0.0, MIGRATIONS[:2]))
+        await Store(database).create(tournament(), 0)
+        await database.run(
+            lambda s: s.execute(
+                "INSERT INTO entrants (tournament_id, player_id, name, joined_at_ms, withdrawn)"
+                " VALUES ('t1', 'g_ann', 'Ann', 0, 0), ('t1', 'a_bob', 'Bob', 1, 0),"
+                " ('t1', 'ag_cat', 'Cat', 2, 0), ('t1', 'G_dan', 'Dan', 3, 1)"
+            )
+        )
+        await database.run(
+            lambda s: s.execute(
+                "INSERT INTO final_standings (tournament_id, rank, player_id, name, points,"
+                " games, wins, streak, sheet, reached_at_ms, withdrawn)"
+                " VALUES ('t1', 1, 'g_ann', 'Ann', 2, 1, 1, 1, '2', 9, 0),"
+                " ('t1', 2, 'a_bob', 'Bob', 0, 1, 0, 0, '0', 1, 0)"
+            )
+        )
+        assert await database.run(lambda s: migrate(s, 0.0, MIGRATIONS[:3])) == (3,)
+        store = Store(database)
+        await store.migrate()
+        entrants = {e.player_id: e for e in await store.entrants(TID)}
+        assert {p: e.guest for p, e in entrants.items()} == {
+            "g_ann": True,
+            "a_bob": False,
+            "ag_cat": False,
+            "G_dan": False,
+        }
+        assert not any(e.deleted for e in entrants.values())
+        assert [(e.name, e.withdrawn) for e in entrants.values()] == [
+            ("Ann", False),
+            ("Bob", False),
+            ("Cat", False),
+            ("Dan", True),
+        ]
+        final = await store.final_standings(TID)
+        assert [(s.name, s.score.points, s.guest, s.deleted) for s in final] == [
+            ("Ann", 2, True, False),
+            ("Bob", 0, False, False),
+        ]
+    finally:
+        await database.close()
+
+
+async def test_a_guest_who_joined_is_marked_in_the_live_and_final_standings(
+    store: Store,
+) -> None:
+    await store.create(tournament(), 0)
+    await store.join(TID, Entrant(PlayerId("g_gus"), "Gus", 10, guest=True))
+    await store.join(TID, Entrant(ANN, "Ann", 20))
+    live = rank(await store.entrants(TID), [])
+    assert [(s.name, s.guest, s.deleted) for s in live] == [
+        ("Gus", True, False),
+        ("Ann", False, False),
+    ]
+    await store.finish(TID, live)
+    final = await store.final_standings(TID)
+    assert [(s.name, s.guest, s.deleted) for s in final] == [
+        ("Gus", True, False),
+        ("Ann", False, False),
+    ]
+
+
+async def test_joining_again_after_signing_up_is_no_longer_a_guests_entry(store: Store) -> None:
+    await store.create(tournament(), 0)
+    await store.join(TID, Entrant(PlayerId("g_gus"), "Gus", 10, guest=True))
+    await store.withdraw(TID, PlayerId("g_gus"))
+    await store.join(TID, Entrant(PlayerId("g_gus"), "Gus the member", 30))
+    assert await store.entrants(TID) == [Entrant(PlayerId("g_gus"), "Gus", 10)]
+
+
+async def played(store: Store, tid: str) -> TournamentId:
+    """A tournament Ann, Bob (created it) and Cat entered, where Bob beat Ann."""
+    t = dataclasses.replace(tournament(tid), created_by="Bob", creator_id=BOB)
+    await store.create(t, 0)
+    for entrant in (Entrant(ANN, "Ann", 0), Entrant(BOB, "Bob", 1), Entrant(CAT, "Cat", 2)):
+        await store.join(t.id, entrant)
+    await store.add_game(t.id, TournamentGame(f"{tid}-m1", (ANN, BOB), 10))
+    await store.record_result(f"{tid}-m1", GameStatus.FINISHED, 1, 20)
+    return t.id
+
+
+BOB, CAT = PlayerId("bob"), PlayerId("cat")
+
+
+async def test_forgetting_a_player_blanks_their_name_and_keeps_their_results(
+    store: Store,
+) -> None:
+    live, done = await played(store, "live"), await played(store, "done")
+    await store.finish(done, rank(await store.entrants(done), await store.games(done)))
+    before = {tid: await standings(store, tid) for tid in (live, done)}
+
+    await store.forget(BOB, 1_000.0)
+
+    for tid in (live, done):
+        after = await standings(store, tid)
+        assert [(s.player_id, s.name, s.deleted) for s in after] == [
+            (BOB, "", True),
+            (ANN, "Ann", False),
+            (CAT, "Cat", False),
+        ]
+        assert [strip(s) for s in after] == [strip(s) for s in before[tid]]
+        assert [g.players for g in await store.games(tid)] == [(ANN, BOB)]
+        t = await store.tournament(tid)
+        assert t is not None and (t.created_by, t.creator_id) == ("", BOB)
+    bob = next(e for e in await store.entrants(live) if e.player_id == BOB)
+    assert (bob.name, bob.deleted, bob.joined_at_ms) == ("", True, 1)
+
+
+async def test_forgetting_twice_changes_nothing(store: Store) -> None:
+    tid = await played(store, "t1")
+    await store.forget(BOB, 1_000.0)
+    once = (await store.entrants(tid), await standings(store, tid))
+    await store.forget(BOB, 2_000.0)
+    assert (await store.entrants(tid), await standings(store, tid)) == once
+    rows = await store.database.run(
+        lambda s: s.rows("SELECT player_id, deleted_unix_s FROM tournaments_deleted_players")
+    )
+    assert rows == [("bob", 1_000.0)]
+
+
+async def test_forgetting_a_player_never_seen_is_kept_for_later(store: Store) -> None:
+    await store.forget(BOB, 1_000.0)
+    await store.create(tournament(), 0)
+    await store.join(TID, Entrant(BOB, "Bob", 5))
+    assert await store.entrants(TID) == [Entrant(BOB, "", 5, deleted=True)]
+
+
+async def test_final_standings_ranked_before_a_deletion_are_stored_blank(store: Store) -> None:
+    tid = await played(store, "t1")
+    lines = rank(await store.entrants(tid), await store.games(tid))  # Bob's name still in
+    await store.forget(BOB, 1_000.0)
+    await store.finish(tid, lines)
+    final = await store.final_standings(tid)
+    assert [(s.player_id, s.name, s.deleted) for s in final] == [
+        (BOB, "", True),
+        (ANN, "Ann", False),
+        (CAT, "Cat", False),
+    ]
+
+
+async def standings(store: Store, tid: TournamentId) -> list[Standing]:
+    """The standings as the service answers them: final ones once finished."""
+    t = await store.tournament(tid)
+    assert t is not None
+    if t.status is Status.FINISHED:
+        return await store.final_standings(tid)
+    return list(rank(await store.entrants(tid), await store.games(tid)))
+
+
+def strip(line: Standing) -> Standing:
+    """The line without what a deletion changes: the name and the deleted mark."""
+    return dataclasses.replace(line, name="", deleted=False)
