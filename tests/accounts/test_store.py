@@ -137,7 +137,7 @@ async def test_a_database_of_the_first_schema_opens_with_its_accounts_signed_in(
         ann = await signed_up(before)
         session = await before.begin(ann, "Firefox on Linux")
         store = Store(database)
-        assert await store.migrate() == (2,)
+        assert await store.migrate() == (2, 3)
         assert await store.account(key("Ann")) == ann
         turned = await store.refresh(session.refresh_token)
         assert (turned.player_id, turned.session_id) == (ann.player_id, session.session_id)

@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 
 from games.bot import Level
 from games.registry import BID, SPIT
+from services.common import identity
 from services.common.identity import Player, PlayerId
-from services.common.opening import matches
+from services.common.opening import codec, matches
 from services.common.opening.matches import MatchId, Mode, assignment, is_swapped
 from tests.matchmaking.tickets import player
 
@@ -59,6 +60,23 @@ def test_hot_seat_gives_one_person_both_seats_under_two_names() -> None:
     assert spec.mode is Mode.HOTSEAT and not spec.rated and not spec.pausable
     assert [p.id for p in spec.players] == [ANN.id, ANN.id]
     assert mine.seats == (0, 1) and mine.player_names == ("Ann (1)", "Ann (2)")
+
+
+def test_a_caller_without_an_account_session_is_a_guest_and_stays_one_in_the_match() -> None:
+    named = [(identity.PLAYER_ID, "g_1"), (identity.PLAYER_NAME, "Ann%20K")]
+    guest = identity.caller(named)
+    member = identity.caller([*named, (identity.SESSION_ID, "s_1")])
+    assert (guest.name, guest.guest, member.guest) == ("Ann K", True, False)
+    # The flag reaches every seat of the match, hot-seat's two included, and its wire form.
+    for spec in (
+        matches.online(guest, BOB, SPIT, False, ID, 1),
+        matches.hotseat(guest, BID, ID, 1),
+    ):
+        created = codec.match_created(spec)
+        assert [p.guest for p in created.players] == [p.guest for p in spec.players]
+        assert [codec.decode_player(p) for p in created.players] == list(spec.players)
+    assert [p.guest for p in matches.hotseat(guest, BID, ID, 1).players] == [True, True]
+    assert not ROBO.guest and not codec.encode_player(ROBO).guest
 
 
 def test_fresh_ids_are_url_safe_and_fresh_seeds_fit_63_bits() -> None:

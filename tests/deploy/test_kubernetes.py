@@ -181,7 +181,7 @@ def test_each_service_connects_to_nats_as_its_own_user_with_a_secret_password(
     overlay: Path,
 ) -> None:
     resources = render(overlay)
-    for name in (*SERVICES, "gateway"):
+    for name in (*SERVICES, "gateway", "accounts"):
         env = env_of(resources, name)
         assert from_secret(env["PF_NATS_PASSWORD"]) == credentials.nats_password_key(name)
         assert env["NATS_URL"]["value"] == f"nats://{name}:$(PF_NATS_PASSWORD)@nats:4222"
@@ -192,10 +192,17 @@ def test_each_service_connects_to_nats_as_its_own_user_with_a_secret_password(
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: p.name)
-def test_accounts_has_no_nats_and_one_replica(overlay: Path) -> None:
+def test_accounts_runs_one_replica(overlay: Path) -> None:
     resources = render(overlay)
     env = env_of(resources, "accounts")
-    assert set(env) == {"PF_GRPC_PORT", "PF_METRICS_PORT", "PF_CALLERS", "DATABASE_URL"}
+    assert set(env) == {
+        "PF_GRPC_PORT",
+        "PF_METRICS_PORT",
+        "PF_NATS_PASSWORD",  # to tell of deleted accounts (services/accounts/outbox.py)
+        "NATS_URL",
+        "PF_CALLERS",
+        "DATABASE_URL",
+    }
     # The failed sign-ins it slows down are counted in its memory.
     assert named(resources, "Deployment", "accounts")["spec"]["replicas"] == 1
 

@@ -20,7 +20,10 @@ CALLERS: dict[str, tuple[int, set[str]]] = {
     "accounts": (7106, {"gateway"}),
     "postgres": (5432, {"ratings", "tournaments", "accounts"}),
     "prometheus": (9090, {"grafana"}),
-    "nats": (4222, {"gateway", "arbitration", "rules", "matchmaking", "ratings", "tournaments"}),
+    "nats": (
+        4222,
+        {"gateway", "arbitration", "rules", "matchmaking", "ratings", "tournaments", "accounts"},
+    ),
 }
 CALLERS["nats"][1].add("nats")  # the bot pool has no NATS
 METRICS = {"rules": 7200, "ratings": 7201, "arbitration": 7202, "matchmaking": 7203}

@@ -47,6 +47,10 @@ ATTEMPTS: dict[tuple[str, str], set[str]] = {
     ("PUB", "$KV.pf_watchers.m1"): {"gateway"},
     ("PUB", "$KV.pf_live.m1"): {"arbitration"},  # matchmaking reads the live list alone
     ("PUB", "pf.match.create"): {"matchmaking", "tournaments"},
+    ("PUB", "pf.accounts.deleted"): {"accounts"},  # a forged deletion (a name blanked)
+    ("PUB", "$JS.API.CONSUMER.CREATE.PF_ACCOUNTS.ratings"): {"ratings"},
+    ("PUB", "$JS.API.CONSUMER.CREATE.PF_ACCOUNTS"): set(),
+    ("PUB", "$JS.API.STREAM.PURGE.PF_ACCOUNTS"): set(),
     ("SUB", "pf.match.create"): {"arbitration"},
     ("PUB", "pf.bots.request"): set(),  # the bot pool has no NATS (BotPools.Serve)
     ("SUB", "pf.match.*.opened"): set(),
