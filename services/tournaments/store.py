@@ -285,7 +285,9 @@ class Store:
     async def forget(self, player_id: PlayerId, now_unix_s: float) -> None:
         """Blank a deleted account's name wherever it is kept, in one transaction.
 
-        Points, games and ranks stay. Forgetting again changes nothing, so a redelivered
+        Points, games and ranks stay. The player is withdrawn from the tournaments not yet
+        finished: a deleted account plays no more, and pairing it would leave an opponent
+        waiting out a game nobody plays. Forgetting again changes nothing, so a redelivered
         deletion is harmless; the player stays listed, so a name written for them again
         (a join, final standings being stored) is written blank.
         """
@@ -300,6 +302,11 @@ class Store:
                 s.execute(
                     "UPDATE entrants SET name = '', deleted = 1 WHERE player_id = ?",
                     (player_id,),
+                )
+                s.execute(
+                    "UPDATE entrants SET withdrawn = 1 WHERE player_id = ? AND tournament_id IN"
+                    " (SELECT tournament_id FROM tournaments WHERE status <> ?)",
+                    (player_id, Status.FINISHED.value),
                 )
                 s.execute("UPDATE final_standings SET name = '' WHERE player_id = ?", (player_id,))
                 # The list of tournaments omits a blank creator's name.

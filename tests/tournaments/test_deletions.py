@@ -120,8 +120,10 @@ async def test_a_deletion_on_the_stream_blanks_the_name_and_keeps_the_results(
         (ANN, "Ann", False, False),
         (GUS, "Gus", True, False),
     ]
+    # Withdrawn from the tournament, which is not finished: a deleted account plays no more.
+    assert [s.withdrawn for s in after] == [True, False, False]
     for line in (before[0], after[0]):
-        line.name, line.deleted = "", False
+        line.name, line.deleted, line.withdrawn = "", False, False
     assert after == before  # points, games, rank and scoresheet as they were
 
 

@@ -268,6 +268,9 @@ async def test_forgetting_a_player_blanks_their_name_and_keeps_their_results(
             (ANN, "Ann", False),
             (CAT, "Cat", False),
         ]
+        # Withdrawn from the live one (a deleted account plays no more); the rest stays.
+        withdrawn = [s.player_id == BOB and tid == live for s in after]
+        assert [s.withdrawn for s in after] == withdrawn
         assert [strip(s) for s in after] == [strip(s) for s in before[tid]]
         assert [g.players for g in await store.games(tid)] == [(ANN, BOB)]
         t = await store.tournament(tid)
@@ -318,5 +321,5 @@ async def standings(store: Store, tid: TournamentId) -> list[Standing]:
 
 
 def strip(line: Standing) -> Standing:
-    """The line without what a deletion changes: the name and the deleted mark."""
-    return dataclasses.replace(line, name="", deleted=False)
+    """The line without what a deletion changes: the name, the deleted mark, withdrawal."""
+    return dataclasses.replace(line, name="", deleted=False, withdrawn=False)
