@@ -113,7 +113,7 @@ def _match_id(text: str) -> MatchId:
 def _decode_players(players: Sequence[events_pb2.Player]) -> tuple[Player, Player]:
     if len(players) != 2:
         raise Malformed(Reason.NOT_TWO_PLAYERS, f"{len(players)} players")
-    decoded = tuple(Player(PlayerId(p.player_id), p.name, p.bot) for p in players)
+    decoded = tuple(Player(PlayerId(p.player_id), p.name, p.bot, p.guest) for p in players)
     if not all(p.player_id for p in decoded):
         raise Malformed(Reason.NO_PLAYER_ID, "a player without an id")
     return decoded[0], decoded[1]
@@ -122,7 +122,8 @@ def _decode_players(players: Sequence[events_pb2.Player]) -> tuple[Player, Playe
 def encode_result(result: MatchResult) -> bytes:
     """Return the payload publishers send for ``result`` (tests and tools publish with it)."""
     players = [
-        events_pb2.Player(player_id=p.player_id, name=p.name, bot=p.bot) for p in result.players
+        events_pb2.Player(player_id=p.player_id, name=p.name, bot=p.bot, guest=p.guest)
+        for p in result.players
     ]
     if isinstance(result, Voided):
         return events_pb2.MatchVoided(
@@ -160,6 +161,8 @@ def encode_ladder(game: Game, entries: Sequence[LadderEntry]) -> ratings_pb2.Lad
                 provisional=e.is_provisional,
                 games=e.standing.games,
                 wins=e.standing.wins,
+                guest=e.standing.guest,
+                deleted=e.standing.deleted,
             )
             for e in entries
         ],
@@ -192,6 +195,8 @@ def _encode_line(entry: HistoryEntry) -> ratings_pb2.HistoryEntry:
         void_reason=entry.void_reason,
         game=encode_game(entry.game),
         uncounted_reason=entry.uncounted_reason,
+        opponent_guest=entry.opponent_guest,
+        opponent_deleted=entry.opponent_deleted,
     )
 
 

@@ -72,6 +72,35 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE history ADD COLUMN uncounted_reason TEXT NOT NULL DEFAULT ''",
         ),
     ),
+    Migration(
+        3,
+        "guests marked on ladders and history lines; deleted accounts' names forgotten",
+        (
+            "ALTER TABLE ladder ADD COLUMN guest INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE ladder ADD COLUMN deleted INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE history ADD COLUMN opponent_guest INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE history ADD COLUMN opponent_deleted INTEGER NOT NULL DEFAULT 0",
+            # Rows from before were not told apart, and cannot be for sure: the gateway has
+            # always given a guest the id "g_" + random, and an account "a_" + random unless
+            # it was made from a guest, which keeps its "g_" id. So "g_" is taken as a guest.
+            # The one error this can make: such an account shows as a guest until its next
+            # counted rated game refreshes its ladder row (its opponents' old lines keep the
+            # mark); nobody who played as a guest shows as an account. substr, not LIKE:
+            # "_" is LIKE's wildcard, and both databases spell substr alike.
+            "UPDATE ladder SET guest = 1 WHERE substr(player_id, 1, 2) = 'g_'",
+            "UPDATE history SET opponent_guest = 1 WHERE substr(opponent_id, 1, 2) = 'g_'",
+            # The players whose accounts were deleted: a result recorded for one of them
+            # later (a match that was being played) is written with the name blank.
+            """CREATE TABLE deleted_players (
+                player_id TEXT PRIMARY KEY,
+                deleted_unix_s DOUBLE PRECISION NOT NULL
+            )""",
+            # A deletion blanks the player's name on every ladder and in every opponent's
+            # line: found by player id.
+            "CREATE INDEX ladder_by_player ON ladder (player_id)",
+            "CREATE INDEX history_by_opponent ON history (opponent_id)",
+        ),
+    ),
 )
 
 

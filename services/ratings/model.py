@@ -43,8 +43,10 @@ class Recorded(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class Player:
     player_id: PlayerId
-    name: str
+    name: str  # "" once the account is deleted
     bot: bool = False
+    guest: bool = False  # signed in by name only, with no account (a bot is neither)
+    deleted: bool = False  # the account was deleted: never on the wire, set by the store
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +85,14 @@ class Standing:
     """A player's row on one game's ladder (rated games only)."""
 
     player_id: PlayerId
-    name: str
+    name: str  # "" once the account is deleted
     rating: Rating
     games: int
     wins: int
     losses: int
     last_played_unix_s: float
+    guest: bool = False  # as of their last rated game counted (docs/ratings.md)
+    deleted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +113,8 @@ class HistoryEntry:
     void_reason: str = ""
     # A rated match that did not count toward ratings: why (the pair's daily cap).
     uncounted_reason: str = ""
+    opponent_guest: bool = False
+    opponent_deleted: bool = False  # opponent_name is then ""
 
     @property
     def change(self) -> float:

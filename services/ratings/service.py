@@ -1,24 +1,27 @@
-"""The ratings process's parts wired together: database, results consumer, gRPC servicer."""
+"""The ratings process's parts wired together: database, results and deletions consumers,
+gRPC servicer."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Sequence
 
 import grpc
 
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
-from services.common import natsmetrics, tasks
+from services.common import deletions, natsmetrics, tasks
 from services.common.database import Database, SqliteFile
 from services.common.results import declare
 from services.ratings.config import Config
 from services.ratings.consumer import consume
 from services.ratings.faults import Faults
+from services.ratings.model import PlayerId
 from services.ratings.servicer import RatingsServicer
 from services.ratings.store import Store
-from wire.subjects import RATINGS_CONSUMER, RESULTS_STREAM
+from wire.subjects import ACCOUNTS_STREAM, RATINGS_CONSUMER, RESULTS_STREAM
 
 log = logging.getLogger("ratings")
 
@@ -32,13 +35,17 @@ class RatingsService:
             Database(config.database), rated_per_pair_per_day=config.rated_per_pair_per_day
         )
 
+    async def forget(self, player_id: str) -> None:
+        """Blank a deleted account's name on the ladders and in history (``deletions.Forget``)."""
+        await self.store.forget(PlayerId(player_id), time.time())
+
     def register(self, server: grpc.aio.Server) -> Sequence[str]:
         ratings_pb2_grpc.add_RatingsServicer_to_server(RatingsServicer(self.store), server)
         return [ratings_pb2.DESCRIPTOR.services_by_name["Ratings"].full_name]
 
     @contextlib.asynccontextmanager
     async def lifespan(self) -> AsyncIterator[None]:
-        """Open the database (migrated), NATS and the consumer; close them in reverse."""
+        """Open the database (migrated), NATS and the consumers; close them in reverse."""
         async with contextlib.AsyncExitStack() as stack:
             await self.store.database.open()
             stack.push_async_callback(self.store.database.close)
@@ -50,6 +57,7 @@ class RatingsService:
             stack.push_async_callback(connection.close)
             js = connection.jetstream()
             await declare(js, self.config.ack_wait_s, RATINGS_CONSUMER)
+            await deletions.declare(js, RATINGS_CONSUMER, self.config.ack_wait_s)
             consumer = asyncio.create_task(
                 consume(
                     js,
@@ -62,11 +70,20 @@ class RatingsService:
             )
             consumer.add_done_callback(tasks.stop_process_if_failed)
             stack.push_async_callback(tasks.stop, consumer)
-            lag = asyncio.create_task(
-                natsmetrics.sample_pending(js, RESULTS_STREAM, RATINGS_CONSUMER),
-                name="consumer-lag",
+            forgetting = asyncio.create_task(
+                deletions.consume(js, RATINGS_CONSUMER, self.forget, self.config.idle_poll_s),
+                name="deletions-consumer",
             )
-            stack.push_async_callback(tasks.stop, lag)
+            forgetting.add_done_callback(tasks.stop_process_if_failed)
+            stack.push_async_callback(tasks.stop, forgetting)
+            for stream, name in (
+                (RESULTS_STREAM, "consumer-lag"),
+                (ACCOUNTS_STREAM, "deletions-lag"),
+            ):
+                lag = asyncio.create_task(
+                    natsmetrics.sample_pending(js, stream, RATINGS_CONSUMER), name=name
+                )
+                stack.push_async_callback(tasks.stop, lag)
             yield
 
     def _database_fields(self, applied: tuple[int, ...]) -> dict[str, object]:

@@ -35,7 +35,17 @@ class Settlement:
 
 def newcomer(player: Player, played_unix_s: float) -> Standing:
     """Return the ladder row of a player's first rated game, before it is scored."""
-    return Standing(player.player_id, player.name, glicko2.Rating(), 0, 0, 0, played_unix_s)
+    return Standing(
+        player.player_id,
+        player.name,
+        glicko2.Rating(),
+        0,
+        0,
+        0,
+        played_unix_s,
+        player.guest,
+        player.deleted,
+    )
 
 
 def settle(
@@ -85,6 +95,9 @@ def _rated(
                 row.wins + int(won),
                 row.losses + int(not won),
                 played_unix_s,
+                # Name and guest flag as this game has them: a guest may have signed up since.
+                player.guest,
+                player.deleted,
             )
         )
         lines.append(_line(result, seat, row.rating.rating, after.rating, played_unix_s))
@@ -124,4 +137,6 @@ def _line(
         played_unix_s=played_unix_s,
         void_reason=result.reason if isinstance(result, Voided) else "",
         uncounted_reason=uncounted_reason,
+        opponent_guest=opponent.guest,
+        opponent_deleted=opponent.deleted,
     )

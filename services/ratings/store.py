@@ -1,4 +1,5 @@
-"""The ratings database: record a result exactly once, read ladders, histories, ratings.
+"""The ratings database: record a result exactly once, read ladders, histories, ratings,
+and forget a deleted account's name.
 
 A result is counted by the one transaction that inserts its match id into ``results``;
 the ratings and history it changes are written in that same transaction. A result seen
@@ -11,11 +12,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from games.registry import BY_NAME, Game
 from services.common.database import Database, Session
-from services.ratings import ladder, migrations
+from services.ratings import ladder, migrations, reasons
 from services.ratings.errors import NotRanked, Reason
 from services.ratings.glicko2 import Rating
 from services.ratings.model import (
@@ -34,10 +36,14 @@ from services.ratings.settlement import SECONDS_PER_DAY, newcomer, settle
 
 # Every ``game`` column holds the game's registry name (games/registry.py), as stored
 # since the first migration: a game is never renamed.
-_STANDING = "player_id, name, rating, rd, volatility, games, wins, losses, last_played_unix_s"
+_STANDING = (
+    "player_id, name, rating, rd, volatility, games, wins, losses, last_played_unix_s,"
+    " guest, deleted"
+)
 _LINE = (
     "match_id, seat, player_id, game, opponent_id, opponent_name, verdict, rated,"
-    " rating_before, rating_after, played_unix_s, void_reason, uncounted_reason"
+    " rating_before, rating_after, played_unix_s, void_reason, uncounted_reason,"
+    " opponent_guest, opponent_deleted"
 )
 # Rated games between the same two players that count toward ratings in any 24 hours
 # (docs/ratings.md says why 5).
@@ -87,6 +93,10 @@ class Store:
     async def standing(self, player_id: PlayerId, game: Game) -> Standing | None:
         return await self.database.run(lambda s: standing(s, player_id, game))
 
+    async def forget(self, player_id: PlayerId, now_unix_s: float) -> None:
+        """Blank a deleted account's name wherever ratings shows it (``forget``)."""
+        await self.database.run(lambda s: forget(s, player_id, now_unix_s))
+
 
 def record(
     session: Session,
@@ -97,12 +107,16 @@ def record(
     """Store ``result`` in one transaction; return DUPLICATE if its match id was taken.
 
     A rated result counts toward ratings unless the same two players already have
-    ``per_pair`` counted games of that game in the 24 hours before it.
+    ``per_pair`` counted games of that game in the 24 hours before it. A player whose
+    account was deleted before it is recorded (a match that was being played) is written
+    with the name blank.
     """
     rated = isinstance(result, Finished) and result.changes_ratings
     with session.transaction():
         if not _claim(session, result, rated, played_unix_s):
             return Recorded.DUPLICATE
+        # Read after the claim, which a deletion being forgotten waits for (``forget``).
+        result = _marked_deleted(session, result)
         standings: dict[PlayerId, Standing] = {}
         # Lock rows in player-id order, so two transactions never wait on each other.
         for player in sorted(result.players, key=lambda p: p.player_id):
@@ -137,10 +151,83 @@ def _over_pair_cap(
     )[0][0]
     if int(counted) < per_pair:
         return ""
-    return (
-        f"{first.name} and {second.name} already have {per_pair} rated games counted"
-        " in the last 24 hours, the most that count"
+    return reasons.pair_capped(
+        reasons.shown(first.name, first.deleted),
+        reasons.shown(second.name, second.deleted),
+        per_pair,
     )
+
+
+def _marked_deleted(session: Session, result: MatchResult) -> MatchResult:
+    """Return ``result`` with each player whose account was deleted named "" and marked."""
+    ids = tuple(p.player_id for p in result.players)
+    rows = session.rows("SELECT player_id FROM deleted_players WHERE player_id IN (?, ?)", ids)
+    gone = {row[0] for row in rows}
+    if not gone:
+        return result
+    first, second = (
+        replace(p, name="", deleted=True) if p.player_id in gone else p for p in result.players
+    )
+    return replace(result, players=(first, second))
+
+
+def forget(session: Session, player_id: PlayerId, now_unix_s: float) -> None:
+    """Blank ``player_id``'s name on every ladder and in every opponent's line, and mark
+    them deleted, in one transaction.
+
+    Ratings, games and every number of the history stay. Forgetting again changes nothing,
+    so a redelivered deletion is harmless; the player stays in ``deleted_players``, so a
+    result recorded for them later is written blank (``record``).
+    """
+    with session.transaction():
+        if session.dialect.name == "postgresql":
+            # A result being recorded holds a row-exclusive lock on results from its claim
+            # to its commit; SHARE waits for those and holds new claims until this commits.
+            # So no result reads deleted_players before this commits and then writes the
+            # name after the blanking below (two ratings processes on one database).
+            # SQLite's BEGIN IMMEDIATE serialises writers already.
+            session.execute("LOCK TABLE results IN SHARE MODE")
+        session.execute(
+            "INSERT INTO deleted_players (player_id, deleted_unix_s) VALUES (?, ?)"
+            " ON CONFLICT (player_id) DO NOTHING",
+            (player_id, now_unix_s),
+        )
+        _forget_in_reasons(session, player_id)
+        session.execute(
+            "UPDATE ladder SET name = '', deleted = 1 WHERE player_id = ?", (player_id,)
+        )
+        session.execute(
+            "UPDATE history SET opponent_name = '', opponent_deleted = 1 WHERE opponent_id = ?",
+            (player_id,),
+        )
+
+
+def _forget_in_reasons(session: Session, player_id: PlayerId) -> None:
+    """Rewrite the pair-cap reasons that name ``player_id`` to name a deleted player.
+
+    Run before the names are blanked: it reads them from each match's two lines, which
+    name each other (each line's opponent is the other seat).
+    """
+    rows = session.rows(
+        "SELECT match_id, seat, opponent_id, opponent_name, uncounted_reason FROM history"
+        " WHERE match_id IN (SELECT match_id FROM history WHERE opponent_id = ?"
+        " AND uncounted_reason <> '')",
+        (player_id,),
+    )
+    seated: dict[str, dict[int, tuple[str, str]]] = {}
+    stored: dict[str, str] = {}
+    for match_id, seat, opponent_id, opponent_name, reason in rows:
+        seated.setdefault(match_id, {})[1 - int(seat)] = (opponent_id, opponent_name)
+        stored[match_id] = reason
+    for match_id, seats in seated.items():
+        if len(seats) < 2:
+            continue
+        reason = stored[match_id]
+        reworded = reasons.unnamed(reason, (seats[0], seats[1]), player_id)
+        if reworded != reason:
+            session.execute(
+                "UPDATE history SET uncounted_reason = ? WHERE match_id = ?", (reworded, match_id)
+            )
 
 
 def top(session: Session, game: Game, limit: int) -> tuple[LadderEntry, ...]:
@@ -232,7 +319,7 @@ def _claim(session: Session, result: MatchResult, rated: bool, played_unix_s: fl
 def _ensure(session: Session, game: Game, row: Standing) -> None:
     """Create the player's ladder row with 0 games unless it exists."""
     session.execute(
-        f"INSERT INTO ladder (game, {_STANDING}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        f"INSERT INTO ladder (game, {_STANDING}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (game, player_id) DO NOTHING",
         (game.name, *_standing_values(row)),
     )
@@ -251,14 +338,15 @@ def _update(session: Session, game: Game, row: Standing) -> None:
     values = _standing_values(row)
     session.execute(
         "UPDATE ladder SET name = ?, rating = ?, rd = ?, volatility = ?, games = ?, wins = ?,"
-        " losses = ?, last_played_unix_s = ? WHERE game = ? AND player_id = ?",
+        " losses = ?, last_played_unix_s = ?, guest = ?, deleted = ?"
+        " WHERE game = ? AND player_id = ?",
         (*values[1:], game.name, row.player_id),
     )
 
 
 def _insert_line(session: Session, line: HistoryEntry) -> None:
     session.execute(
-        f"INSERT INTO history ({_LINE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO history ({_LINE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             line.match_id,
             line.seat,
@@ -273,6 +361,8 @@ def _insert_line(session: Session, line: HistoryEntry) -> None:
             line.played_unix_s,
             line.void_reason,
             line.uncounted_reason,
+            int(line.opponent_guest),
+            int(line.opponent_deleted),
         ),
     )
 
@@ -289,11 +379,13 @@ def _standing_values(row: Standing) -> tuple[object, ...]:
         row.wins,
         row.losses,
         row.last_played_unix_s,
+        int(row.guest),
+        int(row.deleted),
     )
 
 
 def _to_standing(row: Sequence[Any]) -> Standing:
-    player_id, name, rating, rd, volatility, games, wins, losses, last_played = row
+    player_id, name, rating, rd, volatility, games, wins, losses, last_played, guest, deleted = row
     return Standing(
         PlayerId(player_id),
         name,
@@ -302,12 +394,14 @@ def _to_standing(row: Sequence[Any]) -> Standing:
         int(wins),
         int(losses),
         float(last_played),
+        bool(guest),
+        bool(deleted),
     )
 
 
 def _to_line(row: Sequence[Any]) -> HistoryEntry:
     match_id, seat, player_id, game, opponent_id, opponent_name, verdict, rated = row[:8]
-    before, after, played, void_reason, uncounted_reason = row[8:]
+    before, after, played, void_reason, uncounted_reason, opponent_guest, opponent_deleted = row[8:]
     return HistoryEntry(
         MatchId(match_id),
         int(seat),
@@ -322,4 +416,6 @@ def _to_line(row: Sequence[Any]) -> HistoryEntry:
         float(played),
         void_reason,
         uncounted_reason,
+        bool(opponent_guest),
+        bool(opponent_deleted),
     )

@@ -1,4 +1,8 @@
-"""Results as tests write them: ``win("m1", "ann", "bob")`` is Ann beating Bob, rated."""
+"""Results as tests write them: ``win("m1", "ann", "bob")`` is Ann beating Bob, rated.
+
+A player whose id has a guest's form (``g_gus``, as the gateway gives guests) plays as a
+guest; any other as an account.
+"""
 
 from __future__ import annotations
 
@@ -23,7 +27,8 @@ from services.ratings.store import Store
 
 
 def player(player_id: str, bot: bool = False) -> Player:
-    return Player(PlayerId(player_id), player_id.title(), bot)
+    guest = player_id.startswith("g_") and not bot
+    return Player(PlayerId(player_id), player_id.title(), bot, guest)
 
 
 def win(

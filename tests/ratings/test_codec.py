@@ -31,7 +31,8 @@ from services.ratings.model import (
 from wire.subjects import RESULTS_FINISHED, RESULTS_VOIDED
 
 ids = st.text(min_size=1, max_size=12)
-players = st.builds(Player, ids.map(PlayerId), st.text(max_size=12), st.booleans())
+# bot and guest; ``deleted`` is the store's to set, never on the wire.
+players = st.builds(Player, ids.map(PlayerId), st.text(max_size=12), st.booleans(), st.booleans())
 seats = st.tuples(players, players).filter(lambda s: s[0].player_id != s[1].player_id)
 finished = st.builds(
     Finished,

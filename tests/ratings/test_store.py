@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 
 from games.registry import BID, SPIT
 from services.common.database import Database, Target
 from services.ratings.errors import NotRanked
-from services.ratings.model import PlayerId, Recorded, Verdict
+from services.ratings.model import HistoryEntry, LadderEntry, PlayerId, Recorded, Verdict
 from services.ratings.store import Store
 from tests.ratings.results import put, standing, void, win
 
@@ -205,6 +206,143 @@ async def test_concurrent_writers_count_no_more_than_the_pair_cap(target: Target
         assert recorded.count(Recorded.UNCOUNTED) == 7
         ann = await stores[1].standing(ANN, SPIT)
         assert ann is not None and ann.games == 5
+    finally:
+        for database in databases:
+            await database.close()
+
+
+GUS = PlayerId("g_gus")
+
+
+async def test_guests_are_marked_on_the_ladder_and_in_their_opponents_lines(
+    store: Store,
+) -> None:
+    await store.record(win("m1", "g_gus", "ann"), NOW)
+    ladder = {e.standing.player_id: e.standing for e in await store.ladder(SPIT, 10)}
+    assert (ladder[GUS].guest, ladder[ANN].guest) == (True, False)
+    (ann_line,) = await store.history(ANN, SPIT, 10)
+    (gus_line,) = await store.history(GUS, SPIT, 10)
+    assert (ann_line.opponent_guest, gus_line.opponent_guest) == (True, False)
+
+
+async def test_a_guest_who_signed_up_loses_the_mark_at_their_next_rated_game(
+    store: Store,
+) -> None:
+    await store.record(win("m1", "g_gus", "ann"), NOW)
+    as_guest = win("m2", "g_gus", "ann", rated=False)
+    assert as_guest.players[0].guest
+    await store.record(as_guest, NOW + 1)  # casual: the ladder row is not touched
+    assert (await store.standing(GUS, SPIT) or pytest.fail()).guest
+    signed_up = win("m3", "ann", "g_gus")
+    seats = (signed_up.players[0], replace(signed_up.players[1], guest=False))
+    await store.record(replace(signed_up, players=seats), NOW + 2)
+    assert not (await store.standing(GUS, SPIT) or pytest.fail()).guest
+    # Each line keeps the mark its match had.
+    lines = await store.history(ANN, SPIT, 10)
+    assert [(x.match_id, x.opponent_guest) for x in lines] == [
+        ("m3", False),
+        ("m2", True),
+        ("m1", True),
+    ]
+
+
+async def test_forgetting_blanks_the_name_on_every_ladder_and_in_opponents_lines_only(
+    store: Store,
+) -> None:
+    await store.record(win("m1", "ann", "bob"), NOW)
+    await store.record(win("m2", "bob", "cat", game=BID), NOW + 1)
+    await store.record(void("m3", "bob", "ann"), NOW + 2)
+    ladders = [await store.ladder(game, 10) for game in (SPIT, BID)]
+    histories = {p: await store.history(PlayerId(p), None, 10) for p in ("ann", "bob", "cat")}
+
+    await store.forget(BOB, NOW + 3)
+
+    for game, before in zip((SPIT, BID), ladders, strict=True):
+        after = await store.ladder(game, 10)
+        assert BOB in {e.standing.player_id for e in before}
+        assert after == tuple(_forgotten_on_ladder(e, BOB) for e in before)
+    for player_id, before_lines in histories.items():
+        after_lines = await store.history(PlayerId(player_id), None, 10)
+        assert after_lines == tuple(_forgotten_in_line(x, BOB) for x in before_lines)
+    # Bob's own lines name his opponents, who are not deleted.
+    assert {x.opponent_name for x in await store.history(BOB, None, 10)} == {"Ann", "Cat"}
+
+
+async def test_forgetting_twice_changes_nothing_more(store: Store) -> None:
+    await store.record(win("m1", "ann", "bob"), NOW)
+    await store.forget(BOB, NOW + 1)
+    ladder, lines = await store.ladder(SPIT, 10), await store.history(ANN, SPIT, 10)
+    await store.forget(BOB, NOW + 2)
+    assert await store.ladder(SPIT, 10) == ladder
+    assert await store.history(ANN, SPIT, 10) == lines
+    rows = await store.database.run(lambda s: s.rows("SELECT * FROM deleted_players"))
+    assert [tuple(row) for row in rows] == [("bob", NOW + 1)]
+
+
+async def test_a_result_recorded_after_the_forgetting_is_written_blank(store: Store) -> None:
+    # A match being played while Bob deleted his account ends after: rated, then casual.
+    await store.forget(BOB, NOW)
+    assert await store.record(win("m1", "ann", "bob"), NOW + 1) is Recorded.RATED
+    assert await store.record(win("m2", "bob", "ann", rated=False), NOW + 2) is Recorded.UNRATED
+    bob = await store.standing(BOB, SPIT)
+    assert bob is not None and (bob.name, bob.deleted, bob.games) == ("", True, 1)
+    lines = await store.history(ANN, SPIT, 10)
+    assert [(x.opponent_name, x.opponent_deleted) for x in lines] == [("", True), ("", True)]
+    ann = await store.standing(ANN, SPIT)
+    assert ann is not None and (ann.name, ann.deleted) == ("Ann", False)
+
+
+async def test_a_pair_cap_reason_names_a_deleted_player_as_such(store: Store) -> None:
+    for number in range(5):
+        await store.record(win(f"m{number}", "ann", "bob"), NOW + number)
+    await store.record(win("m5", "bob", "ann"), NOW + 5)
+    (line,) = await store.history(ANN, SPIT, 1)
+    assert line.uncounted_reason.startswith("Bob and Ann already have 5 rated games")
+
+    await store.forget(BOB, NOW + 6)
+    await store.forget(BOB, NOW + 7)
+    for player_id in (ANN, BOB):
+        (line,) = await store.history(player_id, SPIT, 1)
+        assert line.uncounted_reason.startswith("deleted player and Ann already have 5 rated")
+    # Recorded after the forgetting, with Ann in seat 0.
+    assert await store.record(win("m6", "ann", "bob"), NOW + 8) is Recorded.UNCOUNTED
+    (line,) = await store.history(ANN, SPIT, 1)
+    assert line.uncounted_reason.startswith("Ann and deleted player already have 5 rated")
+
+
+def _forgotten_on_ladder(entry: LadderEntry, player_id: PlayerId) -> LadderEntry:
+    if entry.standing.player_id != player_id:
+        return entry
+    return replace(entry, standing=replace(entry.standing, name="", deleted=True))
+
+
+def _forgotten_in_line(line: HistoryEntry, player_id: PlayerId) -> HistoryEntry:
+    if line.opponent_id != player_id:
+        return line
+    return replace(line, opponent_name="", opponent_deleted=True)
+
+
+async def test_results_recorded_while_a_player_is_forgotten_never_keep_the_name(
+    target: Target,
+) -> None:
+    databases = [Database(target) for _ in range(2)]
+    for database in databases:
+        await database.open()
+    stores = [Store(database) for database in databases]
+    await stores[0].migrate()
+    try:
+        # Rated and casual results of Bob's, from one process, while the other forgets him.
+        results = [win(f"m{i}", "bob", f"rival{i}", rated=i % 2 == 0) for i in range(16)]
+        recording = [stores[0].record(result, NOW + i) for i, result in enumerate(results)]
+        await asyncio.gather(*recording[:8], stores[1].forget(BOB, NOW), *recording[8:])
+        lines = await stores[1].database.run(
+            lambda s: s.rows(
+                "SELECT opponent_name, opponent_deleted FROM history WHERE opponent_id = 'bob'"
+            )
+        )
+        assert [tuple(row) for row in lines] == [("", 1)] * 16
+        bob = await stores[1].standing(BOB, SPIT)
+        assert bob is not None and (bob.name, bob.deleted, bob.games) == ("", True, 8)
     finally:
         for database in databases:
             await database.close()
