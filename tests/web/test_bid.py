@@ -86,4 +86,4 @@ async def test_a_bid_round_with_an_auction_and_a_clock_that_matches_the_server(
     assert clock_checked
     assert state.get("bid"), "no auction came up in which this player could bid"
     events = await page.inner_text(".play-log")
-    assert "Bidder bid" in events
+    assert "Bidder (guest) bid" in events  # a guest's name marked, in the log too

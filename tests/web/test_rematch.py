@@ -46,8 +46,9 @@ async def test_a_rematch_both_offer_opens_the_same_game_on_both_pages(arena: Are
     for page in (ann, ben):
         await page.wait_for_selector(".end-panel #rematch")
     await ann.click("#rematch")
-    await ann.locator(".rematch-status").filter(has_text="waiting for Ben R").wait_for()
-    await ben.locator(".rematch-status").filter(has_text="Ann R offers a rematch").wait_for()
+    await ann.locator(".rematch-status").filter(has_text="waiting for Ben R (guest)").wait_for()
+    offered = ben.locator(".rematch-status").filter(has_text="Ann R (guest) offers a rematch")
+    await offered.wait_for()
     assert await ben.inner_text("#rematch") == "Accept the rematch"
     await screenshot(ben, "rematch-offered-phone")
     await ben.click("#rematch")

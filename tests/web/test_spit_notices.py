@@ -317,9 +317,13 @@ async def ann_wins_a_race(match: Duel) -> None:
 
 
 async def names(match: Duel) -> tuple[str, str]:
-    """Ben's and Ann's names as the match has them."""
+    """Ben's and Ann's names as the page shows them: a guest's marked (names.ts)."""
     players = (await match.update())["players"]
-    return players[match.ben_seat]["name"], players[match.ann_seat]["name"]
+
+    def shown(player: dict[str, Any]) -> str:
+        return f"{player['name']} (guest)" if player.get("guest") else str(player["name"])
+
+    return shown(players[match.ben_seat]), shown(players[match.ann_seat])
 
 
 async def test_a_refusal_that_is_no_race_is_worded_plainly_and_moves_nothing(

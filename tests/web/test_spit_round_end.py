@@ -53,7 +53,7 @@ def told(
     [ended] = [e.spit.round_ended for e in update.events if e.spit.HasField("round_ended")]
     [played] = [e.spit.played for e in update.events if e.spit.HasField("played")]
     finisher, other = ended.finisher, 1 - ended.finisher
-    names = [player.name for player in update.players]
+    names = [f"{p.name} (guest)" if p.guest and not p.bot else p.name for p in update.players]
 
     def who(seat: int) -> str:
         return "You" if seat == mine else names[seat]

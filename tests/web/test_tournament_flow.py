@@ -81,7 +81,7 @@ async def test_a_tournament_takes_both_players_from_game_to_game(arena: Arena) -
     await ben.click("#tournament-open")
     games = ben.locator(".my-games li")
     await games.nth(1).wait_for()
-    assert "vs Ann T: won" in await games.nth(0).inner_text()
+    assert "vs Ann T (guest): won" in await games.nth(0).inner_text()
     await ben.click("#tournament-withdraw")
     await ben.wait_for_selector("#tournament-join")
     await ben.wait_for_selector("#tournament-bar", state="detached")

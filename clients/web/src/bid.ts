@@ -3,6 +3,7 @@ import { formatGrace, formatMs, type SeatTime } from "./clock";
 import { h } from "./dom";
 import { STRAIGHT, fitBoard, layBoard, tileKey, withPlay, type Runs } from "./bidboard";
 import type { MatchUpdate } from "./gen/photofinish/arbitration/v1/arbitration_pb";
+import type { Player } from "./gen/photofinish/events/v1/events_pb";
 import { type BidBoard as Line, type BidCommand, type BidCommandSchema, type BidEvent } from "./gen/photofinish/game/v1/bid_pb";
 import type { BidPlay, BidPlayed, BidSettlement, BidView } from "./gen/photofinish/game/v1/bid_pb";
 import type { MessageInitShape } from "@bufbuild/protobuf";
@@ -13,6 +14,7 @@ import type { Screen } from "./perspective";
 import { rulesHelp } from "./help";
 import { glide, spotsOf, type Spot } from "./motion";
 import { BID_STEP, bidProblem, settlementShown, settlementWords } from "./bidwords";
+import { YOU_MARK, guestMark, playerName } from "./names";
 
 type BidKind = NonNullable<MessageInitShape<typeof BidCommandSchema>["kind"]>;
 
@@ -34,6 +36,7 @@ export class BidBoard implements Board {
   private view: BidView | null = null;
   private seat = -1;
   private names: string[] = [];
+  private players: Player[] = [];
   private selected: string | null = null;
   private sending = false; // a play is on its way: a second click would only be refused
   private readonly log: { n: number; text: string }[] = [];
@@ -51,7 +54,8 @@ export class BidBoard implements Board {
     if (update.view?.kind.case !== "bid") return h("div", "…");
     const view = update.view.kind.value;
     this.screen = screen;
-    this.names = update.players.map((p) => p.name);
+    this.players = update.players;
+    this.names = update.players.map((p) => playerName(p));
     this.remember(update, view);
     this.unfit();
     if (screen.kind === "handover") {
@@ -204,11 +208,13 @@ export class BidBoard implements Board {
       [0, 1].map((seat) => {
         const balance = view.balances[seat] ?? 0;
         const clock = update.clock?.seats[seat];
-        const you = this.ctx.match.seats.length === 1 && this.ctx.match.seats[0] === seat ? " (you)" : "";
+        const yours = this.ctx.match.seats.length === 1 && this.ctx.match.seats[0] === seat;
+        const player = this.players[seat];
+        const marks = (yours ? YOU_MARK : player ? guestMark(player) : "").trim(); // kept whole: a long name is cut instead
         return h(
           `div.player${view.decide.includes(seat) ? ".deciding" : ""}`,
           { "data-seat": String(seat) },
-          h("div.player-name", h("span.name", `${this.nameOf(seat)}${you}`), view.jockey === seat ? h("span.jockey", { title: "went out last round: 15 off their own winning bid" }, "jockey") : null),
+          h("div.player-name", h("span.name", player ? player.name : this.nameOf(seat)), marks ? h("span.marks", marks) : null, view.jockey === seat ? h("span.jockey", { title: "went out last round: 15 off their own winning bid" }, "jockey") : null),
           h(
             "div.balance",
             h("span.chips", { "aria-hidden": "true" }, Array.from({ length: Math.ceil(balance / CHIP) }, () => h("i.chip"))),

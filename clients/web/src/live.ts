@@ -3,10 +3,11 @@
 import { arena, explain, refusal } from "./api";
 import { h } from "./dom";
 import type { LiveMatchShown } from "./gen/photofinish/client/v1/arena_pb";
-import { Mode, type Player } from "./gen/photofinish/events/v1/events_pb";
+import { Mode } from "./gen/photofinish/events/v1/events_pb";
 import { Game } from "./gen/photofinish/game/v1/game_pb";
 import { GameStatus, type TournamentGame } from "./gen/photofinish/tournaments/v1/tournaments_pb";
 import { gameName } from "./match";
+import { versusShown, versusText, type Named } from "./names";
 
 const REFRESH_MS = 3000;
 const GAMES = [Game.SPIT, Game.BID];
@@ -19,11 +20,6 @@ export interface LiveActions {
 /** "2 watching", "nobody watching yet". */
 export function watchersText(count: number): string {
   return count > 0 ? `${count} watching` : "nobody watching yet";
-}
-
-function playerName(player: Player | undefined): string {
-  if (!player) return "?";
-  return player.bot ? `${player.name} (computer)` : player.name;
 }
 
 function modeText(shown: LiveMatchShown): string {
@@ -81,11 +77,11 @@ export class LivePage {
 
   private row(shown: LiveMatchShown): HTMLElement {
     const match = shown.match!;
-    const names = match.players.map(playerName).join(" vs ");
+    const names = versusText(match.players);
     return h(
       `li.live-match${match.tournamentId ? ".tournament" : ""}`,
       { "data-match": match.matchId },
-      h("div.live-names", h("b", names), h("span.live-terms", modeText(shown))),
+      h("div.live-names", h("b", versusShown(match.players)), h("span.live-terms", modeText(shown))),
       h("span.watchers", watchersText(shown.watchers)),
       h("button.primary.watch", { type: "button", "aria-label": `Watch ${names}`, onclick: () => this.actions.watch(match.matchId) }, "Watch"),
     );
@@ -93,7 +89,7 @@ export class LivePage {
 }
 
 /** A tournament's games in play, each with a Watch button (null when none is). */
-export function liveGames(games: TournamentGame[], names: Map<string, string>, watch: (matchId: string) => void): HTMLElement | null {
+export function liveGames(games: TournamentGame[], entrants: Map<string, Named>, watch: (matchId: string) => void): HTMLElement | null {
   const live = games.filter((g) => g.status === GameStatus.PLAYING);
   if (!live.length) return null;
   return h(
@@ -102,12 +98,12 @@ export function liveGames(games: TournamentGame[], names: Map<string, string>, w
     h(
       "ul.live-list",
       live.map((g) => {
-        const players = g.playerIds.map((id) => names.get(id) ?? "?").join(" vs ");
+        const players = g.playerIds.map((id) => entrants.get(id));
         return h(
           "li.live-match",
           { "data-match": g.matchId },
-          h("div.live-names", h("b", players)),
-          h("button.watch", { type: "button", "aria-label": `Watch ${players}`, onclick: () => watch(g.matchId) }, "Watch"),
+          h("div.live-names", h("b", versusShown(players))),
+          h("button.watch", { type: "button", "aria-label": `Watch ${versusText(players)}`, onclick: () => watch(g.matchId) }, "Watch"),
         );
       }),
     ),

@@ -6,7 +6,9 @@ import { arena, explain, refusal } from "./api";
 import { h } from "./dom";
 import { Game, Level } from "./gen/photofinish/game/v1/game_pb";
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
+import type { LadderEntry } from "./gen/photofinish/ratings/v1/ratings_pb";
 import { gameName } from "./match";
+import { playerNameShown } from "./names";
 import type { Session } from "./store";
 import { tournamentsPanel, type TournamentsActions } from "./tournaments";
 
@@ -42,7 +44,7 @@ export class Lobby {
     this.root.append(
       h(
         "header.lobby-head",
-        h("h2", "Hello, ", h("span#me", session.name, session.account ? null : h("span.guest-mark", " (guest)"))),
+        h("h2", "Hello, ", h("span#me", playerNameShown({ name: session.name, guest: !session.account }))),
         session.account
           ? h("button#devices", { type: "button", onclick: () => actions.devices() }, "Devices")
           : h("button.primary#keep-games", { type: "button", onclick: () => actions.keepGames() }, "Sign up to keep your games"),
@@ -211,7 +213,7 @@ export class Lobby {
             h(
               `tr${e.playerId === this.session.playerId ? ".me" : ""}`,
               h("td", String(e.rank)),
-              h("td", h("button.link.player-games", { type: "button", title: `${e.name}'s games`, onclick: () => this.actions.playerGames(e.playerId, e.name) }, e.name), h("span.tag", { title: "a short tag of the player's id: two players may share a name" }, ` #${e.playerId.slice(-4)}`)),
+              h("td.ladder-name", this.ladderName(e)),
               h("td", e.rating.toFixed(0), e.provisional ? h("abbr.provisional", { title: PROVISIONAL }, "?") : null),
               h("td", `${e.wins}/${e.games}`),
             ),
@@ -230,6 +232,15 @@ export class Lobby {
       }),
     );
     this.ladders.replaceChildren(...tables);
+  }
+
+  /** A ladder row's player: a link to their games, marked a guest; a deleted account's, no link. */
+  private ladderName(e: LadderEntry): (string | HTMLElement)[] {
+    if (e.deleted) return playerNameShown(e);
+    return [
+      h("button.link.player-games", { type: "button", title: `${e.name}'s games`, onclick: () => this.actions.playerGames(e.playerId, e.name) }, playerNameShown(e)),
+      h("span.tag", { title: "a short tag of the player's id: two players may share a name" }, ` #${e.playerId.slice(-4)}`),
+    ];
   }
 }
 

@@ -6,9 +6,10 @@ import { countDown, type SeatTime } from "./clock";
 import { h } from "./dom";
 import { Status, type ClockView, type MatchUpdate, type Race } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import { Game, Termination, type CommandSchema } from "./gen/photofinish/game/v1/game_pb";
-import { Mode } from "./gen/photofinish/events/v1/events_pb";
+import { Mode, type Player } from "./gen/photofinish/events/v1/events_pb";
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
 import type { HistoryEntry } from "./gen/photofinish/ratings/v1/ratings_pb";
+import { playerName, versusShown, versusText } from "./names";
 import { choose, newest, type Screen } from "./perspective";
 import { PlaySocket, SocketClosed } from "./play";
 import { isTokenRefusal, tokens } from "./session";
@@ -67,6 +68,8 @@ export class MatchView {
   private readonly notices = h("div.notices", { role: "status", "aria-live": "polite" });
   private readonly racesTold: string[] = [];
   private readonly endHost = h("div.end-host");
+  private readonly title: HTMLElement;
+  private players: Player[] = []; // the newest update's: marked guests, from the server
   private awayNotice: HTMLElement | null = null; // while the opponent is away: claim or abort
   private board: Board;
   private shown: Screen | null = null;
@@ -80,11 +83,11 @@ export class MatchView {
     private readonly onNext: (assignment: MatchAssignment) => void = () => undefined,
   ) {
     this.board = makeBoard(ctx);
-    const names = ctx.match.names.join(" vs ");
+    this.title = h("h2", versusText(ctx.match.names.map((name) => ({ name })))); // the assignment's, until an update's players
     this.root.append(
       h(
         "header.match-head",
-        h("h2", names),
+        this.title,
         h("span.match-terms", { title: `match ${ctx.match.matchId}` }, `${gameName(ctx.match.game)} · ${ctx.match.rated ? "rated" : "casual"}${ctx.match.tournamentId ? " · tournament game" : ""}`),
       ),
       this.notices,
@@ -204,6 +207,7 @@ export class MatchView {
   private take(update: MatchUpdate): void {
     this.latest.set(update.seat, update);
     this.receivedAt = performance.now();
+    this.namePlayers(update.players);
     if (update.race) this.sayRace(update);
     const screen = choose(this.latest, this.ctx.match.seats);
     if (screen) {
@@ -219,6 +223,13 @@ export class MatchView {
       window.clearInterval(this.ticker); // the faces were just drawn from the final clock
       void this.showEnd(last);
     }
+  }
+
+  /** The heading from the players an update names, each marked as the server knows them. */
+  private namePlayers(players: Player[]): void {
+    if (!players.length || players.every((p, seat) => sameName(p, this.players[seat]))) return;
+    this.players = players;
+    this.title.replaceChildren(...versusShown(players));
   }
 
   private sayRace(update: MatchUpdate): void {
@@ -256,7 +267,8 @@ export class MatchView {
   }
 
   private nameOf(seat: number): string {
-    return this.ctx.match.names[seat] ?? "the other player";
+    const player = this.players[seat];
+    return player ? playerName(player) : (this.ctx.match.names[seat] ?? "the other player");
   }
 
   /** Redraw the running clock faces from the last update and the time since it arrived. */
@@ -287,7 +299,7 @@ export class MatchView {
     const seats = this.ctx.match.seats;
     const opponent = seats.length === 1 ? 1 - seats[0] : -1;
     const away = last.status === Status.LIVE && opponent >= 0 && last.awaySeats.includes(opponent);
-    const name = last.players[opponent]?.name ?? "Your opponent";
+    const name = playerName(last.players[opponent], "Your opponent");
     if (!away) {
       if (this.awayNotice) {
         this.awayNotice.remove();
@@ -315,7 +327,7 @@ export class MatchView {
   }
 
   private async showEnd(last: MatchUpdate): Promise<void> {
-    const names = last.players.map((p) => p.name);
+    const names = last.players.map((p) => playerName(p));
     const parts: (HTMLElement | string)[] = [];
     if (last.status === Status.VOIDED) {
       const words = VOIDS[last.voidKind];
@@ -359,7 +371,7 @@ export class MatchView {
   }
 
   private async followRematch(last: MatchUpdate, host: HTMLElement): Promise<void> {
-    const opponent = last.players[1 - this.ctx.match.seats[0]]?.name ?? "Your opponent";
+    const opponent = playerName(last.players[1 - this.ctx.match.seats[0]], "Your opponent");
     const offer = () =>
       void arena.offerRematch({ matchId: last.matchId }).catch((error: unknown) => {
         host.replaceChildren(h("p.refusal", `No rematch: ${explain(refusal(error))}`));
@@ -403,6 +415,11 @@ export class MatchView {
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
+}
+
+/** Whether two players would be shown alike (the heading is drawn again only when not). */
+function sameName(a: Player, b: Player | undefined): boolean {
+  return b !== undefined && a.name === b.name && a.guest === b.guest && a.bot === b.bot;
 }
 
 /** What tells one race from another, whoever tells it. */

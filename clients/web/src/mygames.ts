@@ -6,6 +6,7 @@ import { myGames, save } from "./download";
 import { h } from "./dom";
 import { Verdict, type HistoryEntry } from "./gen/photofinish/ratings/v1/ratings_pb";
 import { gameName } from "./match";
+import { playerNameShown } from "./names";
 import { replayHash } from "./replay";
 import type { Session } from "./store";
 
@@ -98,12 +99,18 @@ export class GamesPage {
       { dataset: { match: e.matchId } },
       h("td", h("time", { datetime: when.toISOString() }, when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" }))),
       h("td", gameName(e.game)),
-      h("td", e.opponentName, h("span.tag", ` #${e.opponentId.slice(-4)}`)),
+      h("td", opponentShown(e)),
       h("td.result", resultText(e)),
       h("td.change", e.uncountedReason ? { title: e.uncountedReason } : {}, changeText(e)),
       h("td", canReplay ? h("a.replay-open", { href: replayHash(e.matchId, 0), onclick: (event: Event) => (event.preventDefault(), this.actions.replay(e.matchId)) }, "Replay") : null),
     );
   }
+}
+
+/** The opponent, marked a guest, with a short tag of their id; a deleted account's, untagged. */
+function opponentShown(e: HistoryEntry): (string | HTMLElement)[] {
+  const shown = playerNameShown({ name: e.opponentName, guest: e.opponentGuest, deleted: e.opponentDeleted });
+  return e.opponentDeleted ? shown : [...shown, h("span.tag", ` #${e.opponentId.slice(-4)}`)];
 }
 
 function resultText(e: HistoryEntry): string {

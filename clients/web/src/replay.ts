@@ -6,6 +6,7 @@ import { h } from "./dom";
 import type { ReplayStep } from "./gen/photofinish/arbitration/v1/replay_pb";
 import type { View } from "./gen/photofinish/game/v1/game_pb";
 import { gameName } from "./match";
+import { playerName } from "./names";
 import { replayBoard } from "./replayboard";
 import { decisionPanel, entryDetails, racePanel, stepTitle } from "./replaysteps";
 import type { Session } from "./store";
@@ -83,7 +84,7 @@ export class ReplayPage {
       }
     }
     const header = this.steps[0]?.entry;
-    this.names = (header?.created?.players ?? []).map((p) => p.name);
+    this.names = (header?.created?.players ?? []).map((p) => playerName(p));
   }
 
   private layout(): void {

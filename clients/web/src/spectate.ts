@@ -9,6 +9,7 @@ import { Status, type MatchUpdate, type Race } from "./gen/photofinish/arbitrati
 import { Game, Gate, Termination } from "./gen/photofinish/game/v1/game_pb";
 import { watchersText } from "./live";
 import { gameName, type Board, type MatchContext } from "./match";
+import { playerName, versusShown } from "./names";
 import type { Screen } from "./perspective";
 import { PlaySocket } from "./play";
 import { isTokenRefusal, tokens } from "./session";
@@ -123,7 +124,7 @@ export class SpectatorView {
     this.received.push(update);
     if (this.received.length > UPDATES_KEPT) this.received.shift();
     this.receivedAt = performance.now();
-    const names = update.players.map((p) => p.name);
+    const names = update.players.map((p) => playerName(p));
     if (!this.board) this.begin(update, names);
     // Spit is drawn from seat 0's side of the table; Bid with no hand at all.
     const screen: Screen = { kind: "board", update, viewer: update.game === Game.SPIT ? 0 : SPECTATORS, showHand: false };
@@ -137,7 +138,7 @@ export class SpectatorView {
   }
 
   private begin(update: MatchUpdate, names: string[]): void {
-    this.title.textContent = names.join(" vs ");
+    this.title.replaceChildren(...versusShown(update.players));
     this.terms.textContent = `${gameName(update.game)} · ${update.rated ? "rated" : "casual"}`;
     const ctx: MatchContext = {
       match: { matchId: this.matchId, game: update.game, seats: [], rated: update.rated, names },

@@ -8,6 +8,7 @@ import { Gate, type Event } from "./gen/photofinish/game/v1/game_pb";
 import type { SpitPlayed, SpitRoundEnded, SpitView } from "./gen/photofinish/game/v1/spit_pb";
 import { roundEndText, takenSizes, type RoundEnd } from "./spitroundend";
 import { raceKey, type Board, type Command, type MatchContext } from "./match";
+import { playerName, seatName } from "./names";
 import type { Screen } from "./perspective";
 import { rulesHelp } from "./help";
 import { glide, spotsOf, type Spot } from "./motion";
@@ -58,7 +59,7 @@ export class SpitBoard implements Board {
     this.seat = screen.viewer >= 0 ? screen.viewer : this.ctx.match.seats[0];
     const own = view.sides[this.seat];
     const other = view.sides[1 - this.seat];
-    const names = screen.update.players.map((p) => p.name);
+    const names = screen.update.players.map((p) => playerName(p));
     if (this.selected !== null && !own?.stock[this.selected]?.top) this.selected = null;
     const before = spotsOf(this.root);
     const focused = focusedPlace(this.root);
@@ -82,7 +83,7 @@ export class SpitBoard implements Board {
           ),
         ),
       ),
-      this.side(own, this.seat, `${names[this.seat] ?? ""}${this.ctx.match.seats.includes(this.seat) ? " (you)" : ""}`, true),
+      this.side(own, this.seat, this.ctx.match.seats.includes(this.seat) ? seatName(screen.update.players[this.seat], true, "") : (names[this.seat] ?? ""), true),
       this.controls(view),
       h("p.keys-help", KEYS_HELP),
       rulesHelp("spit"),

@@ -6,6 +6,7 @@ import { h } from "./dom";
 import { entrantsText, pointsText, timeText } from "./following";
 import { liveGames } from "./live";
 import { gameName } from "./match";
+import { playerName, playerNameShown, type Named } from "./names";
 import {
   GameStatus,
   Status,
@@ -136,7 +137,7 @@ export class TournamentPage {
   private async loadGames(): Promise<void> {
     try {
       const record = await arena.getTournament({ tournamentId: this.tournamentId }, { signal: this.abort.signal });
-      const names = new Map((record.standings?.standings ?? []).map((s) => [s.playerId, s.name]));
+      const names = new Map<string, Named>((record.standings?.standings ?? []).map((s) => [s.playerId, s]));
       const mine = record.games.filter((g) => g.playerIds.includes(this.session.playerId));
       this.liveHost.replaceChildren(liveGames(record.games, names, (matchId) => this.actions.watch(matchId)) ?? "");
       this.gamesHost.replaceChildren(
@@ -147,9 +148,9 @@ export class TournamentPage {
     }
   }
 
-  private gameLine(g: TournamentGame, names: Map<string, string>): string {
+  private gameLine(g: TournamentGame, names: Map<string, Named>): string {
     const seat = g.playerIds.indexOf(this.session.playerId);
-    const opponent = names.get(g.playerIds[1 - seat] ?? "") ?? "?";
+    const opponent = playerName(names.get(g.playerIds[1 - seat] ?? ""));
     const result =
       g.status === GameStatus.PLAYING
         ? "playing now"
@@ -204,7 +205,7 @@ export function standingsTable(standings: Standings, me = ""): HTMLElement {
         h(
           `tr${s.playerId === me ? ".me" : ""}`,
           h("td", String(s.rank)),
-          h("td", `${s.name}${s.onFire ? " 🔥" : ""}${s.playing ? " (playing)" : ""}${s.withdrawn ? " (withdrawn)" : ""}`),
+          h("td.ladder-name", playerNameShown(s), `${s.onFire ? " 🔥" : ""}${s.playing ? " (playing)" : ""}${s.withdrawn ? " (withdrawn)" : ""}`),
           h("td", String(s.points)),
           h("td", String(s.games)),
           h("td", s.scoresheet),
