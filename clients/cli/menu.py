@@ -8,6 +8,7 @@ from clients.arena import ArenaClient, CallError
 from clients.cli.choices import GAMES, Back, choose, choose_game, choose_rated, pick
 from clients.cli.console import INTERRUPT, Console
 from clients.cli.match import play_match
+from clients.cli.names import NAME_WIDTH, shown_name
 from clients.cli.tournaments import tournaments_menu
 from clients.cli.waiting import challenge_update, queue_update, wait_for_match
 from photofinish.game.v1 import game_pb2
@@ -86,12 +87,13 @@ def ladder_text(ladder: ratings_pb2.Ladder) -> str:
     title = dict((number, name) for name, number in GAMES).get(ladder.game, "ladder")
     if not ladder.entries:
         return f"{title}: nobody is rated yet"
-    lines = [f"{title} ladder", f"{'#':>3}  {'name':<24} {'rating':>10}  games  wins"]
+    lines = [f"{title} ladder", f"{'#':>3}  {'name':<{NAME_WIDTH}} {'rating':>10}  games  wins"]
     for entry in ladder.entries:
         mark = "?" if entry.provisional else " "
         rating = f"{entry.rating:.0f}±{entry.rd:.0f}{mark}"
+        name = shown_name(entry.name, guest=entry.guest, deleted=entry.deleted)
         lines.append(
-            f"{entry.rank:>3}  {entry.name:<24} {rating:>10}  {entry.games:>5}  {entry.wins:>4}"
+            f"{entry.rank:>3}  {name:<{NAME_WIDTH}} {rating:>10}  {entry.games:>5}  {entry.wins:>4}"
         )
     lines.append("? provisional (few games yet)")
     return "\n".join(lines)

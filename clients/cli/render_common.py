@@ -6,6 +6,7 @@ import textwrap
 from collections.abc import Sequence
 
 from clients.cli.clocks import SeatTime, format_ms, seat_times
+from clients.cli.names import shown_name
 from games import registry
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
@@ -53,21 +54,25 @@ def listing(title: str, items: Sequence[str], separator: str) -> str:
 
 
 def names(update: Update) -> tuple[str, str]:
-    """Return the two players' names by seat ("seat N" when the update names nobody)."""
-    given = [player.name for player in update.players]
+    """Return the two players' names by seat, guests marked ("seat N" when the update
+    names nobody)."""
+    return _name(update, 0), _name(update, 1)
 
-    def name(seat: int) -> str:
-        return given[seat] if seat < len(given) and given[seat] else f"seat {seat}"
 
-    return name(0), name(1)
+def _name(update: Update, seat: int, yours: bool = False) -> str:
+    players = update.players
+    named = seat < len(players) and players[seat].name
+    player = players[seat] if named else None
+    if player is None:
+        return shown_name(f"seat {seat}", yours=yours)
+    return shown_name(player.name, guest=player.guest, bot=player.bot, yours=yours)
 
 
 def label(update: Update, seat: int, viewer: int) -> str:
-    """Return a seat's name, marked "(you)" when it is the viewer's."""
+    """Return a seat's name: "(you)" marks the viewer's, "(guest)" another who is a guest."""
     if not 0 <= seat <= 1:
         return "nobody"
-    name = names(update)[seat]
-    return f"{name} (you)" if seat == viewer else name
+    return _name(update, seat, yours=seat == viewer)
 
 
 def header(update: Update, round_no: int) -> str:

@@ -11,6 +11,7 @@ from clients.cli.choices import GAMES, choose, choose_game, choose_rated
 from clients.cli.clocks import format_ms
 from clients.cli.console import INTERRUPT, Console
 from clients.cli.match import play_match
+from clients.cli.names import NAME_WIDTH, shown_name
 from clients.cli.waiting import wait_for_match
 from photofinish.matchmaking.v1 import matchmaking_pb2
 from photofinish.tournaments.v1 import tournaments_pb2
@@ -182,7 +183,8 @@ def my_line(standings: tournaments_pb2.Standings, me: str) -> str:
 def standings_text(standings: tournaments_pb2.Standings) -> str:
     lines = [f"{standings.tournament.name}: final standings"]
     for s in standings.standings:
-        lines.append(f"{s.rank:>3}  {s.name:<24} {_points(s.points):>10}  {s.games} games")
+        name = shown_name(s.name, guest=s.guest, deleted=s.deleted)
+        lines.append(f"{s.rank:>3}  {name:<{NAME_WIDTH}} {_points(s.points):>10}  {s.games} games")
     return "\n".join(lines)
 
 

@@ -78,7 +78,9 @@ def assert_hands_only_after_their_banner(transcript: list[str]) -> None:
             you = next((part for part in line.split(" · ") if "(you)" in part), "")
         elif line.startswith("hand     ["):
             hands += 1
-            assert handed_to and handed_to in you, (handed_to, you)
+            # The banner names the seat as anyone sees it; its own board marks it "(you)".
+            seat = handed_to.removesuffix(" (guest)")
+            assert seat and f"{seat} (you)" in you, (handed_to, you)
     assert hands > 0
 
 
@@ -91,13 +93,13 @@ async def test_hot_seat_bid_from_ready_to_resignation(
     await terminal.expect(r"^choose 1–2:")
     await terminal.send("2")  # Spectacular Bid
     ending = await play_hot_seat(terminal, moves=6)
-    assert re.fullmatch(r"MATCH OVER: alice \([12]\) wins \(by resignation\)\.", ending)
+    assert re.fullmatch(r"MATCH OVER: alice \([12]\) \(guest\) wins \(by resignation\)\.", ending)
     await quit_client(terminal)
     text = terminal.text()
-    assert "gate     start: waiting for alice (1), alice (2) to press ready" in text
+    assert "gate     start: waiting for alice (1) (guest), alice (2) (guest) to press ready" in text
     assert any(line.startswith("board    [") for line in terminal.transcript)
     assert any(line.startswith("open     [") for line in terminal.transcript)
-    assert "clock    alice (1) grace" in text
+    assert "clock    alice (1) (guest) grace" in text
     assert [line for line in terminal.transcript if line.startswith("refused")] == []
     assert_hands_only_after_their_banner(terminal.transcript)
 
@@ -128,7 +130,8 @@ async def test_two_terminals_meet_in_the_queue_after_one_left_it_with_ctrl_c(
     await ann.expect(r"^centre   pile 1: \S+ \(1 card\)")
     await ben.send("resign")
     assert (await ann.expect(r"^MATCH OVER.*")).group(0) == "MATCH OVER: You win (by resignation)."
-    assert (await ben.expect(r"^MATCH OVER.*")).group(0) == "MATCH OVER: ann wins (by resignation)."
+    ending = (await ben.expect(r"^MATCH OVER.*")).group(0)
+    assert ending == "MATCH OVER: ann (guest) wins (by resignation)."
     await quit_client(ann)
     await quit_client(ben)
     assert "stock    ann (you)" in ann.text() and "stock    ben (you)" in ben.text()
@@ -160,7 +163,7 @@ async def test_a_challenge_code_brings_two_terminals_into_one_bid_match(
     assert refusal in ("can_play", "not_your_decision")
     await dan.send("resign")
     assert (await cat.expect(r"^MATCH OVER.*")).group(0) == "MATCH OVER: You win (by resignation)."
-    await dan.expect(r"^MATCH OVER: cat wins")
+    await dan.expect(r"^MATCH OVER: cat \(guest\) wins")
     await quit_client(cat)
     await quit_client(dan)
 
@@ -197,7 +200,7 @@ async def test_a_tournament_made_in_one_terminal_plays_game_after_game_in_two(
         matches.append(ids.pop())
         await fay.send("resign")
         await eve.expect(r"^MATCH OVER: You win \(by resignation\)\.$")
-        await fay.expect(r"^MATCH OVER: eve wins \(by resignation\)\.$")
+        await fay.expect(r"^MATCH OVER: eve \(guest\) wins \(by resignation\)\.$")
     assert matches[0] != matches[1]
     # The third game begins too; leaving its screen leaves the tournament's games.
     for terminal in (eve, fay):
