@@ -23,6 +23,7 @@ class Arena:
     url: str
     browser: Browser
     ops_password: str = ""  # the operator's, for /ops
+    nats_url: str = ""  # the operator's: to publish as a service would (results from before)
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
@@ -33,4 +34,4 @@ async def arena(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Arena
         extra_env=(("PF_BOTS_THINK_SCALE", THINK_SCALE), *FAST_PLAY_ENV),
     )
     async with run_stack(config) as stack, chromium() as browser:
-        yield Arena(stack.gateway_url, browser, stack.ops_password)
+        yield Arena(stack.gateway_url, browser, stack.ops_password, stack.nats_url)

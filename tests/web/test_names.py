@@ -4,18 +4,20 @@ My games and a tournament's standings; each screen photographed on a desktop and
 
 from __future__ import annotations
 
-import struct
 import time
-from collections.abc import Callable
+import uuid
 
 import aiohttp
+import nats
 import pytest
-from playwright.async_api import Page, Route
+from playwright.async_api import Page
 
 from clients.arena import ArenaClient, unique_username
+from games.registry import SPIT
 from photofinish.game.v1 import game_pb2, spit_pb2
-from photofinish.ratings.v1 import ratings_pb2
 from photofinish.tournaments.v1 import tournaments_pb2
+from services.ratings.model import Finished, MatchId, Mode, Player, PlayerId
+from tests.ratings.results import publish
 from tests.web.browser import DESKTOP, PASSWORD, PHONE, new_page, sign_in, sign_up_new
 from tests.web.conftest import Arena
 from tests.web.test_accounts import ben_plays_a_card, checked
@@ -24,8 +26,6 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 HOUR_MS = 3_600_000
 DELETION_WAIT_MS = 30_000  # the deletion travels: accounts → its stream → ratings, tournaments
-FRAME = struct.Struct(">BI")  # a gRPC-web frame: flags (0x80: trailers), then the length
-TRAILERS = 0x80
 LONG_GUEST = "Gustavo_Longname_24chars"  # as long as a guest's name may be
 OVERFLOW = "s => { const e = document.querySelector(s); return e.scrollWidth - e.clientWidth; }"
 RESIGN = game_pb2.Command(spit=spit_pb2.SpitCommand(resign=spit_pb2.SpitResign()))
@@ -62,53 +62,31 @@ async def test_a_guests_casual_match_heading_shows_the_guest_mark_to_the_opponen
     await page.context.close()
 
 
-async def edited_ladder(route: Route, rows: Callable[[ratings_pb2.Ladder], None]) -> None:
-    """Answer GetLadder with the server's own reply, Spit's edited by ``rows``."""
-    response = await route.fetch()
-    body = await response.body()
-    frames: list[bytes] = []
-    while body:
-        flags, length = FRAME.unpack_from(body)
-        data, body = body[FRAME.size : FRAME.size + length], body[FRAME.size + length :]
-        if not flags & TRAILERS:
-            ladder = ratings_pb2.Ladder.FromString(data)
-            if ladder.game == game_pb2.GAME_SPIT:
-                rows(ladder)
-            data = ladder.SerializeToString()
-        frames.append(FRAME.pack(flags, len(data)) + data)
-    await route.fulfill(response=response, body=b"".join(frames))
-
-
-def guest_and_deleted_rows(ladder: ratings_pb2.Ladder) -> None:
-    """A guest's row (rated before accounts: no game now makes one) and a deleted account's."""
-    del ladder.entries[:]
-    entry = ratings_pb2.LadderEntry
-    ladder.entries.extend(
-        [
-            entry(rank=1, player_id="a_ada1", name="Ada", rating=1712, games=40, wins=30),
-            entry(rank=2, player_id="g_gus2", name=LONG_GUEST, guest=True, rating=1604, games=22),
-            entry(rank=3, player_id="a_del3", deleted=True, rating=1498, games=9, wins=4),
-        ]
+async def rated_before_accounts(arena: Arena, guest: str, account: str) -> None:
+    """Publish a rated Spit win of a guest over an account, as the arbitration did before
+    rated play needed an account (no game makes a guest's ladder row now)."""
+    players = (
+        Player(PlayerId(f"g_{uuid.uuid4().hex[:8]}"), guest, guest=True),
+        Player(PlayerId(f"a_{uuid.uuid4().hex[:8]}"), account),
     )
+    result = Finished(MatchId(f"before-{uuid.uuid4().hex}"), SPIT, players, 0, True, Mode.ONLINE)
+    connection = await nats.connect(arena.nats_url)
+    try:
+        await publish(connection.jetstream(), result)
+    finally:
+        await connection.close()
 
 
-async def test_the_ladder_marks_a_guest_and_shows_a_deleted_account_without_a_link(
-    arena: Arena,
-) -> None:
-    """The ladder's rows as the page draws them, from the server's reply with a guest's row
-    and a deleted account's put in: rated play is for accounts, so no game makes a guest's
-    row now (the real deletion is the next test's)."""
+async def test_the_ladder_marks_a_guest_rated_before_accounts(arena: Arena) -> None:
+    await rated_before_accounts(arena, LONG_GUEST, "Ada")
     page = await new_page(arena.browser, arena.url)
-    await page.route("**/GetLadder", lambda route: edited_ladder(route, guest_and_deleted_rows))
     await sign_in(page, "Lena")
     rows = page.locator("table.ladder[data-game='1'] tbody tr")
-    await rows.nth(2).wait_for()
-    guest, deleted = rows.nth(1), rows.nth(2)
+    guest = rows.filter(has_text=LONG_GUEST)
+    await guest.wait_for()
     assert await guest.locator("button.player-games").inner_text() == f"{LONG_GUEST} (guest)"
     assert await guest.locator(".guest-mark").inner_text() == " (guest)"
-    assert (await deleted.locator("td").nth(1).inner_text()).strip() == "deleted player"
-    assert await deleted.locator("button").count() == 0  # no link to a deleted player's games
-    assert "(guest)" not in await rows.nth(0).inner_text()
+    assert "(guest)" not in await rows.filter(has_text="Ada").inner_text()
     await page.set_viewport_size(PHONE)  # the longest name breaks: the table keeps to its panel
     assert await page.evaluate(OVERFLOW, ".ladder-section") <= 0
     await both_sizes(page, "names-ladder")

@@ -64,7 +64,7 @@ export class DevicesPage {
       h("summary", "Delete my account"),
       h(
         "p.hint#delete-hint",
-        "This cannot be undone. Every device is signed out and the name can never be signed in to again. The games you played stay in your opponents' histories. Download your games first (My games) to keep them.",
+        "This cannot be undone. Every device is signed out and the name can never be signed in to again. Ladders, histories and standings then show \"deleted player\" in place of your name; the games and ratings stay as they were. Download your games first (My games) to keep them.",
       ),
       h("form.account", { onsubmit: submit }, h("label", { for: password.id }, "Your password"), password, button),
       error,
