@@ -28,8 +28,11 @@ class Call:
 
 def test_the_caller_is_read_from_the_player_id_and_name() -> None:
     metadata = [("x-pf-player-id", "p-1"), ("x-pf-player-name", "Ann"), ("other", "x")]
-    assert caller(metadata) == Player(PlayerId("p-1"), "Ann")
-    assert player_of(cast(Context, Call(metadata))) == Player(PlayerId("p-1"), "Ann")
+    # No account session: a guest.
+    assert caller(metadata) == Player(PlayerId("p-1"), "Ann", guest=True)
+    assert player_of(cast(Context, Call(metadata))) == Player(PlayerId("p-1"), "Ann", guest=True)
+    signed_in = [*metadata, ("x-pf-session-id", "s-1")]
+    assert caller(signed_in) == Player(PlayerId("p-1"), "Ann")
 
 
 def test_a_name_arrives_percent_encoded_and_is_read_decoded() -> None:
