@@ -82,11 +82,19 @@ async def race(ann: ArenaClient, ben: ArenaClient, match_id: str, seats: tuple[i
             if s.HasField("top") and c.HasField("top") and adjacent(s.top.rank, c.top.rank)
         ]
         ann_stock = [i for i, s in enumerate(view.sides[ann_seat].stock) if s.HasField("top")]
-        if view.gate == game_pb2.GATE_NONE and not ben_plays:
-            await unblock(ann, match_id, ann_seat, view)  # Ann plays, so that Ben may
+        if view.gate in (game_pb2.GATE_START, game_pb2.GATE_CONTINUE):
+            # A round ended (a stock emptied while Ann unblocked Ben): both press Ready. The
+            # loop slept through this gate before, and ran out of attempts with no race.
+            for player, seat in ((ann, ann_seat), (ben, ben_seat)):
+                with contextlib.suppress(CallError):  # pressed already
+                    await player.submit(match_id, seat, spit(ready=spit_pb2.SpitReady()))
             continue
-        if view.gate != game_pb2.GATE_NONE or not ann_stock:
-            await asyncio.sleep(0.3)  # a spit is due: the server makes it
+        if view.gate == game_pb2.GATE_SPIT:
+            with contextlib.suppress(CallError):  # the arbitration spat first: not_blocked
+                await ben.submit(match_id, ben_seat, spit(spit=spit_pb2.SpitSpit()))
+            continue
+        if not ben_plays or not ann_stock:
+            await unblock(ann, match_id, ann_seat, view)  # Ann plays, so that Ben may
             continue
         stock, pile = ben_plays[0]
         onto = view.centre[pile].top.rank
