@@ -69,10 +69,13 @@ async def tell(
     connection = await _connected(nats_url, retry_s)
     try:
         js = connection.jetstream()
+        declared = False  # once per connection, and again after trouble: not every wake
         while True:
             wake.clear()
             try:
-                await declared_stream(js, accounts_stream_config())
+                if not declared:
+                    await declared_stream(js, accounts_stream_config())
+                    declared = True
                 while owed := await outbox.waiting():
                     for player_id, deleted_unix_s in owed:
                         await js.publish(
@@ -84,6 +87,7 @@ async def tell(
                         await outbox.told(player_id)
                         TOLD.inc()
             except (NatsError, TimeoutError) as error:
+                declared = False
                 log.warning(
                     "deleted accounts not told yet; trying again",
                     extra={"fields": {"error": repr(error), "retry_s": retry_s}},
