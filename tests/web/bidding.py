@@ -65,6 +65,15 @@ async def play_step(page: Page, bid_once: bool, state: dict[str, bool]) -> bool:
     return await click_if_shown(page, "#draw")
 
 
+def describe(update: dict[str, Any]) -> str:
+    """The match as a failing test should report it: who decides, the clocks, how it ended."""
+    view = bid_view(update)
+    keys = ("seq", "status", "decision", "clock", "outcome", "flag", "voidReason", "awaySeats")
+    shown = {key: update.get(key) for key in keys}
+    shown["view"] = {key: view.get(key) for key in ("roundNo", "decide", "gate", "auction")}
+    return repr(shown)
+
+
 async def current(page: Page) -> dict[str, Any]:
     update = await last_update(page)
     assert update is not None

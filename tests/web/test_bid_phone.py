@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, ViewportSize
 
-from tests.web.bidding import bid_view, current, play_step, wait_for_newer
+from tests.web.bidding import bid_view, current, describe, play_step, wait_for_newer
 from tests.web.browser import DESKTOP, PHONE, new_page, screenshot, sign_in
 from tests.web.conftest import Arena
 
@@ -118,22 +119,8 @@ async def check_auction(page: Page, size: ViewportSize, label: str, view: dict[s
     await screenshot(page, f"bid-{label}-auction")
 
 
-@pytest.mark.parametrize("phone", [True, False], ids=["phone", "desktop"])
-async def test_a_bid_match_fits_one_screen_and_explains_each_round(
-    arena: Arena, phone: bool
-) -> None:
-    size = PHONE if phone else DESKTOP
-    label = "phone" if phone else "desktop"
-    page = await new_page(arena.browser, arena.url, phone=phone)
-    await sign_in(page, f"Pocket {label}")
-    await page.click("#bid-computer")
-    await page.wait_for_selector("#ready")
-    assert "0.0" not in await page.locator("[data-clock-seat] .grace").all_inner_texts()
-    await assert_on_one_screen(page, size, ("#ready",))
-    await page.locator(".hand-tile").first.click()
-    await assert_refused(page, "Press Start first")
-    await screenshot(page, f"bid-{label}-start")
-
+async def walk(page: Page, size: ViewportSize, label: str) -> set[str]:
+    """Play the match through the page until every check in WANTED was made (or it ends)."""
     seen: set[str] = set()
     state: dict[str, bool] = {}
     for _ in range(STEP_LIMIT):
@@ -164,7 +151,30 @@ async def test_a_bid_match_fits_one_screen_and_explains_each_round(
             await wait_for_newer(page, update["seq"])
         except Exception:
             continue
-    assert seen >= WANTED, seen
+    return seen
+
+
+@pytest.mark.parametrize("phone", [True, False], ids=["phone", "desktop"])
+async def test_a_bid_match_fits_one_screen_and_explains_each_round(
+    arena: Arena, phone: bool
+) -> None:
+    size = PHONE if phone else DESKTOP
+    label = "phone" if phone else "desktop"
+    page = await new_page(arena.browser, arena.url, phone=phone)
+    await sign_in(page, f"Pocket {label}")
+    await page.click("#bid-computer")
+    await page.wait_for_selector("#ready")
+    assert "0.0" not in await page.locator("[data-clock-seat] .grace").all_inner_texts()
+    await assert_on_one_screen(page, size, ("#ready",))
+    await page.locator(".hand-tile").first.click()
+    await assert_refused(page, "Press Start first")
+    await screenshot(page, f"bid-{label}-start")
+
+    try:
+        seen = await walk(page, size, label)
+    except PlaywrightError as error:
+        pytest.fail(f"{error}\nthe match then: {describe(await current(page))}")
+    assert seen >= WANTED, f"{seen}; the match: {describe(await current(page))}"
     numbers = await page.locator(".play-log li").evaluate_all("items => items.map(li => li.value)")
     assert numbers and numbers == list(range(numbers[0], numbers[0] + len(numbers))), numbers
     assert numbers[0] > 1  # the log keeps the newest plays, still numbered from the first

@@ -20,7 +20,7 @@ from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.client.v1 import play_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
-from tests.web.bidding import bid_view, current, play_step, wait_for_newer
+from tests.web.bidding import bid_view, current, describe, play_step, wait_for_newer
 from tests.web.browser import new_page, screenshot, sign_in
 from tests.web.conftest import Arena
 from tests.web.sockets import Traffic
@@ -49,7 +49,8 @@ async def play_until(page: Page, commands: Callable[[], int], wanted: int) -> No
         if commands() >= wanted:
             return
         update = await current(page)
-        assert update["status"] == arbitration_pb2.STATUS_LIVE, "the match ended too soon"
+        live = update["status"] == arbitration_pb2.STATUS_LIVE
+        assert live, f"the match ended too soon: {describe(update)}"
         seat, gate = update["seat"], update["decision"]["gate"]
         if gate != GATE_NONE or bid_view(update)["decide"] == [seat]:
             await play_step(page, False, state)
