@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from services.stack.private import PRIVATE_CHILD, open_private, write_private
+from services.stack.processes import with_niceness
 
 STARTUP_TIMEOUT_S = 10.0
 # One OS thread for Go's scheduler unless the environment says otherwise: on a small
@@ -53,6 +54,7 @@ async def start_nats(
     host: str = "127.0.0.1",
     authorization: str = "",
     secrets: Mapping[str, str] | None = None,
+    niceness: int = 0,
 ) -> NatsServer:
     """Start nats-server with JetStream storing under ``data_dir``; port -1 picks a free one.
 
@@ -73,7 +75,7 @@ async def start_nats(
     log = open_private(data_dir / "nats-server.log")  # the child owns it
     process = await asyncio.create_subprocess_exec(
         *PRIVATE_CHILD,
-        str(binary()),
+        *with_niceness(niceness, str(binary())),
         *config,
         "-js",
         "-a",

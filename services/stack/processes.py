@@ -46,6 +46,16 @@ class Child:
         return self.process.returncode if self.process.returncode is not None else -1
 
 
+def with_niceness(niceness: int, *argv: str) -> tuple[str, ...]:
+    """Return ``argv`` run at ``niceness`` (0: as it is).
+
+    Through nice(1), so every thread the process will have starts at it (Linux keeps a
+    niceness per thread). A negative niceness needs root or CAP_SYS_NICE; without it nice
+    says so in the child's log and the process runs at the default.
+    """
+    return ("nice", "-n", str(niceness), *argv) if niceness else argv
+
+
 async def start_child(
     name: str,
     module: str,
@@ -57,7 +67,8 @@ async def start_child(
     """Start ``python -m module`` and return once it prints its ready line.
 
     Its output (JSON logs on stderr, anything on stdout) goes to ``log_dir/name.log``;
-    a positive ``niceness`` lets the other processes have the CPU first.
+    a positive ``niceness`` lets the other processes have the CPU first, a negative one
+    takes it first (``with_niceness``).
 
     Raises:
         RuntimeError: when the process exits or stays silent past the timeout.
@@ -66,16 +77,12 @@ async def start_child(
     log_path = log_dir / f"{name}.log"
     process = await asyncio.create_subprocess_exec(
         *PRIVATE_CHILD,
-        sys.executable,
-        "-m",
-        module,
+        *with_niceness(niceness, sys.executable, "-m", module),
         env={**os.environ, **env, "PYTHONUNBUFFERED": "1"},
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
         start_new_session=True,
     )
-    if niceness:
-        os.setpriority(os.PRIO_PROCESS, process.pid, niceness)
     child = Child(name, process, module=module, env=env, niceness=niceness)
     ready = asyncio.get_running_loop().create_future()
     child.pump = asyncio.create_task(_pump(child, log_path, ready, echo))

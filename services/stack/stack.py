@@ -19,6 +19,12 @@ from services.stack.natsd import NatsServer, start_nats
 from services.stack.private import make_private, write_private
 from services.stack.processes import Child, start_child
 
+# The processes that stamp, carry and judge time (nats-server, the gateway, the
+# arbitration, the rules it calls) take the CPU before anything else on the machine: on a
+# machine shared with other work (browsers, builds, a CI's neighbours) a starved loop is a
+# timing fault, and a rated match exposed to one is voided (docs/timing-faults.md).
+CLOCK_NICENESS = -5
+CLOCK_SERVICES = frozenset({"rules", "arbitration", "gateway"})
 BOTS_NICENESS = 5
 # Password hashing (argon2id, 19 MiB and two passes each) is off the hot path: on one
 # machine it must never hold back the services that keep the clock. A burst of sign-ups
@@ -125,6 +131,7 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
             config.ports.nats,
             authorization=natsauth.authorization(),
             secrets={natsauth.password_variable(u): p for u, p in passwords.items()},
+            niceness=CLOCK_NICENESS,
         )
         urls = {u: natsauth.with_user(nats.url, u, p) for u, p in passwords.items()}
     # The internal gRPC ports know their callers by token, new each start: the gateway
@@ -159,15 +166,16 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
                 "PF_CALLERS": accepts[name],
                 "PF_CALLER_TOKEN": tokens.get(name, ""),
             }
+            niceness = CLOCK_NICENESS if name in CLOCK_SERVICES else 0
             stack.children[name] = await start_child(
-                name, f"services.{name}", env, logs, config.echo
+                name, f"services.{name}", env, logs, config.echo, niceness
             )
         for number in range(2, config.arbitration_instances + 1):
             name = f"arbitration-{number}"
             env = {**stack.children["arbitration"].env, "PF_INSTANCE": name}
             env.update(PF_GRPC_PORT="0", PF_METRICS_PORT="0")
             stack.children[name] = await start_child(
-                name, "services.arbitration", env, logs, config.echo
+                name, "services.arbitration", env, logs, config.echo, CLOCK_NICENESS
             )
         # The gateway alone calls it; on NATS it only tells of deleted accounts.
         stack.children["accounts"] = await start_child(
@@ -204,7 +212,9 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
         if config.ops_password:  # a file the operator reads it from, as the gateway does
             write_private(config.data_dir / OPS_PASSWORD_FILE, config.ops_password.encode())
             gateway_env["PF_OPS_PASSWORD_FILE"] = str(config.data_dir / OPS_PASSWORD_FILE)
-        gateway = await start_child("gateway", "services.gateway", gateway_env, logs, config.echo)
+        gateway = await start_child(
+            "gateway", "services.gateway", gateway_env, logs, config.echo, CLOCK_NICENESS
+        )
         stack.children["gateway"] = gateway
         stack.gateway_url = f"http://127.0.0.1:{gateway.ports['http']}"
         if config.with_bots:
