@@ -7,6 +7,7 @@ import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb";
 import { SubmitRequestSchema } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import { Arena } from "./gen/photofinish/client/v1/arena_pb";
 import type { CommandSchema } from "./gen/photofinish/game/v1/game_pb";
+import { msg, type Words } from "./i18n/messages";
 
 export type ArenaClient = Client<typeof Arena>;
 
@@ -105,11 +106,11 @@ export function refusal(error: unknown): Refusal {
  * reason, "reason: sentence", which is shown once, in brackets, after it), or, with no
  * reason, what the connection said.
  */
-export function explain(why: Refusal): string {
-  if (!why.reason) return why.message || "the server could not be reached";
+export function explain(why: Refusal): Words {
+  if (!why.reason) return why.message || msg("api.unreachable");
   const prefix = `${why.reason}: `;
   const sentence = why.message.startsWith(prefix) ? why.message.slice(prefix.length) : why.message;
-  return sentence ? `${sentence} (${why.reason})` : why.reason;
+  return sentence ? msg("api.refused", { sentence, reason: why.reason }) : why.reason;
 }
 
 /** True when a call failed because the connection did, not because the server refused. */

@@ -1,6 +1,7 @@
 // The Spectacular Bid table: board, hand, auction, gates, both balances and both clocks.
 import { formatGrace, formatMs, type SeatTime } from "./clock";
 import { h } from "./dom";
+import { setText } from "./i18n/live";
 import { STRAIGHT, fitBoard, layBoard, tileKey, withPlay, type Runs } from "./bidboard";
 import type { MatchUpdate } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import type { Player } from "./gen/photofinish/events/v1/events_pb";
@@ -14,7 +15,8 @@ import type { Screen } from "./perspective";
 import { rulesHelp } from "./help";
 import { glide, spotsOf, type Spot } from "./motion";
 import { BID_STEP, bidProblem, settlementShown, settlementWords } from "./bidwords";
-import { YOU_MARK, guestMark, playerName } from "./names";
+import { isMarkedGuest, playerName } from "./names";
+import { msg, t, type Message, type Words } from "./i18n/messages";
 
 type BidKind = NonNullable<MessageInitShape<typeof BidCommandSchema>["kind"]>;
 
@@ -35,11 +37,11 @@ export class BidBoard implements Board {
   private screen: Screen | null = null;
   private view: BidView | null = null;
   private seat = -1;
-  private names: string[] = [];
+  private names: Words[] = [];
   private players: Player[] = [];
   private selected: string | null = null;
   private sending = false; // a play is on its way: a second click would only be refused
-  private readonly log: { n: number; text: string }[] = [];
+  private readonly log: { n: number; text: Words }[] = [];
   private logged = 0;
   private loggedSeq = -1n;
   private line: { roundNo: number; board: Line | undefined } | null = null; // the last view's
@@ -80,7 +82,7 @@ export class BidBoard implements Board {
       settled ? this.roundEnd(settled, ended?.last ?? null) : this.endCount(view),
       this.seat >= 0 ? this.hand(view, plays) : h("div.hand.hidden-hand", this.hiddenHandNote(view)),
       this.actions(view, this.seat >= 0 ? view.legal : []),
-      h("div.play-log", h("h4", "Plays"), h("ol", this.log.map(({ n, text }) => h("li", { value: String(n) }, text)))),
+      h("div.play-log", h("h4", msg("bid.plays")), h("ol", this.log.map(({ n, text }) => h("li", { value: String(n) }, text)))),
       rulesHelp("bid"),
     );
     this.fit(wrap, lay, before);
@@ -97,7 +99,7 @@ export class BidBoard implements Board {
   private boardWrap(view: BidView, plays: BidPlay[], ended: RoundEnd | null): { wrap: HTMLElement; lay: (runs: Runs) => HTMLElement } {
     const final = ended?.board?.placements.length ? ended : null;
     const lay = final ? (runs: Runs) => layBoard(final.board, [], NO_SLOTS, runs) : (runs: Runs) => this.liveBoard(view, plays, runs);
-    const caption = final ? h("p.board-caption", `Round ${final.roundNo} ended on this board`) : null;
+    const caption = final ? h("p.board-caption", msg("bid.final_board", { round: final.roundNo })) : null;
     return { wrap: h(`div.board-wrap${final ? ".final-board" : ""}`, caption, lay(STRAIGHT)), lay };
   }
 
@@ -166,23 +168,23 @@ export class BidBoard implements Board {
     this.line = { roundNo: view.roundNo, board: view.board };
   }
 
-  private logLine(e: BidEvent["kind"]): string {
+  private logLine(e: BidEvent["kind"]): Message | "" {
     const name = (seat: number) => this.nameOf(seat);
     switch (e.case) {
       case "played":
-        return `${name(e.value.seat)} played ${e.value.tile?.text ?? ""}: ends ${e.value.total}${e.value.points ? `, scored ${e.value.points}` : ", no score"}`;
+        return msg(e.value.points ? "bid.log.played_scored" : "bid.log.played", { name: name(e.value.seat), tile: e.value.tile?.text ?? "", total: e.value.total, points: e.value.points });
       case "drew":
-        return `${name(e.value.seat)} drew ${e.value.count}`;
+        return msg("bid.log.drew", { name: name(e.value.seat), count: e.value.count });
       case "passed":
-        return `${name(e.value.seat)} passed${e.value.forced ? " (could not play or draw)" : ""}`;
+        return msg(e.value.forced ? "bid.log.passed_forced" : "bid.log.passed", { name: name(e.value.seat) });
       case "auctionPassed":
-        return `${name(e.value.seat)} passed the auction`;
+        return msg("bid.log.auction_passed", { name: name(e.value.seat) });
       case "bidMade":
-        return `${name(e.value.seat)} bid ${e.value.amount}`;
+        return msg("bid.log.bid", { name: name(e.value.seat), amount: e.value.amount });
       case "bidAccepted":
-        return `${name(e.value.seat)} accepted: ${name(e.value.bidder)} pays ${e.value.paid} and opens`;
+        return msg("bid.log.accepted", { name: name(e.value.seat), bidder: name(e.value.bidder), paid: e.value.paid });
       case "dealt":
-        return `Round ${e.value.roundNo} dealt`;
+        return msg("bid.log.dealt", { round: e.value.roundNo });
       default:
         return "";
     }
@@ -197,8 +199,8 @@ export class BidBoard implements Board {
     return this.root.querySelector(`.player[data-seat="${event.seat}"]`)?.getBoundingClientRect();
   }
 
-  private nameOf(seat: number): string {
-    return this.names[seat] ?? this.ctx.match.names[seat] ?? `seat ${seat}`;
+  private nameOf(seat: number): Words {
+    return this.names[seat] ?? this.ctx.match.names[seat] ?? msg("names.seat_index", { seat });
   }
 
   private scoreboard(update: MatchUpdate, view: BidView): HTMLElement {
@@ -210,11 +212,11 @@ export class BidBoard implements Board {
         const clock = update.clock?.seats[seat];
         const yours = this.ctx.match.seats.length === 1 && this.ctx.match.seats[0] === seat;
         const player = this.players[seat];
-        const marks = (yours ? YOU_MARK : player ? guestMark(player) : "").trim(); // kept whole: a long name is cut instead
+        const marks = yours ? msg("names.you_mark") : player && isMarkedGuest(player) ? msg("names.guest_mark") : null; // kept whole: a long name is cut instead
         return h(
           `div.player${view.decide.includes(seat) ? ".deciding" : ""}`,
           { "data-seat": String(seat) },
-          h("div.player-name", h("span.name", player ? player.name : this.nameOf(seat)), marks ? h("span.marks", marks) : null, view.jockey === seat ? h("span.jockey", { title: "went out last round: 15 off their own winning bid" }, "jockey") : null),
+          h("div.player-name", h("span.name", player ? player.name : this.nameOf(seat)), marks ? h("span.marks", marks) : null, view.jockey === seat ? h("span.jockey", { title: msg("bid.jockey_title", { discount: JOCKEY_DISCOUNT }) }, msg("bid.jockey")) : null),
           h(
             "div.balance",
             h("span.chips", { "aria-hidden": "true" }, Array.from({ length: Math.ceil(balance / CHIP) }, () => h("i.chip"))),
@@ -224,19 +226,19 @@ export class BidBoard implements Board {
           clockFace(seat, { graceMs: Number(clock?.graceMs ?? 0), bankMs: Number(clock?.bankMs ?? 0) }, running === seat),
         );
       }),
-      h("div.boneyard", `Boneyard ${view.boneyardCount} · Round ${view.roundNo}`),
+      h("div.boneyard", msg("bid.boneyard", { count: view.boneyardCount, round: view.roundNo })),
     );
   }
 
   private endCount(view: BidView): HTMLElement {
-    if (!view.board?.placements.length) return h("div.end-count", "Ends: nothing on the board yet");
+    if (!view.board?.placements.length) return h("div.end-count", msg("bid.ends_empty"));
     const parts = view.counted.map((c) => `${c.points}`).join(" + ");
     const scores = view.endSum > 0 && view.endSum % 5 === 0;
     return h(
       "div.end-count",
-      h("span", "Ends: "),
+      h("span", msg("bid.ends"), " "),
       h("b", parts ? `${parts} = ${view.endSum}` : String(view.endSum)),
-      h("span.scores", scores ? ` — that scored ${view.endSum}` : " — no score (not a multiple of 5)"),
+      h("span.scores", scores ? msg("bid.ends_scored", { sum: view.endSum }) : msg("bid.ends_no_score", { step: BID_STEP })),
     );
   }
 
@@ -246,8 +248,8 @@ export class BidBoard implements Board {
     return h("div.round-end", { "data-round": String(settlement.roundNo) }, h("p.round-end-title", headline), h("p.round-end-why", why));
   }
 
-  private hiddenHandNote(view: BidView): string {
-    if (view.gate === Gate.START || view.gate === Gate.CONTINUE) return "Hands stay hidden until the gate is lifted.";
+  private hiddenHandNote(view: BidView): Message | "" {
+    if (view.gate === Gate.START || view.gate === Gate.CONTINUE) return msg("bid.hands_hidden");
     return "";
   }
 
@@ -256,7 +258,7 @@ export class BidBoard implements Board {
     return h(
       "div.hand",
       { "data-seat": String(this.seat) },
-      h("h4", view.gate === Gate.CONTINUE ? `Your hand for round ${view.roundNo}` : "Your hand"),
+      h("h4", view.gate === Gate.CONTINUE ? msg("bid.hand_for_round", { round: view.roundNo }) : msg("bid.hand")),
       h(
         "div.tiles",
         view.hand.map((tile, index) => {
@@ -268,15 +270,15 @@ export class BidBoard implements Board {
               type: "button",
               "data-tile": key,
               onclick: () => this.choose(key),
-              "aria-label": `${tile.text}${can ? " (playable)" : ""}`,
+              "aria-label": can ? msg("bid.tile_playable", { tile: tile.text }) : tile.text,
             },
             h("kbd", String(index + 1)),
             tileFace(tile.low, tile.high, false, { "data-piece": key, "data-place": "hand" }),
           );
         }),
       ),
-      view.mustPlay ? h("p.must", `You drew ${view.mustPlay.text}: it must be played now.`) : null,
-      view.mustOpenWith ? h("p.must", mine ? `You open with ${view.mustOpenWith.text}: click it.` : `You will open with ${view.mustOpenWith.text}.`) : null,
+      view.mustPlay ? h("p.must", msg("bid.must_play", { tile: view.mustPlay.text })) : null,
+      view.mustOpenWith ? h("p.must", msg(mine ? "bid.you_open" : "bid.you_will_open", { tile: view.mustOpenWith.text })) : null,
     );
   }
 
@@ -288,40 +290,41 @@ export class BidBoard implements Board {
       const mine = view.decide.filter((s) => this.ctx.match.seats.includes(s));
       items.push(
         mine.length
-          ? h("button.primary#ready", { type: "button", onclick: () => this.ready(mine) }, view.gate === Gate.START ? "Start" : "Continue")
-          : h("span.waiting", "Waiting for the other player to press…"),
+          ? h("button.primary#ready", { type: "button", onclick: () => this.ready(mine) }, msg(view.gate === Gate.START ? "bid.start" : "bid.continue"))
+          : h("span.waiting", msg("bid.waiting")),
       );
     }
     if (view.auction && (has("passBid") || has("bid") || has("accept"))) items.push(this.auction(view, legal, has));
     else if (view.auction && !gate) items.push(this.auctionSummary(view));
-    if (has("draw")) items.push(h("button#draw", { type: "button", onclick: () => this.sendBid({ case: "draw", value: {} }) }, "Draw (D)"));
+    if (has("draw")) items.push(h("button#draw", { type: "button", onclick: () => this.sendBid({ case: "draw", value: {} }) }, msg("bid.draw")));
     if (this.seat >= 0 && view.winner < 0) {
-      items.push(h("button.danger#resign", { type: "button", onclick: () => confirm("Resign the match?") && this.sendBid({ case: "resign", value: {} }) }, "Resign"));
+      items.push(h("button.danger#resign", { type: "button", onclick: () => confirm(t("bid.resign_confirm")) && this.sendBid({ case: "resign", value: {} }) }, msg("match.resign")));
     }
     const deciding = view.decide.length === 1 && view.gate === Gate.NONE;
-    const whose = deciding ? h("p.turn", `${this.nameOf(view.decide[0])} to ${view.auction ? "decide the auction" : "play"}`) : null;
+    const whose = deciding ? h("p.turn", msg(view.auction ? "bid.to_decide" : "bid.to_play", { name: this.nameOf(view.decide[0]) })) : null;
     return h("div.actions", whose, items);
   }
 
   private auctionSummary(view: BidView): HTMLElement {
     const a = view.auction!;
-    return h("div.auction", h("h4", "Auction"), h("p", a.bidder >= 0 ? `${this.nameOf(a.bidder)} bids ${a.bid}` : "No bid yet"));
+    return h("div.auction", h("h4", msg("bid.auction")), h("p", a.bidder >= 0 ? msg("bid.bids", { name: this.nameOf(a.bidder), bid: a.bid }) : msg("bid.no_bid")));
   }
 
   private auction(view: BidView, legal: BidCommand[], has: (k: BidCommand["kind"]["case"]) => boolean): HTMLElement {
     const a = view.auction!;
     const jockey = view.jockey === this.seat;
     const amounts = legal.flatMap((c) => (c.kind.case === "bid" ? [c.kind.value.amount] : []));
-    const input = h("input#bid-amount", { type: "number", min: String(a.minBid), step: String(BID_STEP), value: String(a.minBid), "aria-label": "bid amount" }) as HTMLInputElement;
+    const input = h("input#bid-amount", { type: "number", min: String(a.minBid), step: String(BID_STEP), value: String(a.minBid), "aria-label": msg("bid.amount") }) as HTMLInputElement;
     const discount = h("span.discount", "");
     const updateDiscount = () => {
       const amount = Number(input.value);
-      discount.textContent = jockey ? `as jockey you would pay ${Math.max(0, amount - JOCKEY_DISCOUNT)} (15 off your own winning bid)` : `you would pay ${amount} if accepted`;
+      setText(discount, jockey ? msg("bid.pay_as_jockey", { pay: Math.max(0, amount - JOCKEY_DISCOUNT), discount: JOCKEY_DISCOUNT }) : msg("bid.pay", { pay: amount }));
     };
     input.addEventListener("input", updateDiscount);
     updateDiscount();
     const bidder = this.nameOf(a.bidder);
-    const standing = a.bidder >= 0 ? `${bidder} bids ${a.bid}; accepting makes them pay ${a.cost}${view.jockey === a.bidder ? " (jockey discount applied)" : ""}` : "No bid yet";
+    const cost = { name: bidder, bid: a.bid, cost: a.cost };
+    const standing = a.bidder >= 0 ? msg(view.jockey === a.bidder ? "bid.standing_jockey" : "bid.standing", cost) : msg("bid.no_bid");
     const offer = (event: Event) => {
       event.preventDefault();
       const why = bidProblem(input.value, amounts, a.minBid);
@@ -330,29 +333,29 @@ export class BidBoard implements Board {
     };
     return h(
       "div.auction",
-      h("h4", "Auction for the opening"),
+      h("h4", msg("bid.auction_opening")),
       h("p", standing),
       h(
         "div.auction-buttons",
-        has("passBid") ? h("button#pass-bid", { type: "button", onclick: () => this.sendBid({ case: "passBid", value: {} }) }, "Pass (jockey opens free)") : null,
-        has("accept") ? h("button#accept", { type: "button", onclick: () => this.sendBid({ case: "accept", value: {} }) }, `Accept (${bidder} pays ${a.cost})`) : null,
+        has("passBid") ? h("button#pass-bid", { type: "button", onclick: () => this.sendBid({ case: "passBid", value: {} }) }, msg("bid.pass")) : null,
+        has("accept") ? h("button#accept", { type: "button", onclick: () => this.sendBid({ case: "accept", value: {} }) }, msg("bid.accept", cost)) : null,
         has("bid")
-          ? h("form.bid-form", { novalidate: true, onsubmit: offer }, input, h("button.primary#bid", { type: "submit" }, a.bidder >= 0 ? "Raise" : "Bid"), discount)
+          ? h("form.bid-form", { novalidate: true, onsubmit: offer }, input, h("button.primary#bid", { type: "submit" }, msg(a.bidder >= 0 ? "bid.raise" : "bid.bid")), discount)
           : null,
       ),
     );
   }
 
-  private handover(update: MatchUpdate, seat: number, name: string): HTMLElement {
+  private handover(update: MatchUpdate, seat: number, name: Words): HTMLElement {
     const view = update.view?.kind.case === "bid" ? update.view.kind.value : null;
     return h(
       "div.bid-table.handover-screen",
       view ? this.scoreboard(update, view) : null,
       h(
         "div.handover",
-        h("h3", `Pass the device to ${name}`),
-        h("p", "Both clocks are stopped until they reveal their hand."),
-        h("button.primary#reveal", { type: "button", onclick: () => void this.ctx.send(seat, { kind: { case: "reveal", value: {} } }) }, `I am ${name}: reveal my hand`),
+        h("h3", msg("bid.handover", { name })),
+        h("p", msg("bid.handover_clocks")),
+        h("button.primary#reveal", { type: "button", onclick: () => void this.ctx.send(seat, { kind: { case: "reveal", value: {} } }) }, msg("bid.reveal", { name })),
       ),
     );
   }
@@ -398,19 +401,20 @@ export class BidBoard implements Board {
   }
 
   /** Why the tile `key` cannot be played now, in a player's words. */
-  private whyNot(key: string): string {
+  private whyNot(key: string): Message {
     const view = this.view;
     const tile = `[${key}]`;
-    if (!view || view.winner >= 0) return "The match is over.";
-    if (view.gate === Gate.START) return `Press Start first: ${tile} waits for the round to begin.`;
-    if (view.gate === Gate.CONTINUE) return `Press Continue first: ${tile} is for the next round.`;
-    if (!view.decide.includes(this.seat)) return `${tile} can't be played now: it is ${this.nameOf(view.decide[0] ?? -1)}'s turn.`;
-    if (view.auction) return `${tile} can't be played yet: the auction for the opening comes first.`;
-    if (view.mustPlay) return `${tile} can't be played: you drew ${view.mustPlay.text} and must play it now.`;
-    if (view.mustOpenWith) return `${tile} can't open: the round opens with ${view.mustOpenWith.text}.`;
-    const needs = [...new Set(view.openPoints.map((p) => p.value))].sort((a, b) => a - b).join(" or ");
-    const draw = view.legal.some((c) => c.kind.case === "draw") ? ": draw instead" : "";
-    return `${tile} matches no open end (they need ${needs})${draw}.`;
+    if (!view || view.winner >= 0) return msg("match.over");
+    if (view.gate === Gate.START) return msg("bid.why.start", { tile });
+    if (view.gate === Gate.CONTINUE) return msg("bid.why.continue", { tile });
+    if (!view.decide.includes(this.seat)) return msg("bid.why.turn", { tile, name: this.nameOf(view.decide[0] ?? -1) });
+    if (view.auction) return msg("bid.why.auction", { tile });
+    if (view.mustPlay) return msg("bid.why.must_play", { tile, drawn: view.mustPlay.text });
+    if (view.mustOpenWith) return msg("bid.why.must_open", { tile, opening: view.mustOpenWith.text });
+    const values = [...new Set(view.openPoints.map((p) => p.value))].sort((a, b) => a - b);
+    const needs = values.map(String).reduce<Words>((shown, next) => (shown ? msg("bid.why.or", { first: shown, second: next }) : next), "");
+    const draw = view.legal.some((c) => c.kind.case === "draw");
+    return msg(draw ? "bid.why.no_end_draw" : "bid.why.no_end", { tile, needs });
   }
 
   private playAt(endText: string): void {
@@ -453,8 +457,9 @@ function roomLeft(wrap: HTMLElement, actions: HTMLElement): number {
 
 /** A seat's clock face; the match redraws it with "clock" events as time runs. */
 function clockFace(seat: number, time: SeatTime, running: boolean): HTMLElement {
-  const grace = h("span.grace", { title: "grace for this decision" });
-  const bank = h("span.bank", { title: "match bank" });
+  // The units after each figure are the stylesheet's (::after), in the page's language.
+  const grace = h("span.grace", { title: msg("clock.grace_title"), "data-unit": msg("clock.grace_unit") });
+  const bank = h("span.bank", { title: msg("clock.bank_title"), "data-unit": msg("clock.bank_unit") });
   const face = h("div.clock", { "data-clock-seat": String(seat) }, grace, bank);
   const show = (t: SeatTime, on: boolean) => {
     // Only a running decision has a grace: a waiting seat's is not spent, it has none yet.
@@ -472,6 +477,6 @@ function clockFace(seat: number, time: SeatTime, running: boolean): HTMLElement 
   return face;
 }
 
-function tilesText(count: number): string {
-  return `${count} tile${count === 1 ? "" : "s"}`;
+function tilesText(count: number): Message {
+  return msg("bid.tiles", { count });
 }

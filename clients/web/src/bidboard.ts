@@ -5,6 +5,7 @@
 // each into a corner of its own: left arm down, down branch right, right arm up, up branch left.
 import { create } from "@bufbuild/protobuf";
 import { h } from "./dom";
+import { msg } from "./i18n/messages";
 import { BidBoardSchema, PlacementSchema, TilePort, type BidBoard, type End, type OpenPoint, type Tile } from "./gen/photofinish/game/v1/bid_pb";
 import { tileFace } from "./tiles";
 
@@ -61,7 +62,7 @@ const BACK: Record<Direction, Direction> = { left: "right", right: "left", up: "
 /** The board, its arms in runs as `runs` says. */
 export function layBoard(board: BidBoard | undefined, openPoints: OpenPoint[], slots: BoardSlots, runs: Runs = STRAIGHT): HTMLElement {
   const placements = board?.placements ?? [];
-  if (placements.length === 0) return h("div.domino-board.empty", h("p.board-hint", "The board is empty: the round opens here."));
+  if (placements.length === 0) return h("div.domino-board.empty", h("p.board-hint", msg("bid.board_empty")));
   const tiles = new Map<string, Tile>();
   const links: Link[] = [];
   for (const placement of placements) {
@@ -118,7 +119,7 @@ export function layBoard(board: BidBoard | undefined, openPoints: OpenPoint[], s
       {
         type: "button",
         "data-end": id,
-        "aria-label": `open end ${id} needs ${point.value}`,
+        "aria-label": msg("bid.open_end", { end: id, value: point.value }),
         disabled: !legal,
         onclick: () => slots.onEnd(id),
       },
@@ -133,7 +134,7 @@ export function layBoard(board: BidBoard | undefined, openPoints: OpenPoint[], s
   return h(
     "div.board-view",
     h("div.domino-board", arm("up"), arm("left"), h("div.centre-tile", { "data-tile": centre }, centreFace), arm("right"), arm("down")),
-    isSpinner ? h("p.spinner-note", board?.branchesOpen ? "Spinner: branches open" : "Spinner: branches open once both main arms are filled") : null,
+    isSpinner ? h("p.spinner-note", msg(board?.branchesOpen ? "bid.spinner_open" : "bid.spinner_closed")) : null,
   );
 }
 

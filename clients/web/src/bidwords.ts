@@ -1,6 +1,7 @@
 // Bid in words: why a round paid what it paid, and why a bid cannot be made.
 import { SettlementKind, type BidPlayed, type BidSettlement, type BidView } from "./gen/photofinish/game/v1/bid_pb";
 import { Gate } from "./gen/photofinish/game/v1/game_pb";
+import { msg, type Message, type Words } from "./i18n/messages";
 
 export const BID_STEP = 5;
 
@@ -18,37 +19,37 @@ export function settlementShown(view: BidView): BidSettlement | null {
  * a block pays the lighter hand the other's total rounded to the nearest 5, capped by the
  * payer's balance. `last` is the play that ended the round, when this page saw it.
  */
-export function settlementWords(s: BidSettlement, names: string[], last: BidPlayed | null): [string, string] {
-  const name = (seat: number) => names[seat] ?? `seat ${seat}`;
-  const round = `Round ${s.roundNo}`;
+export function settlementWords(s: BidSettlement, names: Words[], last: BidPlayed | null): [Message, Message] {
+  const name = (seat: number) => names[seat] ?? msg("names.seat_index", { seat });
+  const round = s.roundNo;
   if (s.kind === SettlementKind.WENT_OUT) {
     const play = last?.seat === s.seat ? last : null;
-    const tile = play?.tile ? ` with ${play.tile.text}` : "";
-    const scored = play ? `That last play made ends ${play.total}: ${play.points ? `it scored ${play.points}` : "no score"}. ` : "";
-    return [
-      `${round}: ${name(s.seat)} went out${tile}: no bonus`,
-      `${scored}Going out pays nothing for the tiles left in hand. ${name(s.seat)} is now the jockey: the next opening is auctioned.`,
-    ];
+    const out = { round, name: name(s.seat) };
+    const headline = play?.tile ? msg("bid.settle.went_out_with", { ...out, tile: play.tile.text }) : msg("bid.settle.went_out", out);
+    const why = !play ? "bid.settle.went_out_why" : play.points ? "bid.settle.went_out_why_scored" : "bid.settle.went_out_why_no_score";
+    return [headline, msg(why, { name: name(s.seat), total: play?.total ?? 0, points: play?.points ?? 0 })];
   }
-  const totals = s.pips.map((pips, seat) => `${name(seat)} ${pips}`).join(" vs ");
-  if (s.seat < 0) return [`${round}: blocked, ${totals}: nothing moved`, "Nobody could play or draw, and equal hand totals pay nothing. The next round opens by tile rank."];
+  const totals = s.pips
+    .map((pips, seat) => msg("bid.settle.total", { name: name(seat), pips }))
+    .reduce<Words>((shown, next) => (shown ? msg("names.versus", { first: shown, second: next }) : next), "");
+  if (s.seat < 0) return [msg("bid.settle.blocked_even", { round, totals }), msg("bid.settle.blocked_even_why")];
   const light = s.pips[s.seat] ?? 0;
   const heavy = s.pips[1 - s.seat] ?? 0;
   const rounded = Math.floor((heavy + 2) / 5) * 5;
-  const capped = s.transfer < rounded ? `, capped at what ${name(1 - s.seat)} had left: ${s.transfer}` : "";
+  const paid = { name: name(s.seat), payer: name(1 - s.seat), transfer: s.transfer, heavy, light, rounded };
   return [
-    `${round}: blocked, ${totals} → ${name(s.seat)} receives ${s.transfer}`,
-    `Nobody could play or draw. ${name(s.seat)} had the lighter hand and receives ${name(1 - s.seat)}'s ${heavy} rounded to the nearest 5 (${rounded}${capped}); their own ${light} is not subtracted. The next round opens by tile rank.`,
+    msg("bid.settle.blocked", { round, totals, ...paid }),
+    msg(s.transfer < rounded ? "bid.settle.blocked_why_capped" : "bid.settle.blocked_why", paid),
   ];
 }
 
 /** Why `text` cannot be bid now, in words ("" when it can): `amounts` are the legal bids. */
-export function bidProblem(text: string, amounts: number[], min: number): string {
+export function bidProblem(text: string, amounts: number[], min: number): Message | "" {
   const amount = Number(text);
-  if (text.trim() === "" || !Number.isInteger(amount)) return "Enter a bid in whole points.";
+  if (text.trim() === "" || !Number.isInteger(amount)) return msg("bid.problem.whole");
   if (amounts.includes(amount)) return "";
-  if (amount < min) return `A bid of ${amount} is below the minimum: bid at least ${min}.`;
-  if (amount % BID_STEP) return `Bids go up in steps of 5: ${amount} is not a multiple of 5.`;
-  if (!amounts.length) return "You cannot afford any bid: accept or pass.";
-  return `You cannot afford a bid of ${amount}: the most you can bid is ${Math.max(...amounts)}.`;
+  if (amount < min) return msg("bid.problem.below", { amount, min });
+  if (amount % BID_STEP) return msg("bid.problem.step", { amount, step: BID_STEP });
+  if (!amounts.length) return msg("bid.problem.none");
+  return msg("bid.problem.most", { amount, most: Math.max(...amounts) });
 }

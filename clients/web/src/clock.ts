@@ -1,5 +1,6 @@
 // Match clocks for display: the server's figures, counted down locally between updates.
 import type { ClockView } from "./gen/photofinish/arbitration/v1/arbitration_pb";
+import { decimal } from "./i18n/figures";
 
 export interface SeatTime {
   graceMs: number;
@@ -25,11 +26,10 @@ export function countDown(clock: ClockView | undefined, elapsedMs: number): Seat
 /** m:ss rounded down: a display never promises time that is not there. */
 export function formatMs(ms: number): string {
   const seconds = Math.floor(Math.max(0, ms) / 1000);
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  return `${decimal(Math.floor(seconds / 60))}:${decimal(seconds % 60, 0, 2)}`;
 }
 
 /** Seconds with tenths, rounded down, for the grace. */
 export function formatGrace(ms: number): string {
-  const tenths = Math.floor(Math.max(0, ms) / 100);
-  return `${Math.floor(tenths / 10)}.${tenths % 10}`;
+  return decimal(Math.floor(Math.max(0, ms) / 100) / 10, 1);
 }

@@ -1,5 +1,7 @@
 // This device in a few words for the Devices screen ("Chromium on Linux", "Safari on
-// iPhone"): from the browser's client hints where it gives them, else its user agent.
+// iPhone"): from the browser's client hints where it gives them, else its user agent. Sent
+// as the device's name, so it is text in the language of the moment.
+import { t } from "./i18n/messages";
 
 interface Hints {
   brands?: { brand: string }[];
@@ -31,7 +33,7 @@ const PLATFORM_NAMES: Record<string, string> = { macOS: "Mac", "Chrome OS": "Chr
 
 /** "Browser on system", each as the device names itself, or "a browser" when unknown. */
 export function deviceName(userAgent: string, hints?: Hints): string {
-  return `${browserOf(userAgent, hints)} on ${systemOf(userAgent, hints)}`;
+  return t("device.name", { browser: browserOf(userAgent, hints), system: systemOf(userAgent, hints) });
 }
 
 /** This device's name, for a sign-up or a sign-in. */
@@ -46,10 +48,10 @@ function browserOf(userAgent: string, hints?: Hints): string {
   const named = brands.find((b) => b !== "Chromium");
   if (named) return BRAND_NAMES[named] ?? named;
   if (brands.length) return "Chromium";
-  return BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1] ?? "A browser";
+  return BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1] ?? t("device.unknown_browser");
 }
 
 function systemOf(userAgent: string, hints?: Hints): string {
   if (hints?.platform) return PLATFORM_NAMES[hints.platform] ?? hints.platform;
-  return SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1] ?? "an unknown system";
+  return SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1] ?? t("device.unknown_system");
 }

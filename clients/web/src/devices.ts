@@ -3,6 +3,9 @@
 import { arena, refusal } from "./api";
 import { accountProblem } from "./accountwords";
 import { h } from "./dom";
+import { dateText, relativeText } from "./i18n/figures";
+import { setText } from "./i18n/live";
+import { msg } from "./i18n/messages";
 import type { Device } from "./gen/photofinish/client/v1/account_pb";
 import { PasskeysPanel } from "./passkeys";
 
@@ -12,8 +15,8 @@ export interface DevicesActions {
   deleted(): void; // the account is deleted: to the sign-in screen, saying so
 }
 
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+const WHEN: Intl.DateTimeFormatOptions = { dateStyle: "medium", timeStyle: "short" };
+const when = (date: Date) => () => dateText(date, WHEN); // formatted when shown, in that language
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["day", 86400],
   ["hour", 3600],
@@ -29,11 +32,11 @@ export class DevicesPage {
 
   constructor(private readonly actions: DevicesActions) {
     this.root.append(
-      h("header.lobby-head", h("h2", "Devices"), h("button.link#devices-back", { type: "button", onclick: () => actions.back() }, "← Lobby")),
-      h("p.hint", "Where this account is signed in. Sign out a device you do not know, or every device at once."),
+      h("header.lobby-head", h("h2", msg("devices.title")), h("button.link#devices-back", { type: "button", onclick: () => actions.back() }, msg("common.back_to_lobby"))),
+      h("p.hint", msg("devices.hint")),
       this.status,
       this.list,
-      h("button.danger#sign-out-everywhere", { type: "button", onclick: () => void this.signOut("", true) }, "Sign out everywhere"),
+      h("button.danger#sign-out-everywhere", { type: "button", onclick: () => void this.signOut("", true) }, msg("devices.sign_out_everywhere")),
       this.passkeys.root,
       this.deleting(),
     );
@@ -43,7 +46,7 @@ export class DevicesPage {
   private deleting(): HTMLElement {
     const password = h("input#delete-password", { type: "password", required: true, autocomplete: "current-password", maxlength: "256", "aria-describedby": "delete-hint" }) as HTMLInputElement;
     const error = h("p.error#delete-error", { role: "alert" });
-    const button = h("button.danger#delete-account", { type: "submit" }, "Delete my account") as HTMLButtonElement;
+    const button = h("button.danger#delete-account", { type: "submit" }, msg("devices.delete")) as HTMLButtonElement;
     const submit = async (event: Event) => {
       event.preventDefault();
       button.disabled = true;
@@ -53,7 +56,7 @@ export class DevicesPage {
         this.actions.deleted();
       } catch (e) {
         const why = refusal(e);
-        error.textContent = why.reason === "bad_credentials" ? "That is not this account's password." : accountProblem(why);
+        setText(error, why.reason === "bad_credentials" ? msg("devices.wrong_password") : accountProblem(why));
         password.focus();
       } finally {
         button.disabled = false;
@@ -61,12 +64,12 @@ export class DevicesPage {
     };
     return h(
       "details.delete-account",
-      h("summary", "Delete my account"),
+      h("summary", msg("devices.delete")),
       h(
         "p.hint#delete-hint",
-        "This cannot be undone. Every device is signed out and the name can never be signed in to again. Ladders, histories and standings then show \"deleted player\" in place of your name; the games and ratings stay as they were. Download your games first (My games) to keep them.",
+        msg("devices.delete_hint"),
       ),
-      h("form.account", { onsubmit: submit }, h("label", { for: password.id }, "Your password"), password, button),
+      h("form.account", { onsubmit: submit }, h("label", { for: password.id }, msg("devices.your_password")), password, button),
       error,
     );
   }
@@ -87,7 +90,7 @@ export class DevicesPage {
       const devices = [...reply.devices.filter((d) => d.thisDevice), ...reply.devices.filter((d) => !d.thisDevice)];
       this.list.replaceChildren(...devices.map((d) => this.row(d)));
     } catch (error) {
-      if (!this.abort.signal.aborted) this.status.textContent = `The devices are not available right now. ${accountProblem(refusal(error))}`;
+      if (!this.abort.signal.aborted) setText(this.status, msg("devices.unavailable", { problem: accountProblem(refusal(error)) }));
     }
   }
 
@@ -97,16 +100,14 @@ export class DevicesPage {
     return h(
       `li.device${d.thisDevice ? ".this" : ""}`,
       { dataset: { session: d.sessionId } },
-      h("div.device-name", h("strong", d.device || "A device"), d.thisDevice ? h("span.this-device", "This device") : null),
+      h("div.device-name", h("strong", d.device || msg("devices.a_device")), d.thisDevice ? h("span.this-device", msg("devices.this_device")) : null),
       h(
         "p.device-times",
-        "Signed in ",
-        h("time", { datetime: signedIn.toISOString() }, when.format(signedIn)),
+        msg("devices.signed_in", { when: h("time", { datetime: signedIn.toISOString() }, when(signedIn)) }),
         h("br"),
-        "Last seen ",
-        h("time", { datetime: seen.toISOString(), title: when.format(seen) }, ago(seen)),
+        msg("devices.last_seen", { when: h("time", { datetime: seen.toISOString(), title: when(seen) }, () => ago(seen)) }),
       ),
-      h("button.sign-out-one", { type: "button", "aria-label": `Sign out ${d.device || "this device"}, signed in ${when.format(signedIn)}`, onclick: () => void this.signOut(d.sessionId, false, d.thisDevice) }, "Sign out"),
+      h("button.sign-out-one", { type: "button", "aria-label": msg("devices.sign_out_label", { device: d.device || msg("devices.this_device_lower"), when: when(signedIn) }), onclick: () => void this.signOut(d.sessionId, false, d.thisDevice) }, msg("devices.sign_out")),
     );
   }
 
@@ -116,10 +117,10 @@ export class DevicesPage {
     try {
       await arena.signOut({ sessionId, everywhere });
       if (everywhere || mine) return this.actions.signedOut(everywhere);
-      this.status.textContent = "Signed out.";
+      setText(this.status, msg("devices.signed_out"));
       await this.load();
     } catch (error) {
-      this.status.textContent = accountProblem(refusal(error));
+      setText(this.status, accountProblem(refusal(error)));
     } finally {
       for (const button of buttons) button.disabled = false;
     }
@@ -130,5 +131,5 @@ export class DevicesPage {
 function ago(then: Date): string {
   const seconds = (then.getTime() - Date.now()) / 1000;
   const [unit, size] = UNITS.find(([, size]) => Math.abs(seconds) >= size) ?? ["second", 1];
-  return unit === "second" ? relative.format(0, "second") : relative.format(Math.round(seconds / size), unit);
+  return unit === "second" ? relativeText(0, "second") : relativeText(Math.round(seconds / size), unit);
 }

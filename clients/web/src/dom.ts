@@ -1,9 +1,14 @@
-// A tiny element builder: h("div.board#main", {onclick}, children).
-type Child = Node | string | number | null | undefined | false;
+// A tiny element builder: h("div.board#main", {onclick}, children). A Message child or
+// attribute value is put in the page live: it follows the language (i18n/live.ts); so is a
+// function child or attribute value (not an "on…" handler), a figure formatted in its locale.
+import { setAttribute, wordsNode } from "./i18n/live";
+import { Message } from "./i18n/messages";
+
+type Child = Node | Message | (() => string) | string | number | null | undefined | false;
 type Props = Record<string, unknown>;
 
 export function h(tag: string, props: Props | Child | Child[] = {}, ...children: (Child | Child[])[]): HTMLElement {
-  if (props === null || typeof props !== "object" || props instanceof Node || Array.isArray(props)) {
+  if (props === null || typeof props !== "object" || props instanceof Node || props instanceof Message || Array.isArray(props)) {
     children.unshift(props as Child | Child[]);
     props = {};
   }
@@ -21,13 +26,15 @@ export function h(tag: string, props: Props | Child | Child[] = {}, ...children:
       Object.assign(element.dataset, value);
     } else if (value === true) {
       element.setAttribute(key, "");
+    } else if (value instanceof Message || typeof value === "function") {
+      setAttribute(element, key, value as Message | (() => string));
     } else {
       element.setAttribute(key, String(value));
     }
   }
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;
-    element.append(child instanceof Node ? child : String(child));
+    element.append(child instanceof Node ? child : child instanceof Message || typeof child === "function" ? wordsNode(child) : String(child));
   }
   return element;
 }

@@ -4,6 +4,8 @@
 import { arena, explain, refusal } from "./api";
 import { formatMs } from "./clock";
 import { h } from "./dom";
+import { setText, wordsNode } from "./i18n/live";
+import { msg, textOf, type Message } from "./i18n/messages";
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
 import { Status, type Standings, type Tournament } from "./gen/photofinish/tournaments/v1/tournaments_pb";
 import { gameName } from "./match";
@@ -56,7 +58,7 @@ export class TournamentFollower {
       } catch (error) {
         if (this.abort.signal.aborted) return;
         const why = refusal(error);
-        if (why.reason === "no_such_tournament") return this.events.ended(explain(why));
+        if (why.reason === "no_such_tournament") return this.events.ended(textOf(explain(why)));
         failures += 1;
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_PAUSES, failures) * RETRY_PAUSE_MS));
@@ -65,29 +67,29 @@ export class TournamentFollower {
 }
 
 /** Where the tournament is in its time, in words: "starts in 0:45", "4:12 left", … */
-export function timeText(t: Tournament, now = Date.now()): string {
+export function timeText(t: Tournament, now = Date.now()): Message | string {
   const starts = Number(t.startsAtUnixMs);
   const ends = starts + t.durationS * 1000;
   switch (t.status) {
     case Status.UPCOMING:
-      return `starts in ${formatMs(starts - now)}`;
+      return msg("following.starts_in", { time: formatMs(starts - now) });
     case Status.LIVE:
-      return `${formatMs(ends - now)} left`;
+      return msg("following.left", { time: formatMs(ends - now) });
     case Status.ENDING:
-      return "time is up: the last games are finishing";
+      return msg("following.time_up");
     case Status.FINISHED:
-      return "finished";
+      return msg("tournaments.status.finished");
     default:
       return "";
   }
 }
 
-export function entrantsText(count: number): string {
-  return `${count} ${count === 1 ? "entrant" : "entrants"}`;
+export function entrantsText(count: number): Message {
+  return msg("following.entrants", { count });
 }
 
-export function pointsText(points: number): string {
-  return `${points} ${points === 1 ? "point" : "points"}`;
+export function pointsText(points: number): Message {
+  return msg("following.points", { count: points });
 }
 
 /** The line above every screen while following: what, how long, and where I stand. */
@@ -107,7 +109,7 @@ export class TournamentBar {
       this.line,
       this.time,
       this.extra,
-      h("button.link#tournament-open", { type: "button", onclick: () => this.open() }, "Standings"),
+      h("button.link#tournament-open", { type: "button", onclick: () => this.open() }, msg("tournament.standings")),
     );
     this.timer = window.setInterval(() => this.tick(), TICK_MS);
   }
@@ -118,8 +120,8 @@ export class TournamentBar {
   }
 
   /** Show a message (and an action) after the tournament's line: a game waiting, the end. */
-  note(...parts: (HTMLElement | string)[]): void {
-    this.extra.replaceChildren(...parts);
+  note(...parts: (HTMLElement | Message | string)[]): void {
+    this.extra.replaceChildren(...parts.map((part) => (typeof part === "string" || part instanceof Node ? part : wordsNode(part))));
   }
 
   render(): void {
@@ -127,13 +129,13 @@ export class TournamentBar {
     const t = standings?.tournament;
     if (!standings || !t) return;
     const mine = standings.standings.find((s) => s.playerId === this.playerId);
-    const place = mine ? ` · you: #${mine.rank} of ${standings.standings.length}, ${pointsText(mine.points)}` : "";
-    this.line.textContent = `Tournament: ${t.name} (${gameName(t.game)}${t.rated ? ", rated" : ""})${place}`;
+    const line = msg(t.rated ? "following.bar_rated" : "following.bar", { name: t.name, game: gameName(t.game) });
+    setText(this.line, mine ? msg("following.bar_place", { line, rank: mine.rank, count: standings.standings.length, points: pointsText(mine.points) }) : line);
     this.tick();
   }
 
   private tick(): void {
     const t = this.follower.standings?.tournament;
-    this.time.textContent = t ? ` · ${timeText(t)}` : "";
+    setText(this.time, t ? msg("following.bar_time", { time: timeText(t) }) : "");
   }
 }

@@ -2,6 +2,8 @@
 // its count of spectators and a Watch button; and a tournament's own live games.
 import { arena, explain, refusal } from "./api";
 import { h } from "./dom";
+import { setText } from "./i18n/live";
+import { msg, type Message } from "./i18n/messages";
 import type { LiveMatchShown } from "./gen/photofinish/client/v1/arena_pb";
 import { Mode } from "./gen/photofinish/events/v1/events_pb";
 import { Game } from "./gen/photofinish/game/v1/game_pb";
@@ -18,17 +20,17 @@ export interface LiveActions {
 }
 
 /** "2 watching", "nobody watching yet". */
-export function watchersText(count: number): string {
-  return count > 0 ? `${count} watching` : "nobody watching yet";
+export function watchersText(count: number): Message {
+  return msg("live.watchers", { count: Math.max(0, count) });
 }
 
-function modeText(shown: LiveMatchShown): string {
+function modeText(shown: LiveMatchShown): Message | string {
   const match = shown.match;
   if (!match) return "";
-  if (match.tournamentName) return `tournament: ${match.tournamentName}`;
-  if (match.mode === Mode.COMPUTER) return "against the computer";
-  if (match.mode === Mode.HOTSEAT) return "two players on one device";
-  return match.rated ? "rated" : "casual";
+  if (match.tournamentName) return msg("live.mode.tournament", { name: match.tournamentName });
+  if (match.mode === Mode.COMPUTER) return msg("live.mode.computer");
+  if (match.mode === Mode.HOTSEAT) return msg("live.mode.hot_seat");
+  return match.rated ? msg("terms.rated") : msg("terms.casual");
 }
 
 export class LivePage {
@@ -39,9 +41,9 @@ export class LivePage {
 
   constructor(private readonly actions: LiveActions) {
     this.root.append(
-      h("button.link#live-back", { type: "button", onclick: () => actions.back() }, "← Lobby"),
-      h("h2", "Watch live"),
-      h("p.meta", "Matches in play now. A spectator sees what everyone may see: no hand, no hidden tile."),
+      h("button.link#live-back", { type: "button", onclick: () => actions.back() }, msg("common.back_to_lobby")),
+      h("h2", msg("live.title")),
+      h("p.meta", msg("live.hint")),
       this.status,
       this.lists,
     );
@@ -62,7 +64,7 @@ export class LivePage {
       this.status.replaceChildren();
       this.lists.replaceChildren(...GAMES.map((game) => this.gameList(game, reply.matches.filter((m) => m.match?.game === game))));
     } catch (error) {
-      this.status.replaceChildren(`The live list is not available right now: ${explain(refusal(error))}`);
+      setText(this.status, msg("live.unavailable", { detail: explain(refusal(error)) }));
     }
   }
 
@@ -71,7 +73,7 @@ export class LivePage {
       "section.live-game",
       { "data-game": String(game) },
       h("h3", gameName(game)),
-      matches.length ? h("ul.live-list", matches.map((m) => this.row(m))) : h("p.none", "No match in play."),
+      matches.length ? h("ul.live-list", matches.map((m) => this.row(m))) : h("p.none", msg("live.none")),
     );
   }
 
@@ -83,7 +85,7 @@ export class LivePage {
       { "data-match": match.matchId },
       h("div.live-names", h("b", versusShown(match.players)), h("span.live-terms", modeText(shown))),
       h("span.watchers", watchersText(shown.watchers)),
-      h("button.primary.watch", { type: "button", "aria-label": `Watch ${names}`, onclick: () => this.actions.watch(match.matchId) }, "Watch"),
+      h("button.primary.watch", { type: "button", "aria-label": msg("live.watch_label", { players: names }), onclick: () => this.actions.watch(match.matchId) }, msg("live.watch")),
     );
   }
 }
@@ -94,7 +96,7 @@ export function liveGames(games: TournamentGame[], entrants: Map<string, Named>,
   if (!live.length) return null;
   return h(
     "section.tournament-live",
-    h("h3", "Live games"),
+    h("h3", msg("live.games")),
     h(
       "ul.live-list",
       live.map((g) => {
@@ -103,7 +105,7 @@ export function liveGames(games: TournamentGame[], entrants: Map<string, Named>,
           "li.live-match",
           { "data-match": g.matchId },
           h("div.live-names", h("b", versusShown(players))),
-          h("button.watch", { type: "button", "aria-label": `Watch ${versusText(players)}`, onclick: () => watch(g.matchId) }, "Watch"),
+          h("button.watch", { type: "button", "aria-label": msg("live.watch_label", { players: versusText(players) }), onclick: () => watch(g.matchId) }, msg("live.watch")),
         );
       }),
     ),

@@ -4,6 +4,9 @@
 import { ACCOUNT_NEEDED, accountNeeded, type RatedTry } from "./accountwords";
 import { arena, explain, refusal } from "./api";
 import { h } from "./dom";
+import { decimal } from "./i18n/figures";
+import { setText, wordsNode } from "./i18n/live";
+import { msg, type Words } from "./i18n/messages";
 import { Game, Level } from "./gen/photofinish/game/v1/game_pb";
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
 import type { LadderEntry } from "./gen/photofinish/ratings/v1/ratings_pb";
@@ -13,7 +16,7 @@ import type { Session } from "./store";
 import { tournamentsPanel, type TournamentsActions } from "./tournaments";
 
 const LADDER_REFRESH_MS = 5000;
-const PROVISIONAL = "provisional: few rated games yet, so the rating may still move a lot";
+const PROVISIONAL = msg("lobby.provisional");
 const LADDER_SIZE = 10;
 
 export interface LobbyActions {
@@ -44,17 +47,17 @@ export class Lobby {
     this.root.append(
       h(
         "header.lobby-head",
-        h("h2", "Hello, ", h("span#me", playerNameShown({ name: session.name, guest: !session.account }))),
+        h("h2", msg("lobby.hello", { name: h("span#me", playerNameShown({ name: session.name, guest: !session.account })) })),
         session.account
-          ? h("button#devices", { type: "button", onclick: () => actions.devices() }, "Devices")
-          : h("button.primary#keep-games", { type: "button", onclick: () => actions.keepGames() }, "Sign up to keep your games"),
-        h("button#watch-live", { type: "button", onclick: () => actions.watchLive() }, "Watch live"),
-        h("button#my-games", { type: "button", onclick: () => actions.myGames() }, "My games"),
-        h("button.link#sign-out", { type: "button", onclick: () => actions.onSignOut() }, "Sign out"),
+          ? h("button#devices", { type: "button", onclick: () => actions.devices() }, msg("devices.title"))
+          : h("button.primary#keep-games", { type: "button", onclick: () => actions.keepGames() }, msg("lobby.keep_games")),
+        h("button#watch-live", { type: "button", onclick: () => actions.watchLive() }, msg("live.title")),
+        h("button#my-games", { type: "button", onclick: () => actions.myGames() }, msg("games.mine")),
+        h("button.link#sign-out", { type: "button", onclick: () => actions.onSignOut() }, msg("devices.sign_out")),
       ),
       this.status,
-      h("div.games", this.gameCard(Game.SPIT, "Real-time cards: the first card to reach the server counts."), this.gameCard(Game.BID, "Dominoes with chips, an auction and a 120 s clock.")),
-      h("section.ladder-section", h("h3", "Ladders"), this.ladders),
+      h("div.games", this.gameCard(Game.SPIT, msg("lobby.blurb.spit")), this.gameCard(Game.BID, msg("lobby.blurb.bid"))),
+      h("section.ladder-section", h("h3", msg("lobby.ladders")), this.ladders),
       tournamentsPanel(this.abort.signal, actions.tournaments, this.guest ? () => actions.keepGames() : null),
     );
   }
@@ -70,19 +73,19 @@ export class Lobby {
     this.waiting?.abort();
   }
 
-  private gameCard(game: Game, blurb: string): HTMLElement {
+  private gameCard(game: Game, blurb: Words): HTMLElement {
     const title = gameName(game);
     const id = game === Game.SPIT ? "spit" : "bid";
     const level = h(
       `select#${id}-level`,
-      { "aria-label": `${title}: computer speed` },
-      h("option", { value: String(Level.EASY) }, game === Game.SPIT ? "Easy (slow)" : "Easy"),
-      h("option", { value: String(Level.MEDIUM) }, "Medium"),
-      h("option", { value: String(Level.HARD) }, game === Game.SPIT ? "Hard (fast)" : "Hard"),
+      { "aria-label": msg("lobby.computer_speed", { game: title }) },
+      h("option", { value: String(Level.EASY) }, game === Game.SPIT ? msg("lobby.level.easy_slow") : msg("lobby.level.easy")),
+      h("option", { value: String(Level.MEDIUM) }, msg("lobby.level.medium")),
+      h("option", { value: String(Level.HARD) }, game === Game.SPIT ? msg("lobby.level.hard_fast") : msg("lobby.level.hard")),
     ) as HTMLSelectElement;
     const note = `${id}-rated-note`;
     const rated = h("input", { type: "checkbox", id: `${id}-rated`, checked: !this.guest, disabled: this.guest, "aria-describedby": this.guest ? note : null }) as HTMLInputElement;
-    const code = h("input", { id: `${id}-code`, placeholder: "code", "aria-label": "challenge code", size: "8", autocomplete: "off" }) as HTMLInputElement;
+    const code = h("input", { id: `${id}-code`, placeholder: msg("lobby.code_placeholder"), "aria-label": msg("lobby.code_label"), size: "8", autocomplete: "off" }) as HTMLInputElement;
     return h(
       `article.game-card#card-${id}`,
       h("h3", title),
@@ -90,48 +93,48 @@ export class Lobby {
       h(
         "div.row",
         level,
-        h("button.primary", { type: "button", id: `${id}-computer`, onclick: () => this.computer(game, Number(level.value) as Level) }, "Play the computer"),
+        h("button.primary", { type: "button", id: `${id}-computer`, onclick: () => this.computer(game, Number(level.value) as Level) }, msg("lobby.play_computer")),
       ),
       h(
         "div.row",
-        h("label", rated, " rated"),
-        h("button", { type: "button", id: `${id}-queue`, onclick: () => this.queue(game, rated.checked) }, "Find an opponent"),
-        h("button", { type: "button", id: `${id}-challenge`, onclick: () => this.challenge(game, rated.checked) }, "Challenge by code"),
+        h("label", rated, " ", msg("lobby.rated")),
+        h("button", { type: "button", id: `${id}-queue`, onclick: () => this.queue(game, rated.checked) }, msg("lobby.find_opponent")),
+        h("button", { type: "button", id: `${id}-challenge`, onclick: () => this.challenge(game, rated.checked) }, msg("lobby.challenge")),
       ),
       this.guest ? h(`p.rated-note#${note}`, ...accountNeeded("note", `${id}-rated-sign-up`, () => this.actions.keepGames())) : null,
       h(
         "form.row",
         { onsubmit: (event: Event) => (event.preventDefault(), void this.accept(code.value.trim())) },
         code,
-        h("button", { type: "submit", id: `${id}-accept` }, "Accept a code"),
+        h("button", { type: "submit", id: `${id}-accept` }, msg("lobby.accept_code")),
       ),
       game === Game.BID
-        ? h("div.row", h("button", { type: "button", id: "bid-hotseat", onclick: () => this.hotSeat(game) }, "Two players on this device"))
+        ? h("div.row", h("button", { type: "button", id: "bid-hotseat", onclick: () => this.hotSeat(game) }, msg("lobby.hot_seat")))
         : null,
     );
   }
 
-  private say(text: string): void {
-    this.status.replaceChildren(text);
+  private say(words: Words): void {
+    setText(this.status, words);
   }
 
   /** Say why a refusal came: rated play refused to a guest in words, with its Sign up. */
-  private refused(error: unknown, lead: string, tried: RatedTry): void {
+  private refused(error: unknown, lead: "lobby.could_not_start" | "lobby.queue_stopped" | "lobby.challenge_stopped", tried: RatedTry): void {
     const why = refusal(error);
     if (why.reason === ACCOUNT_NEEDED) this.status.replaceChildren(...accountNeeded(tried, "status-sign-up", () => this.actions.keepGames()));
-    else this.say(`${lead}: ${explain(why)}`);
+    else this.say(msg(lead, { detail: explain(why) }));
   }
 
   private async call(what: () => Promise<MatchAssignment>, level?: Level): Promise<void> {
     try {
       this.actions.onMatch(await what(), level);
     } catch (error) {
-      this.refused(error, "Could not start", "accept"); // only a rated challenge's code needs an account
+      this.refused(error, "lobby.could_not_start", "accept"); // only a rated challenge's code needs an account
     }
   }
 
   private computer(game: Game, level: Level): void {
-    this.say("Finding a computer opponent…");
+    this.say(msg("lobby.finding_computer"));
     void this.call(() => arena.playComputer({ game, level }), level);
   }
 
@@ -140,7 +143,7 @@ export class Lobby {
   }
 
   private accept(code: string): void {
-    if (!code) return this.say("Type the code your opponent shared.");
+    if (!code) return this.say(msg("lobby.type_code"));
     void this.call(() => arena.acceptChallenge({ code }));
   }
 
@@ -152,28 +155,28 @@ export class Lobby {
         onclick: () => {
           this.waiting?.abort();
           void arena.cancelQueue({ game }).catch(() => undefined);
-          this.say("Stopped waiting.");
+          this.say(msg("lobby.stopped_waiting"));
         },
       },
-      "Cancel",
+      msg("common.cancel"),
     );
   }
 
   private async queue(game: Game, rated: boolean): Promise<void> {
     this.waiting?.abort();
     const controller = (this.waiting = new AbortController());
-    this.say("Joining the queue…");
+    this.say(msg("lobby.joining_queue"));
     try {
       for await (const update of arena.queue({ game, rated }, { signal: controller.signal })) {
         if (update.kind.case === "waiting") {
-          this.status.replaceChildren(`Waiting for an opponent (${update.kind.value} in the queue)… `, this.cancelButton(game));
+          this.status.replaceChildren(wordsNode(msg("lobby.waiting_queue", { count: update.kind.value })), " ", this.cancelButton(game));
         } else if (update.kind.case === "match") {
           controller.abort();
           return this.actions.onMatch(update.kind.value);
         }
       }
     } catch (error) {
-      if (!controller.signal.aborted) this.refused(error, "The queue stopped", "queue");
+      if (!controller.signal.aborted) this.refused(error, "lobby.queue_stopped", "queue");
     }
   }
 
@@ -184,22 +187,17 @@ export class Lobby {
       for await (const update of arena.createChallenge({ game, rated }, { signal: controller.signal })) {
         if (update.kind.case === "code") {
           const code = update.kind.value;
-          const copy = h("button#copy-code", { type: "button", onclick: () => void copyCode(code, copy) }, "Copy");
-          this.status.replaceChildren(
-            `${gameName(game)}, ${rated ? "rated" : "casual"}: share this code `,
-            h("strong.challenge-code#challenge-code", code),
-            " ",
-            copy,
-            " — waiting for them to accept… ",
-            this.cancelButton(game),
-          );
+          const copy = h("button#copy-code", { type: "button", onclick: () => void copyCode(code, copy) }, msg("lobby.copy"));
+          const terms = rated ? msg("terms.rated") : msg("terms.casual");
+          const shown = h("strong.challenge-code#challenge-code", code);
+          this.say(msg("lobby.share_code", { game: gameName(game), terms, code: shown, copy, cancel: this.cancelButton(game) }));
         } else if (update.kind.case === "match") {
           controller.abort();
           return this.actions.onMatch(update.kind.value);
         }
       }
     } catch (error) {
-      if (!controller.signal.aborted) this.refused(error, "The challenge stopped", "challenge");
+      if (!controller.signal.aborted) this.refused(error, "lobby.challenge_stopped", "challenge");
     }
   }
 
@@ -214,20 +212,20 @@ export class Lobby {
               `tr${e.playerId === this.session.playerId ? ".me" : ""}`,
               h("td", String(e.rank)),
               h("td.ladder-name", this.ladderName(e)),
-              h("td", e.rating.toFixed(0), e.provisional ? h("abbr.provisional", { title: PROVISIONAL }, "?") : null),
-              h("td", `${e.wins}/${e.games}`),
+              h("td", () => decimal(e.rating), e.provisional ? h("abbr.provisional", { title: PROVISIONAL }, "?") : null),
+              h("td", msg("lobby.won_of", { wins: e.wins, games: e.games })),
             ),
           );
           return h(
             "table.ladder",
             { "data-game": String(game) },
             h("caption", title),
-            h("thead", h("tr", h("th", "#"), h("th", "Player"), h("th", "Rating"), h("th", "Won"))),
-            h("tbody", rows.length ? rows : h("tr", h("td", { colspan: "4" }, "No rated games yet"))),
-            ladder.entries.some((e) => e.provisional) ? h("tfoot", h("tr", h("td.legend", { colspan: "4" }, `? ${PROVISIONAL}`))) : null,
+            h("thead", h("tr", h("th", msg("table.rank")), h("th", msg("table.player")), h("th", msg("table.rating")), h("th", msg("table.won")))),
+            h("tbody", rows.length ? rows : h("tr", h("td", { colspan: "4" }, msg("lobby.no_rated_games")))),
+            ladder.entries.some((e) => e.provisional) ? h("tfoot", h("tr", h("td.legend", { colspan: "4" }, msg("lobby.provisional_legend", { provisional: PROVISIONAL })))) : null,
           );
         } catch {
-          return h("p", `${title}: the ladder is not available right now.`);
+          return h("p", msg("lobby.ladder_unavailable", { game: title }));
         }
       }),
     );
@@ -235,11 +233,11 @@ export class Lobby {
   }
 
   /** A ladder row's player: a link to their games, marked a guest; a deleted account's, no link. */
-  private ladderName(e: LadderEntry): (string | HTMLElement)[] {
+  private ladderName(e: LadderEntry): (Words | HTMLElement)[] {
     if (e.deleted) return playerNameShown(e);
     return [
-      h("button.link.player-games", { type: "button", title: `${e.name}'s games`, onclick: () => this.actions.playerGames(e.playerId, e.name) }, playerNameShown(e)),
-      h("span.tag", { title: "a short tag of the player's id: two players may share a name" }, ` #${e.playerId.slice(-4)}`),
+      h("button.link.player-games", { type: "button", title: msg("games.players", { name: e.name }), onclick: () => this.actions.playerGames(e.playerId, e.name) }, playerNameShown(e)),
+      h("span.tag", { title: msg("lobby.id_tag") }, ` #${e.playerId.slice(-4)}`),
     ];
   }
 }
@@ -248,10 +246,10 @@ export class Lobby {
 async function copyCode(code: string, button: HTMLElement): Promise<void> {
   try {
     await navigator.clipboard.writeText(code);
-    button.textContent = "Copied";
+    setText(button, msg("lobby.copied"));
   } catch {
     const shown = document.querySelector("#challenge-code");
     if (shown) window.getSelection()?.selectAllChildren(shown);
-    button.textContent = "Selected: copy it";
+    setText(button, msg("lobby.selected"));
   }
 }

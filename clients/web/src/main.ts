@@ -6,6 +6,9 @@ import { arena, useTokens } from "./api";
 import { BidBoard } from "./bid";
 import { DevicesPage } from "./devices";
 import { h } from "./dom";
+import { chosenLanguage, languageMenu } from "./i18n/choice";
+import { relabel } from "./i18n/live";
+import { msg, t, useLanguage, type Words } from "./i18n/messages";
 import { TournamentBar, TournamentFollower, pointsText } from "./following";
 import { Status } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import { Game } from "./gen/photofinish/game/v1/game_pb";
@@ -58,7 +61,7 @@ function show(node: HTMLElement, controller: { stop(): void } | null): void {
 }
 
 /** The sign-in screen; `notice` says why the last session ended ("" for none). */
-function showSignIn(notice = ""): void {
+function showSignIn(notice: Words = ""): void {
   matchView = null;
   shownMatch = null;
   show(signInScreen(notice, showLobby), null);
@@ -66,7 +69,7 @@ function showSignIn(notice = ""): void {
 }
 
 /** Signed out, by the player here (`notice` ""), or because the session ended elsewhere. */
-function signedOut(notice: string): void {
+function signedOut(notice: Words): void {
   unfollow();
   forgetMatch();
   tokens.signOut();
@@ -148,7 +151,7 @@ function showAddressed(session: Session): boolean {
   const [what, id, rest] = location.hash.slice(1).split("/").map(decodeURIComponent);
   const mine = () => showGames(session, session.playerId, session.name);
   if (what === "replay" && id) showReplay(session, id, Number(rest) || 0, mine);
-  else if (what === "games" && id) showGames(session, id, rest || "A player");
+  else if (what === "games" && id) showGames(session, id, rest || t("games.a_player"));
   else return false;
   return true;
 }
@@ -224,15 +227,15 @@ function nextGame(session: Session, f: TournamentFollower, assignment: MatchAssi
     bar?.note("");
     startMatch(session, assignment, f.tournamentId);
   };
-  if (busy) bar?.note(" · your tournament game is ready ", h("button#tournament-go", { type: "button", onclick: go }, "Go to it"));
+  if (busy) bar?.note(msg("following.game_ready"), " ", h("button#tournament-go", { type: "button", onclick: go }, msg("following.go")));
   else go();
 }
 
 function followingEnded(session: Session, f: TournamentFollower, why: string): void {
   forgetFollowed(); // a reload no longer follows it; the bar keeps the final line until closed
   const mine = f.standings?.standings.find((s) => s.playerId === session.playerId);
-  const line = why === "finished" ? `finished${mine ? `: you placed #${mine.rank} with ${pointsText(mine.points)}` : ""}` : why;
-  bar?.note(` · ${line} `, h("button.link#tournament-close", { type: "button", onclick: () => unfollow() }, "Close"));
+  const line = why !== "finished" ? msg("following.ended", { reason: why }) : mine ? msg("following.finished_placed", { rank: mine.rank, points: pointsText(mine.points) }) : msg("following.finished");
+  bar?.note(line, " ", h("button.link#tournament-close", { type: "button", onclick: () => unfollow() }, msg("common.close")));
 }
 
 function startMatch(session: Session, assignment: MatchAssignment, tournamentId?: string, level?: number): void {
@@ -305,5 +308,18 @@ addEventListener("hashchange", () => {
   if (session) showAddressed(session);
 });
 
-document.querySelector("#app-title")?.append(h("span.tagline", " — the server is the only clock"));
-boot();
+/** The page's words in the chosen language, everywhere at once (a match plays on). */
+function languageChanged(): void {
+  relabel(document.documentElement);
+  document.title = t("app.title");
+}
+
+async function start(): Promise<void> {
+  await useLanguage(chosenLanguage());
+  document.title = t("app.title");
+  document.querySelector("#app-title")?.replaceChildren(h("span", msg("app.title")), h("span.tagline", msg("app.tagline")));
+  document.body.append(h("footer.site", languageMenu(languageChanged)));
+  boot();
+}
+
+void start();

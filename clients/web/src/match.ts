@@ -4,6 +4,9 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { arena, explain, isTransportFailure, nextClientSeq, refusal, submit, type Refusal } from "./api";
 import { countDown, type SeatTime } from "./clock";
 import { h } from "./dom";
+import { decimal } from "./i18n/figures";
+import { setText, toNode, type Live } from "./i18n/live";
+import { currentLanguage, msg, textOf, type Key, type Message, type Words } from "./i18n/messages";
 import { Status, type ClockView, type MatchUpdate, type Race } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import { Game, Termination, type CommandSchema } from "./gen/photofinish/game/v1/game_pb";
 import { Mode, type Player } from "./gen/photofinish/events/v1/events_pb";
@@ -22,7 +25,7 @@ export interface MatchContext {
   readonly match: CurrentMatch;
   readonly session: Session;
   send(seat: number, command: Command): Promise<boolean>;
-  say(text: string, tone?: "info" | "refusal" | "race"): void;
+  say(text: Live, tone?: "info" | "refusal" | "race"): void;
 }
 
 /** A game's board: drawn anew from each screen; keys come while it is shown. */
@@ -30,7 +33,7 @@ export interface Board {
   render(screen: Screen): HTMLElement;
   key(event: KeyboardEvent): boolean;
   /** The refusal of one of the board's commands in the game's words (undefined: the server's). */
-  refusalText?(why: Refusal): string | undefined;
+  refusalText?(why: Refusal): Words | undefined;
 }
 
 /** What a notice tells of a lost race: the update's Race, or a refusal's metadata. */
@@ -41,21 +44,19 @@ const TICK_MS = 50;
 const NOTICES_KEPT = 3; // the newest is shown; the older wait beneath it, for screen readers
 const RACES_REMEMBERED = 8; // a race is told once, though the refusal and each seat's update tell it
 
-const TERMINATIONS: Record<number, string> = {
-  [Termination.CHIPS]: "a balance reached 0",
-  [Termination.CARDS]: "no cards left",
-  [Termination.TIME]: "on time",
-  [Termination.RESIGN]: "by resignation",
-  [Termination.ABANDONED]: "the opponent left",
+/** How a match ended, in the words of its end panel (the spectator's too). */
+export const TERMINATIONS: Record<number, Key> = {
+  [Termination.CHIPS]: "end.how.chips",
+  [Termination.CARDS]: "end.how.cards",
+  [Termination.TIME]: "end.how.time",
+  [Termination.RESIGN]: "end.how.resign",
+  [Termination.ABANDONED]: "end.how.abandoned",
 };
 
 /** A void explained by its kind (the update's voidKind); any other keeps the generic words. */
-const VOIDS: Record<string, { title: string; text: string }> = {
+const VOIDS: Record<string, { title: Key; text: Key }> = {
   // Against the computer or on one device, nobody there for the server's limit (PF_ABANDONED_S).
-  abandoned: {
-    title: "Match ended: left alone",
-    text: "Nobody moved or had this match open for that long, so the server ended it. It has no result, and it no longer counts among your matches in play.",
-  },
+  abandoned: { title: "end.void.abandoned", text: "end.void.abandoned_text" },
 };
 
 export class MatchView {
@@ -84,11 +85,13 @@ export class MatchView {
   ) {
     this.board = makeBoard(ctx);
     this.title = h("h2", versusText(ctx.match.names.map((name) => ({ name })))); // the assignment's, until an update's players
+    const { game, rated, tournamentId, matchId } = ctx.match;
+    const terms = msg(tournamentId ? "match.terms_tournament" : "match.terms", { game: gameName(game), terms: rated ? msg("terms.rated") : msg("terms.casual") });
     this.root.append(
       h(
         "header.match-head",
         this.title,
-        h("span.match-terms", { title: `match ${ctx.match.matchId}` }, `${gameName(ctx.match.game)} · ${ctx.match.rated ? "rated" : "casual"}${ctx.match.tournamentId ? " · tournament game" : ""}`),
+        h("span.match-terms", { title: msg("match.id", { id: matchId }) }, terms),
       ),
       this.notices,
       this.endHost, // above the board: on a phone the result and what next need no scroll
@@ -168,7 +171,7 @@ export class MatchView {
     const why = refusal(error);
     const race = lostRace(why, seat);
     if (race) return this.tellRace(race);
-    this.say(this.board.refusalText?.(why) ?? `Refused: ${explain(why)}`, "refusal");
+    this.say(this.board.refusalText?.(why) ?? msg("match.refused", { detail: explain(why) }), "refusal");
   }
 
   private async watch(seat: number): Promise<void> {
@@ -190,11 +193,11 @@ export class MatchView {
           if (await tokens.renew(token)) continue; // a new token: open again at once
           if (!tokens.current()) return; // the session is over: the page is back at sign-in
         } else if (!isTransportFailure(error) && why.reason) {
-          this.say(`Watching seat ${seat} stopped: ${explain(why)}`, "refusal");
+          this.say(msg("match.watch_stopped", { seat, detail: explain(why) }), "refusal");
           return;
         }
         failures += 1;
-        this.say("Connection lost: reconnecting… (the clock keeps running)", "info");
+        this.say(msg("match.reconnecting"), "info");
       } finally {
         if (this.sockets.get(seat) === socket) this.sockets.delete(seat);
         socket.close();
@@ -229,7 +232,7 @@ export class MatchView {
   private namePlayers(players: Player[]): void {
     if (!players.length || players.every((p, seat) => sameName(p, this.players[seat]))) return;
     this.players = players;
-    this.title.replaceChildren(...versusShown(players));
+    this.title.replaceChildren(...versusShown(players).map(toNode));
   }
 
   private sayRace(update: MatchUpdate): void {
@@ -242,33 +245,35 @@ export class MatchView {
     if (this.racesTold.includes(key)) return;
     this.racesTold.push(key);
     if (this.racesTold.length > RACES_REMEMBERED) this.racesTold.shift();
-    const stamps = h("details.stamps", h("summary", "Exact times"), h("p", this.raceStamps(race)));
+    const stamps = h("details.stamps", h("summary", msg("race.exact_times")), h("p", this.raceStamps(race)));
     this.say(this.raceText(race), "race", stamps);
   }
 
   /** "2♥ beat your 4♦ to centre pile 1 by 81 ms", as the seat this page holds sees it. */
-  private raceText(race: RaceFacts): string {
+  private raceText(race: RaceFacts): () => string {
     const seats = this.ctx.match.seats;
     const mine = seats.length === 1 ? seats[0] : -1; // -1: both seats on this device
-    const whose = (seat: number, card: string) => (seat === mine ? `your ${card}` : `${this.nameOf(seat)}'s ${card}`);
+    const whose = (seat: number, card: Words) => (seat === mine ? msg("race.your_card", { card }) : msg("race.their_card", { name: this.nameOf(seat), card }));
     const winner = mine === race.refusedSeat ? race.landedCard : whose(race.landedSeat, race.landedCard);
-    const loser = whose(race.refusedSeat, race.refusedCard || "card");
-    const pile = race.pile >= 0 ? ` to centre pile ${race.pile + 1}` : "";
-    const text = `${winner} beat ${loser}${pile} by ${roughMs(race.gapUs)}`;
-    return text.charAt(0).toUpperCase() + text.slice(1);
+    const loser = whose(race.refusedSeat, race.refusedCard || msg("race.a_card"));
+    const gap = roughMs(race.gapUs);
+    const text = race.pile >= 0 ? msg("race.beat_to_pile", { winner, loser, pile: race.pile + 1, gap }) : msg("race.beat", { winner, loser, gap });
+    return () => sentence(textOf(text)); // formatted when shown: it follows the language
   }
 
-  private raceStamps(race: RaceFacts): string {
-    const exact = (Number(race.gapUs) / 1000).toFixed(3);
-    return (
-      `By the server's arrival stamps: ${race.landedCard} (${this.nameOf(race.landedSeat)}) landed first; ` +
-      `${race.refusedCard || "the card"} (${this.nameOf(race.refusedSeat)}) arrived ${exact} ms later and was refused.`
-    );
+  private raceStamps(race: RaceFacts): Message {
+    return msg("race.stamps", {
+      landed: race.landedCard,
+      landedBy: this.nameOf(race.landedSeat),
+      refused: race.refusedCard || msg("race.the_card"),
+      refusedBy: this.nameOf(race.refusedSeat),
+      gap: () => decimal(Number(race.gapUs) / 1000, 3),
+    });
   }
 
-  private nameOf(seat: number): string {
+  private nameOf(seat: number): Words {
     const player = this.players[seat];
-    return player ? playerName(player) : (this.ctx.match.names[seat] ?? "the other player");
+    return player ? playerName(player) : (this.ctx.match.names[seat] ?? msg("match.other_player"));
   }
 
   /** Redraw the running clock faces from the last update and the time since it arrived. */
@@ -299,28 +304,27 @@ export class MatchView {
     const seats = this.ctx.match.seats;
     const opponent = seats.length === 1 ? 1 - seats[0] : -1;
     const away = last.status === Status.LIVE && opponent >= 0 && last.awaySeats.includes(opponent);
-    const name = playerName(last.players[opponent], "Your opponent");
+    const name = playerName(last.players[opponent], msg("match.your_opponent"));
     if (!away) {
       if (this.awayNotice) {
         this.awayNotice.remove();
         this.awayNotice = null;
-        if (last.status === Status.LIVE) this.say(`${name} is back.`);
+        if (last.status === Status.LIVE) this.say(msg("away.back", { name }));
       }
       return;
     }
-    const label = last.claimAborts ? "Abort the match (no rating)" : "Claim the win";
+    const label = last.claimAborts ? msg("away.abort") : msg("away.claim");
     const shown = this.awayNotice?.querySelector<HTMLButtonElement>("#claim");
-    if (shown?.textContent === label && this.awayNotice?.isConnected) return;
+    if (shown?.textContent === textOf(label) && this.awayNotice?.isConnected) return;
     this.awayNotice?.remove();
     const claim = h("button.primary#claim", { type: "button", onclick: () => void this.send(seats[0], { kind: { case: "claim", value: {} } }) }, label);
     // Short: on a phone it must fit the notice area beside its button.
-    const why = last.claimAborts ? `${name} left before making a move.` : `${name} has left the match.`;
-    this.say(`${why} End it, or wait for them.`, "info", claim);
+    this.say(msg(last.claimAborts ? "away.left_early" : "away.left", { name }), "info", claim);
     this.awayNotice = this.notices.firstElementChild as HTMLElement;
   }
 
   /** Show `text` in the notice area, whose size never changes: the newest on top. */
-  say(text: string, tone: "info" | "refusal" | "race" = "info", more?: HTMLElement): void {
+  say(text: Live, tone: "info" | "refusal" | "race" = "info", more?: HTMLElement): void {
     const line = h("div.notice-line", h(`p.notice.${tone}`, text), more);
     this.notices.prepend(line);
     while (this.notices.childElementCount > NOTICES_KEPT) this.notices.lastElementChild?.remove();
@@ -328,20 +332,20 @@ export class MatchView {
 
   private async showEnd(last: MatchUpdate): Promise<void> {
     const names = last.players.map((p) => playerName(p));
-    const parts: (HTMLElement | string)[] = [];
+    const parts: HTMLElement[] = [];
     if (last.status === Status.VOIDED) {
       const words = VOIDS[last.voidKind];
-      parts.push(h("h3", words?.title ?? "Match void"), h("p.void-reason", `Reason: ${last.voidReason || "not given"}`));
-      parts.push(h("p.void-explained", words?.text ?? "A voided match has no result and changes no rating."));
+      parts.push(h("h3", msg(words?.title ?? "end.void")), h("p.void-reason", voidReason(last.voidReason)));
+      parts.push(h("p.void-explained", msg(words?.text ?? "end.void_text")));
     } else {
       const winner = last.outcome?.winner ?? -1;
-      const how = TERMINATIONS[last.outcome?.termination ?? 0] ?? "";
       const mine = this.ctx.match.seats.length === 1 && this.ctx.match.seats[0] === winner;
-      const title = this.ctx.match.seats.length === 1 ? (mine ? "You won" : "You lost") : `${names[winner] ?? "?"} won`;
-      parts.push(h("h3", title), h("p.outcome", `${names[winner] ?? "?"} won${how ? `: ${how}` : ""}.`));
+      const name = names[winner] ?? "?";
+      const title = this.ctx.match.seats.length === 1 ? msg(mine ? "end.you_won" : "end.you_lost") : msg("end.won_title", { name });
+      parts.push(h("h3", title), h("p.outcome", outcomeText(name, last.outcome?.termination)));
     }
-    const rating = h("p.rating-change", last.rated ? "Rating change: waiting for the ladder…" : "Unrated match: no rating change.");
-    parts.push(rating, this.again(last), h("button#leave", { type: "button", onclick: () => this.onLeave() }, "Back to the lobby"));
+    const rating = h("p.rating-change", msg(last.rated ? "end.rating_waiting" : "end.unrated"));
+    parts.push(rating, this.again(last), h("button#leave", { type: "button", onclick: () => this.onLeave() }, msg("end.back_to_lobby")));
     this.endHost.replaceChildren(h("div.end-panel", parts));
     if (last.rated) await this.showRatingChange(last, rating);
   }
@@ -357,13 +361,13 @@ export class MatchView {
       try {
         this.onNext(await what());
       } catch (error) {
-        host.append(h("p.refusal", `Could not start: ${explain(refusal(error))}`));
+        host.append(h("p.refusal", msg("lobby.could_not_start", { detail: explain(refusal(error)) })));
       }
     };
     if (last.mode === Mode.COMPUTER && level) {
-      host.append(h("button.primary#play-again", { type: "button", onclick: () => void start(() => arena.playComputer({ game, level })) }, "Play again (same level)"));
+      host.append(h("button.primary#play-again", { type: "button", onclick: () => void start(() => arena.playComputer({ game, level })) }, msg("end.play_again_level")));
     } else if (last.mode === Mode.HOTSEAT) {
-      host.append(h("button.primary#play-again", { type: "button", onclick: () => void start(() => arena.playHotSeat({ game })) }, "Play again on this device"));
+      host.append(h("button.primary#play-again", { type: "button", onclick: () => void start(() => arena.playHotSeat({ game })) }, msg("end.play_again_device")));
     } else if (last.mode === Mode.ONLINE && !tournamentId && seats.length === 1) {
       void this.followRematch(last, host);
     }
@@ -371,28 +375,28 @@ export class MatchView {
   }
 
   private async followRematch(last: MatchUpdate, host: HTMLElement): Promise<void> {
-    const opponent = playerName(last.players[1 - this.ctx.match.seats[0]], "Your opponent");
+    const opponent = playerName(last.players[1 - this.ctx.match.seats[0]], msg("match.your_opponent"));
     const offer = () =>
       void arena.offerRematch({ matchId: last.matchId }).catch((error: unknown) => {
-        host.replaceChildren(h("p.refusal", `No rematch: ${explain(refusal(error))}`));
+        host.replaceChildren(h("p.refusal", msg("rematch.none", { detail: explain(refusal(error)) })));
       });
     try {
       for await (const update of arena.rematch({ matchId: last.matchId }, { signal: this.abort.signal })) {
         if (update.match) return this.onNext(update.match);
         const line = update.youOffer
-          ? `Rematch offered: waiting for ${opponent} to accept…`
+          ? msg("rematch.offered", { name: opponent })
           : update.opponentOffers
-            ? `${opponent} offers a rematch (same game and terms).`
+            ? msg("rematch.they_offer", { name: opponent })
             : update.opponentHere
-              ? `A rematch: same opponent, game and terms, once you both offer it.`
-              : `${opponent} has left this screen; you may still offer a rematch.`;
+              ? msg("rematch.both")
+              : msg("rematch.they_left", { name: opponent });
         const button = update.youOffer
           ? null
-          : h("button.primary#rematch", { type: "button", onclick: offer }, update.opponentOffers ? "Accept the rematch" : "Offer a rematch");
+          : h("button.primary#rematch", { type: "button", onclick: offer }, msg(update.opponentOffers ? "rematch.accept" : "rematch.offer"));
         host.replaceChildren(h("p.rematch-status", line), ...(button ? [button] : []));
       }
     } catch (error) {
-      if (!this.abort.signal.aborted) host.replaceChildren(h("p", `No rematch: ${explain(refusal(error))}`));
+      if (!this.abort.signal.aborted) host.replaceChildren(h("p", msg("rematch.none", { detail: explain(refusal(error)) })));
     }
   }
 
@@ -402,10 +406,11 @@ export class MatchView {
         const history = await arena.getHistory({ playerId: this.ctx.session.playerId, game: last.game, limit: 5 });
         const entry = history.entries.find((e) => e.matchId === last.matchId);
         if (entry) {
-          if (!entry.rated) into.textContent = noRatingChange(entry);
+          if (!entry.rated) setText(into, noRatingChange(entry));
           else {
             const sign = entry.change >= 0 ? "+" : "";
-            into.textContent = `Rating: ${entry.ratingBefore.toFixed(0)} → ${entry.ratingAfter.toFixed(0)} (${sign}${entry.change.toFixed(1)})`;
+            const [before, after, change] = [() => decimal(entry.ratingBefore), () => decimal(entry.ratingAfter), () => sign + decimal(entry.change, 1)];
+            setText(into, msg("end.rating", { before, after, change }));
           }
           return;
         }
@@ -443,19 +448,35 @@ function lostRace(why: Refusal, seat: number): RaceFacts | null {
 }
 
 /** A gap as a player reads it: whole milliseconds, tenths below 10 ms. */
-function roughMs(gapUs: bigint): string {
+export function roughMs(gapUs: bigint): Message {
   const ms = Number(gapUs) / 1000;
-  if (ms >= 10) return `${Math.round(ms)} ms`;
-  return ms >= 0.1 ? `${ms.toFixed(1)} ms` : "less than 0.1 ms";
+  if (ms >= 10) return msg("time.ms", { ms: () => decimal(ms) });
+  return ms >= 0.1 ? msg("time.ms", { ms: () => decimal(ms, 1) }) : msg("time.under_tenth_ms", { limit: () => decimal(0.1, 1) });
 }
 
-export function gameName(game: number): string {
-  return game === Game.SPIT ? "Spit" : game === Game.BID ? "Spectacular Bid" : "?";
+/** The first letter of `text` as a sentence starts (a no-op in a script without case). */
+function sentence(text: string): string {
+  return text.charAt(0).toLocaleUpperCase(currentLanguage().locale) + text.slice(1);
+}
+
+export function gameName(game: number): Words {
+  return game === Game.SPIT ? msg("game.spit") : game === Game.BID ? msg("game.bid") : "?";
+}
+
+/** "Reason: …" of a void, the server's reason (a code it gives) or "not given". */
+export function voidReason(reason: string): Message {
+  return msg("end.void_reason", { reason: reason || msg("end.not_given") });
+}
+
+/** "Ann won: on time." (or "Ann won." when the termination is unknown). */
+export function outcomeText(name: Words, termination: Termination | undefined): Message {
+  const how = TERMINATIONS[termination ?? 0];
+  return how ? msg("end.won_how", { name, how: msg(how) }) : msg("end.won", { name });
 }
 
 /** Why a finished match moved no rating: void, over the pair's daily cap, or unrated. */
-function noRatingChange(entry: HistoryEntry): string {
-  if (entry.voidReason) return `No rating change (void: ${entry.voidReason}).`;
-  if (entry.uncountedReason) return `No rating change: ${entry.uncountedReason}.`;
-  return "No rating change.";
+function noRatingChange(entry: HistoryEntry): Message {
+  if (entry.voidReason) return msg("end.no_rating_void", { reason: entry.voidReason });
+  if (entry.uncountedReason) return msg("end.no_rating_uncounted", { reason: entry.uncountedReason });
+  return msg("end.no_rating");
 }

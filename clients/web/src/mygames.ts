@@ -4,6 +4,9 @@
 import { arena, explain, refusal } from "./api";
 import { myGames, save } from "./download";
 import { h } from "./dom";
+import { dateText, decimal } from "./i18n/figures";
+import { setText } from "./i18n/live";
+import { msg, type Message, type Words } from "./i18n/messages";
 import { Verdict, type HistoryEntry } from "./gen/photofinish/ratings/v1/ratings_pb";
 import { gameName } from "./match";
 import { playerNameShown } from "./names";
@@ -32,8 +35,8 @@ export class GamesPage {
   ) {
     const mine = playerId === session.playerId;
     this.root.append(
-      h("header.lobby-head", h("h2", mine ? "My games" : `${name}'s games`), h("button.link#games-back", { type: "button", onclick: () => actions.back() }, "← Lobby")),
-      h("p.games-note", mine ? "" : "Only the players of a match may replay it."),
+      h("header.lobby-head", h("h2", mine ? msg("games.mine") : msg("games.players", { name })), h("button.link#games-back", { type: "button", onclick: () => actions.back() }, msg("common.back_to_lobby"))),
+      h("p.games-note", mine ? "" : msg("games.players_only")),
       this.table,
       this.pager,
     );
@@ -43,22 +46,22 @@ export class GamesPage {
   /** Download my games: every match's log in one JSON file. */
   private download(): HTMLElement {
     const status = h("p.download-status#download-status", { role: "status" });
-    const button = h("button#download-games", { type: "button" }, "Download my games") as HTMLButtonElement;
+    const button = h("button#download-games", { type: "button" }, msg("games.download")) as HTMLButtonElement;
     button.onclick = async () => {
       button.disabled = true;
       try {
-        const content = await myGames(this.session, (done, total) => (status.textContent = `Gathering ${done} of ${total} games…`), this.abort.signal);
+        const content = await myGames(this.session, (done, total) => setText(status, msg("games.gathering", { done, total })), this.abort.signal);
         const day = new Date().toISOString().slice(0, 10);
         save(content, `photofinish-games-${this.session.name}-${day}.json`);
         const count = (content as { matches: unknown[] }).matches.length;
-        status.textContent = `Saved ${count} ${count === 1 ? "game" : "games"}, each with its whole log (JSON).`;
+        setText(status, msg("games.saved", { count }));
       } catch (error) {
-        if (!this.abort.signal.aborted) status.textContent = `The games could not be gathered: ${explain(refusal(error))}`;
+        if (!this.abort.signal.aborted) setText(status, msg("games.not_gathered", { detail: explain(refusal(error)) }));
       } finally {
         button.disabled = false;
       }
     };
-    return h("section.download", h("p.hint", "Every finished game of yours, each with its whole log (every command and its arrival stamp), in one file."), button, status);
+    return h("section.download", h("p.hint", msg("games.download_hint")), button, status);
   }
 
   start(): void {
@@ -75,7 +78,7 @@ export class GamesPage {
       this.offset = offset;
       this.render(history.entries, history.more);
     } catch (error) {
-      if (!this.abort.signal.aborted) this.table.replaceChildren(h("p", `Games are not available right now: ${explain(refusal(error))}`));
+      if (!this.abort.signal.aborted) this.table.replaceChildren(h("p", msg("games.unavailable", { detail: explain(refusal(error)) })));
     }
   }
 
@@ -83,12 +86,12 @@ export class GamesPage {
     const rows = entries.map((e) => this.row(e));
     this.table.replaceChildren(
       rows.length
-        ? h("table.games-list", h("thead", h("tr", h("th", "Date"), h("th", "Game"), h("th", "Opponent"), h("th", "Result"), h("th", "Rating"), h("th", ""))), h("tbody", rows))
-        : h("p.games-empty", this.offset ? "No older games." : "No finished games yet."),
+        ? h("table.games-list", h("thead", h("tr", h("th", msg("table.date")), h("th", msg("table.game")), h("th", msg("table.opponent")), h("th", msg("table.result")), h("th", msg("table.rating")), h("th", ""))), h("tbody", rows))
+        : h("p.games-empty", this.offset ? msg("games.no_older") : msg("games.none")),
     );
-    const newer = h("button#games-newer", { type: "button", disabled: this.offset === 0, onclick: () => void this.show(Math.max(0, this.offset - PAGE_SIZE)) }, "← Newer");
-    const older = h("button#games-older", { type: "button", disabled: !more, onclick: () => void this.show(this.offset + PAGE_SIZE) }, "Older →");
-    this.pager.replaceChildren(newer, h("span", ` ${this.offset + 1}–${this.offset + entries.length} `), older);
+    const newer = h("button#games-newer", { type: "button", disabled: this.offset === 0, onclick: () => void this.show(Math.max(0, this.offset - PAGE_SIZE)) }, msg("games.newer"));
+    const older = h("button#games-older", { type: "button", disabled: !more, onclick: () => void this.show(this.offset + PAGE_SIZE) }, msg("games.older"));
+    this.pager.replaceChildren(newer, h("span", " ", msg("games.range", { first: this.offset + 1, last: this.offset + entries.length }), " "), older);
   }
 
   private row(e: HistoryEntry): HTMLElement {
@@ -97,29 +100,29 @@ export class GamesPage {
     return h(
       "tr",
       { dataset: { match: e.matchId } },
-      h("td", h("time", { datetime: when.toISOString() }, when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" }))),
+      h("td", h("time", { datetime: when.toISOString() }, () => dateText(when, { dateStyle: "medium", timeStyle: "short" }))),
       h("td", gameName(e.game)),
       h("td", opponentShown(e)),
       h("td.result", resultText(e)),
       h("td.change", e.uncountedReason ? { title: e.uncountedReason } : {}, changeText(e)),
-      h("td", canReplay ? h("a.replay-open", { href: replayHash(e.matchId, 0), onclick: (event: Event) => (event.preventDefault(), this.actions.replay(e.matchId)) }, "Replay") : null),
+      h("td", canReplay ? h("a.replay-open", { href: replayHash(e.matchId, 0), onclick: (event: Event) => (event.preventDefault(), this.actions.replay(e.matchId)) }, msg("games.replay")) : null),
     );
   }
 }
 
 /** The opponent, marked a guest, with a short tag of their id; a deleted account's, untagged. */
-function opponentShown(e: HistoryEntry): (string | HTMLElement)[] {
+function opponentShown(e: HistoryEntry): (Words | HTMLElement)[] {
   const shown = playerNameShown({ name: e.opponentName, guest: e.opponentGuest, deleted: e.opponentDeleted });
   return e.opponentDeleted ? shown : [...shown, h("span.tag", ` #${e.opponentId.slice(-4)}`)];
 }
 
-function resultText(e: HistoryEntry): string {
-  if (e.verdict === Verdict.VOID) return `Void: ${e.voidReason || "no reason given"}`;
-  return e.verdict === Verdict.WIN ? "Won" : e.verdict === Verdict.LOSS ? "Lost" : "?";
+function resultText(e: HistoryEntry): Message | string {
+  if (e.verdict === Verdict.VOID) return msg("games.void", { reason: e.voidReason || msg("games.no_reason") });
+  return e.verdict === Verdict.WIN ? msg("games.won") : e.verdict === Verdict.LOSS ? msg("games.lost") : "?";
 }
 
-function changeText(e: HistoryEntry): string {
-  if (!e.rated) return e.uncountedReason ? "not counted" : "unrated";
-  const sign = e.change >= 0 ? "+" : "−";
-  return `${sign}${Math.abs(e.change).toFixed(1)} → ${e.ratingAfter.toFixed(0)}`;
+function changeText(e: HistoryEntry): Message {
+  if (!e.rated) return e.uncountedReason ? msg("games.not_counted") : msg("games.unrated");
+  const change = () => decimal(Math.abs(e.change), 1);
+  return msg(e.change >= 0 ? "games.change_up" : "games.change_down", { change, after: () => decimal(e.ratingAfter) });
 }

@@ -1,12 +1,8 @@
 // A player's name as the page shows it, wherever one is shown: a deleted account as
 // "deleted player" (its name is gone), a guest's name with its guest mark, in words and not
-// by colour alone. The words live here alone, until the page has message catalogs.
+// by colour alone. The words are the catalog's "names.*".
 import { h } from "./dom";
-
-export const DELETED_PLAYER = "deleted player";
-export const GUEST_MARK = " (guest)";
-export const YOU_MARK = " (you)";
-const VERSUS = " vs ";
+import { msg, type Words } from "./i18n/messages";
 
 /**
  * What the page knows of a player: an events.v1.Player (match updates, live matches,
@@ -20,16 +16,16 @@ export interface Named {
   bot?: boolean;
 }
 
-/** " (guest)" for a guest (never a computer player), "" for anyone else. */
-export function guestMark(who: Named): string {
-  return who.guest && !who.bot ? GUEST_MARK : "";
+/** Whether the player is shown with the guest mark (never a computer player). */
+export function isMarkedGuest(who: Named): boolean {
+  return Boolean(who.guest && !who.bot);
 }
 
-/** "deleted player", "Ann (guest)" or "Ann": a player's name as text (`unknown` for nobody). */
-export function playerName(who: Named | undefined, unknown = "?"): string {
+/** "deleted player", "Ann (guest)" or "Ann": a player's name in words (`unknown` for nobody). */
+export function playerName(who: Named | undefined, unknown: Words = "?"): Words {
   if (!who) return unknown;
-  if (who.deleted) return DELETED_PLAYER;
-  return `${who.name}${guestMark(who)}`;
+  if (who.deleted) return msg("names.deleted");
+  return isMarkedGuest(who) ? msg("names.guest", { name: who.name }) : who.name;
 }
 
 /**
@@ -37,24 +33,24 @@ export function playerName(who: Named | undefined, unknown = "?"): string {
  * them most (the lobby says they are a guest, and a phone has room for one mark), any
  * other seat as playerName.
  */
-export function seatName(who: Named | undefined, yours: boolean, unknown = "?"): string {
-  return yours ? `${who?.name ?? unknown}${YOU_MARK}` : playerName(who, unknown);
+export function seatName(who: Named | undefined, yours: boolean, unknown: Words = "?"): Words {
+  return yours ? msg("names.you", { name: who?.name ?? unknown }) : playerName(who, unknown);
 }
 
 /** The same words as page content: the mark in a span.guest-mark, "deleted player" in a span.deleted-player. */
-export function playerNameShown(who: Named | undefined, unknown = "?"): (string | HTMLElement)[] {
+export function playerNameShown(who: Named | undefined, unknown: Words = "?"): (Words | HTMLElement)[] {
   if (!who) return [unknown];
-  if (who.deleted) return [h("span.deleted-player", DELETED_PLAYER)];
-  const mark = guestMark(who);
-  return mark ? [who.name, h("span.guest-mark", mark)] : [who.name];
+  if (who.deleted) return [h("span.deleted-player", msg("names.deleted"))];
+  return isMarkedGuest(who) ? [who.name, h("span.guest-mark", msg("names.guest_mark_after"))] : [who.name];
 }
 
 /** "Ann vs Ben (guest)", as page content, for a match's heading. */
-export function versusShown(players: (Named | undefined)[]): (string | HTMLElement)[] {
-  return players.flatMap((who, seat) => [...(seat ? [VERSUS] : []), ...playerNameShown(who)]);
+export function versusShown(players: (Named | undefined)[]): (Words | HTMLElement)[] {
+  return players.flatMap((who, seat) => [...(seat ? [msg("names.vs")] : []), ...playerNameShown(who)]);
 }
 
-/** "Ann vs Ben (guest)", as text (an aria-label, a list line). */
-export function versusText(players: (Named | undefined)[]): string {
-  return players.map((who) => playerName(who)).join(VERSUS);
+/** "Ann vs Ben (guest)", in words (an aria-label, a list line). */
+export function versusText(players: (Named | undefined)[]): Words {
+  const [first, ...rest] = players.map((who) => playerName(who));
+  return rest.reduce<Words>((shown, next) => msg("names.versus", { first: shown, second: next }), first ?? "");
 }

@@ -2,11 +2,12 @@
 // A pending hand-over shows only a banner; gates and the end show the board with no hand.
 import { Status, type MatchUpdate } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import { Game, Gate } from "./gen/photofinish/game/v1/game_pb";
+import { msg, type Words } from "./i18n/messages";
 import { playerName } from "./names";
 
 export type Screen =
   | { kind: "board"; update: MatchUpdate; viewer: number; showHand: boolean }
-  | { kind: "handover"; seat: number; name: string; update: MatchUpdate };
+  | { kind: "handover"; seat: number; name: Words; update: MatchUpdate };
 
 /** The most recent of the updates (a race notice is newer than its step). */
 export function newest(latest: Map<number, MatchUpdate>): MatchUpdate {
@@ -29,7 +30,7 @@ export function choose(latest: Map<number, MatchUpdate>, held: number[]): Screen
   const live = last.status === Status.LIVE;
   if (live && decision?.gate === Gate.HANDOVER && decision.seats.length > 0) {
     const seat = decision.seats[0];
-    return { kind: "handover", seat, name: playerName(last.players[seat], `seat ${seat}`), update: last };
+    return { kind: "handover", seat, name: playerName(last.players[seat], msg("names.seat_index", { seat })), update: last };
   }
   if (last.game === Game.SPIT) return { kind: "board", update: last, viewer: -1, showHand: true };
   if (live && decision?.gate === Gate.NONE && decision.seats.length === 1) {

@@ -3,6 +3,8 @@
 // what happened and when by the server's stamps; a link to the step (#replay/<match>/<n>).
 import { arena, explain, refusal } from "./api";
 import { h } from "./dom";
+import { setText } from "./i18n/live";
+import { msg, type Words } from "./i18n/messages";
 import type { ReplayStep } from "./gen/photofinish/arbitration/v1/replay_pb";
 import type { View } from "./gen/photofinish/game/v1/game_pb";
 import { gameName } from "./match";
@@ -26,13 +28,14 @@ export class ReplayPage {
   readonly root = h("section.replay");
   private steps: ReplayStep[] = [];
   private boards: View[][] = []; // by step: the views in force (a step that changed nothing keeps the last)
-  private names: string[] = [];
+  private names: Words[] = [];
   private at = 0;
-  private readonly slider = h("input#replay-slider", { type: "range", min: "0", max: "0", value: "0", "aria-label": "step" }) as HTMLInputElement;
+  private readonly slider = h("input#replay-slider", { type: "range", min: "0", max: "0", value: "0", "aria-label": msg("replay.step_label") }) as HTMLInputElement;
   private readonly counter = h("span.replay-counter#replay-counter", { "aria-live": "polite" });
   private readonly facts = h("div.replay-facts#replay-facts");
   private readonly board = h("div.replay-board-host");
-  private readonly status = h("p.replay-status", { role: "status" }, "Loading the replay…");
+  private readonly status = h("p.replay-status", { role: "status" }, msg("replay.loading"));
+  private diverged = false; // the status says where the engines part from the log
   private readonly onKey = (event: KeyboardEvent) => this.key(event);
   private readonly abort = new AbortController();
 
@@ -43,7 +46,7 @@ export class ReplayPage {
     private readonly firstShown = 0,
   ) {
     this.slider.addEventListener("input", () => this.go(Number(this.slider.value)));
-    this.root.append(h("header.replay-head", h("button.link#replay-back", { type: "button", onclick: () => actions.back() }, "← My games"), h("h2", "Replay")), this.status);
+    this.root.append(h("header.replay-head", h("button.link#replay-back", { type: "button", onclick: () => actions.back() }, msg("replay.back")), h("h2", msg("games.replay"))), this.status);
   }
 
   async start(): Promise<void> {
@@ -51,7 +54,7 @@ export class ReplayPage {
     try {
       await this.load();
     } catch (error) {
-      if (!this.abort.signal.aborted) this.status.textContent = `The replay is not available: ${explain(refusal(error))}`;
+      if (!this.abort.signal.aborted) setText(this.status, msg("replay.unavailable", { detail: explain(refusal(error)) }));
       return;
     }
     this.layout();
@@ -79,7 +82,8 @@ export class ReplayPage {
         this.steps.push(step);
       }
       if (page.divergence) {
-        this.status.textContent = `The engines part from the log at step ${page.divergedAt}: ${page.divergence}`;
+        setText(this.status, msg("replay.diverged", { step: page.divergedAt, detail: page.divergence }));
+        this.diverged = true;
         break;
       }
     }
@@ -89,23 +93,24 @@ export class ReplayPage {
 
   private layout(): void {
     const created = this.steps[0]?.entry?.created;
-    const players = this.names.map((name, seat) => `${name} (seat ${seat + 1})`).join(" v ");
-    if (!this.status.textContent?.startsWith("The engines")) this.status.textContent = "";
+    const seated = this.names.map((name, seat) => msg("replay.seated", { name, number: seat + 1 }));
+    const players = seated.slice(1).reduce<Words>((shown, next) => msg("replay.versus", { first: shown, second: next }), seated[0] ?? "");
+    if (!this.diverged) this.status.textContent = "";
     this.slider.max = String(this.steps.length - 1);
-    const button = (id: string, label: string, text: string, to: () => number) => h(`button#${id}`, { type: "button", "aria-label": label, onclick: () => this.go(to()) }, text);
-    const copy = h("button#replay-link", { type: "button", onclick: () => void this.copyLink(copy) }, "Copy link to this step");
+    const button = (id: string, label: Words, text: string, to: () => number) => h(`button#${id}`, { type: "button", "aria-label": label, onclick: () => this.go(to()) }, text);
+    const copy = h("button#replay-link", { type: "button", onclick: () => void this.copyLink(copy) }, msg("replay.copy_link"));
     this.root.append(
-      h("p.replay-match", `${gameName(created?.game ?? 0)} · ${players}`),
+      h("p.replay-match", msg("replay.match", { game: gameName(created?.game ?? 0), players })),
       h(
         "div.replay-controls",
-        button("replay-first", "first step", "«", () => 0),
-        button("replay-prev", "previous step", "◀", () => this.at - 1),
+        button("replay-first", msg("replay.first"), "«", () => 0),
+        button("replay-prev", msg("replay.previous"), "◀", () => this.at - 1),
         this.slider,
-        button("replay-next", "next step", "▶", () => this.at + 1),
-        button("replay-last", "last step", "»", () => this.steps.length - 1),
+        button("replay-next", msg("replay.next"), "▶", () => this.at + 1),
+        button("replay-last", msg("replay.last"), "»", () => this.steps.length - 1),
         this.counter,
       ),
-      h("p.keys-help", "Keys: ←/→ a step · Home/End the first/last step"),
+      h("p.keys-help", msg("replay.keys")),
       this.facts,
       this.board,
       copy,
@@ -118,7 +123,7 @@ export class ReplayPage {
     const shown = this.steps[this.at];
     const entry = shown?.entry;
     this.slider.value = String(this.at);
-    this.counter.textContent = `Step ${this.at} of ${this.steps.length - 1}`;
+    setText(this.counter, msg("replay.counter", { step: this.at, last: this.steps.length - 1 }));
     const parts = [
       h("p.step-title#replay-title", entry ? stepTitle(entry, this.names) : ""),
       entry?.race ? racePanel(entry.race, this.names) : null,
@@ -144,7 +149,7 @@ export class ReplayPage {
     const url = `${location.origin}${location.pathname}${replayHash(this.matchId, this.at)}`;
     try {
       await navigator.clipboard.writeText(url);
-      button.textContent = "Link copied";
+      setText(button, msg("replay.copied"));
     } catch {
       button.textContent = url;
     }

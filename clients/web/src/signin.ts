@@ -5,6 +5,8 @@ import { arena, explain, refusal } from "./api";
 import { accountProblem } from "./accountwords";
 import { thisDevice } from "./device";
 import { h } from "./dom";
+import { setText } from "./i18n/live";
+import { msg, type Words } from "./i18n/messages";
 import { passkeySignIn } from "./passkeys";
 import { tokens } from "./session";
 import type { Session } from "./store";
@@ -12,7 +14,7 @@ import type { Session } from "./store";
 type SignedIn = (session: Session) => void;
 
 /** The screen shown to nobody signed in; `notice` says why a session just ended ("" for none). */
-export function signInScreen(notice: string, done: SignedIn): HTMLElement {
+export function signInScreen(notice: Words, done: SignedIn): HTMLElement {
   return h(
     "section.sign-in",
     notice ? h("p.signed-out#signed-out", { role: "status", tabindex: "-1" }, notice) : null,
@@ -24,14 +26,14 @@ export function signInScreen(notice: string, done: SignedIn): HTMLElement {
 export function keepGamesScreen(guest: Session, done: SignedIn, back: () => void): HTMLElement {
   return h(
     "section.sign-in.keep-games",
-    h("header.lobby-head", h("h2", "Keep your games"), h("button.link#keep-back", { type: "button", onclick: back }, "← Lobby")),
-    h("p.hint", `Sign up and ${guest.name}'s games, ratings and tournaments become your account's, on every device you sign in on.`),
+    h("header.lobby-head", h("h2", msg("signin.keep_games")), h("button.link#keep-back", { type: "button", onclick: back }, msg("common.back_to_lobby"))),
+    h("p.hint", msg("signin.keep_games_hint", { name: guest.name })),
     h("div.sign-in-ways", accountForm("up", done, false)),
   );
 }
 
 function guestWay(done: SignedIn): HTMLElement {
-  const name = h("input#name", { required: true, maxlength: "24", autocomplete: "nickname", placeholder: "Your display name", "aria-label": "display name" }) as HTMLInputElement;
+  const name = h("input#name", { required: true, maxlength: "24", autocomplete: "nickname", placeholder: msg("signin.display_name_placeholder"), "aria-label": msg("signin.display_name") }) as HTMLInputElement;
   const error = h("p.error", { role: "alert" });
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -42,14 +44,14 @@ function guestWay(done: SignedIn): HTMLElement {
       done(session);
     } catch (e) {
       const why = refusal(e);
-      error.textContent = why.reason === "bad_name" ? "Use 1–24 printable characters." : `Could not sign in: ${explain(why)}`;
+      setText(error, why.reason === "bad_name" ? msg("signin.bad_name") : msg("signin.could_not", { detail: explain(why) }));
     }
   };
   return h(
     "section.way#guest-way",
-    h("h2", "Play as a guest"),
-    h("p.hint", "Now, under any name, for 24 hours on this device."),
-    h("form.guest", { onsubmit: submit }, name, h("button.primary#sign-in", { type: "submit" }, "Play")),
+    h("h2", msg("signin.guest")),
+    h("p.hint", msg("signin.guest_hint")),
+    h("form.guest", { onsubmit: submit }, name, h("button.primary#sign-in", { type: "submit" }, msg("signin.play"))),
     error,
   );
 }
@@ -60,7 +62,7 @@ function accountForm(kind: "in" | "up", done: SignedIn, titled = true): HTMLElem
   const id = up ? "new" : "account";
   const username = h(`input#${id}-name`, { required: true, autocomplete: "username", autocapitalize: "none", spellcheck: "false", "aria-describedby": up ? `${id}-name-hint` : null }) as HTMLInputElement;
   const password = h(`input#${id}-password`, { type: "password", required: true, autocomplete: up ? "new-password" : "current-password", minlength: up ? "8" : null, maxlength: "256", "aria-describedby": up ? `${id}-password-hint` : null }) as HTMLInputElement;
-  const button = h(`button.primary#${up ? "sign-up" : "account-sign-in"}`, { type: "submit" }, up ? "Sign up" : "Sign in") as HTMLButtonElement;
+  const button = h(`button.primary#${up ? "sign-up" : "account-sign-in"}`, { type: "submit" }, up ? msg("account.sign_up") : msg("signin.sign_in")) as HTMLButtonElement;
   const error = h(`p.error#${id}-error`, { role: "alert" });
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -70,7 +72,7 @@ function accountForm(kind: "in" | "up", done: SignedIn, titled = true): HTMLElem
     try {
       done(await tokens.signInWith((options) => (up ? arena.signUp(request, options) : arena.signInAccount(request, options))));
     } catch (e) {
-      error.textContent = accountProblem(refusal(e));
+      setText(error, accountProblem(refusal(e)));
       (refusal(e).reason === "taken" || refusal(e).reason.startsWith("name_") ? username : password).focus();
     } finally {
       button.disabled = false;
@@ -78,17 +80,17 @@ function accountForm(kind: "in" | "up", done: SignedIn, titled = true): HTMLElem
   };
   return h(
     `section.way#${id}-way`,
-    titled ? h("h2", up ? "Sign up" : "Sign in") : null,
-    titled ? h("p.hint", up ? "An account keeps your name, ratings and games on every device." : "With your account, on any device.") : null,
+    titled ? h("h2", up ? msg("account.sign_up") : msg("signin.sign_in")) : null,
+    titled ? h("p.hint", up ? msg("signin.sign_up_hint") : msg("signin.sign_in_hint")) : null,
     h(
       "form.account",
       { onsubmit: submit },
-      h("label", { for: username.id }, "Username"),
+      h("label", { for: username.id }, msg("signin.username")),
       username,
-      up ? h(`p.field-hint#${id}-name-hint`, "3–20 letters or digits; _ - . between them.") : null,
-      h("label", { for: password.id }, "Password"),
+      up ? h(`p.field-hint#${id}-name-hint`, msg("signin.username_hint")) : null,
+      h("label", { for: password.id }, msg("signin.password")),
       password,
-      up ? h(`p.field-hint#${id}-password-hint`, "8 characters at least, not a common one.") : null,
+      up ? h(`p.field-hint#${id}-password-hint`, msg("signin.password_hint")) : null,
       button,
     ),
     error,

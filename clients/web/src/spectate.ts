@@ -5,10 +5,13 @@ import { arena, explain, isTransportFailure, refusal } from "./api";
 import { BidBoard } from "./bid";
 import { countDown } from "./clock";
 import { h } from "./dom";
+import { decimal } from "./i18n/figures";
+import { setText, toNode, type Live } from "./i18n/live";
+import { msg, textOf, type Key, type Words } from "./i18n/messages";
 import { Status, type MatchUpdate, type Race } from "./gen/photofinish/arbitration/v1/arbitration_pb";
-import { Game, Gate, Termination } from "./gen/photofinish/game/v1/game_pb";
+import { Game, Gate } from "./gen/photofinish/game/v1/game_pb";
 import { watchersText } from "./live";
-import { gameName, type Board, type MatchContext } from "./match";
+import { gameName, outcomeText, voidReason, type Board, type MatchContext } from "./match";
 import { playerName, versusShown } from "./names";
 import type { Screen } from "./perspective";
 import { PlaySocket } from "./play";
@@ -25,27 +28,19 @@ const UPDATES_KEPT = 5000; // every update this page received, for the page's te
 // What a spectator must not be offered: the boards' commands (any left is disabled too).
 const COMMANDS = ".controls button, .controls .waiting, .actions button, .actions .waiting, .auction-buttons, .bid-form, .keys-help, .stock-key";
 
-const ENDINGS: Record<number, string> = {
-  [Termination.CHIPS]: "a balance reached 0",
-  [Termination.CARDS]: "no cards left",
-  [Termination.TIME]: "on time",
-  [Termination.RESIGN]: "by resignation",
-  [Termination.ABANDONED]: "the opponent left",
-};
-
 // What the players are waiting for, in the words of a spectator (the boards' own say "you").
-const GATES: Partial<Record<Gate, string>> = {
-  [Gate.START]: "Waiting for both players to be ready.",
-  [Gate.CONTINUE]: "Round over: waiting for both players to go on.",
-  [Gate.SPIT]: "Nobody can go on: a spit is due.",
-  [Gate.HANDOVER]: "The device is being handed to the other player.",
+const GATES: Partial<Record<Gate, Key>> = {
+  [Gate.START]: "spectate.gate.start",
+  [Gate.CONTINUE]: "spectate.gate.continue",
+  [Gate.SPIT]: "spectate.gate.spit",
+  [Gate.HANDOVER]: "spectate.gate.handover",
 };
 
 export class SpectatorView {
   readonly root = h("section.match.spectate");
   readonly received: MatchUpdate[] = [];
   private readonly abort = new AbortController();
-  private readonly title = h("h2", "Watching…");
+  private readonly title = h("h2", msg("spectate.watching"));
   private readonly terms = h("span.match-terms");
   private readonly watchers = h("span.watchers#watchers", { "aria-live": "polite" }, "");
   private readonly notices = h("div.notices", { role: "status", "aria-live": "polite" });
@@ -64,9 +59,9 @@ export class SpectatorView {
     private readonly onLeave: () => void,
   ) {
     this.root.append(
-      h("button.link#spectate-back", { type: "button", onclick: () => onLeave() }, "← Live matches"),
+      h("button.link#spectate-back", { type: "button", onclick: () => onLeave() }, msg("spectate.back")),
       h("header.match-head", this.title, this.terms, this.watchers),
-      h("p.spectator-note", "You are watching: you see what everyone may see, no hand and no hidden tile."),
+      h("p.spectator-note", msg("spectate.note")),
       this.notices,
       this.endHost,
       this.gateLine,
@@ -110,9 +105,9 @@ export class SpectatorView {
         if (isTokenRefusal(why)) {
           if (await tokens.renew(token)) continue; // a new token: open again at once
           if (!tokens.current()) return; // the session is over: the page is back at sign-in
-        } else if (!isTransportFailure(error) && why.reason) return this.say(`This match can't be watched: ${explain(why)}`);
+        } else if (!isTransportFailure(error) && why.reason) return this.say(msg("spectate.cannot_watch", { detail: explain(why) }));
         failures += 1;
-        this.say("Connection lost: reconnecting…");
+        this.say(msg("spectate.reconnecting"));
       } finally {
         socket.close();
       }
@@ -131,17 +126,18 @@ export class SpectatorView {
     const node = this.board!.render(screen);
     disarm(node);
     this.boardHost.replaceChildren(node);
-    this.gateLine.textContent = update.status === Status.LIVE ? (GATES[update.decision?.gate ?? Gate.NONE] ?? "") : "";
+    const gate = update.status === Status.LIVE ? GATES[update.decision?.gate ?? Gate.NONE] : undefined;
+    setText(this.gateLine, gate ? msg(gate) : "");
     this.tick();
     if (update.race) this.sayRace(update.race, names);
     if (update.status !== Status.LIVE) this.showEnd(update, names);
   }
 
-  private begin(update: MatchUpdate, names: string[]): void {
-    this.title.replaceChildren(...versusShown(update.players));
-    this.terms.textContent = `${gameName(update.game)} · ${update.rated ? "rated" : "casual"}`;
+  private begin(update: MatchUpdate, names: Words[]): void {
+    this.title.replaceChildren(...versusShown(update.players).map(toNode));
+    setText(this.terms, msg("match.terms", { game: gameName(update.game), terms: update.rated ? msg("terms.rated") : msg("terms.casual") }));
     const ctx: MatchContext = {
-      match: { matchId: this.matchId, game: update.game, seats: [], rated: update.rated, names },
+      match: { matchId: this.matchId, game: update.game, seats: [], rated: update.rated, names: names.map(textOf) },
       session: this.session,
       send: () => Promise.resolve(false), // a spectator sends nothing
       say: (text) => this.say(text),
@@ -165,32 +161,33 @@ export class SpectatorView {
     try {
       const reply = await arena.listLiveMatches({ matchId: this.matchId }, { signal: this.abort.signal });
       const shown = reply.matches[0];
-      if (shown) this.watchers.textContent = watchersText(shown.watchers);
+      if (shown) setText(this.watchers, watchersText(shown.watchers));
       else window.clearInterval(this.counter); // over: the last count stays
     } catch {
       // the next refresh tries again
     }
   }
 
-  private sayRace(race: Race, names: string[]): void {
+  private sayRace(race: Race, names: Words[]): void {
     const ms = Number(race.gapUs) / 1000;
-    const gap = ms >= 10 ? `${Math.round(ms)} ms` : `${ms.toFixed(1)} ms`;
-    this.say(`${names[race.landedSeat] ?? "?"}'s ${race.landedCard} beat ${names[race.refusedSeat] ?? "?"}'s ${race.refusedCard || "card"} to centre pile ${race.pile + 1} by ${gap}`);
+    const gap = msg("time.ms", { ms: () => decimal(ms, ms >= 10 ? 0 : 1) });
+    const winner = msg("race.their_card", { name: names[race.landedSeat] ?? "?", card: race.landedCard });
+    const loser = msg("race.their_card", { name: names[race.refusedSeat] ?? "?", card: race.refusedCard || msg("race.a_card") });
+    this.say(msg("race.beat_to_pile", { winner, loser, pile: race.pile + 1, gap }));
   }
 
-  private say(text: string): void {
+  private say(text: Live): void {
     this.notices.replaceChildren(h("div.notice-line", h("p.notice.info", text)));
   }
 
-  private showEnd(last: MatchUpdate, names: string[]): void {
+  private showEnd(last: MatchUpdate, names: Words[]): void {
     window.clearInterval(this.ticker);
     const winner = last.outcome?.winner ?? -1;
-    const how = ENDINGS[last.outcome?.termination ?? 0];
     const parts =
       last.status === Status.VOIDED
-        ? [h("h3", "Match void"), h("p.void-reason", `Reason: ${last.voidReason || "not given"}`)]
-        : [h("h3", "Match over"), h("p.outcome", `${names[winner] ?? "?"} won${how ? `: ${how}` : ""}.`)];
-    const back = h("button#leave", { type: "button", onclick: () => this.onLeave() }, "Back to live matches");
+        ? [h("h3", msg("end.void")), h("p.void-reason", voidReason(last.voidReason))]
+        : [h("h3", msg("spectate.over")), h("p.outcome", outcomeText(names[winner] ?? "?", last.outcome?.termination))];
+    const back = h("button#leave", { type: "button", onclick: () => this.onLeave() }, msg("spectate.back_to_live"));
     this.endHost.replaceChildren(h("div.end-panel", parts, back));
   }
 }

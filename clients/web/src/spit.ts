@@ -1,8 +1,9 @@
 // The Spit table: own stock piles, both centre piles, the opponent's face-up cards.
 // Play by clicking a card then a pile, by dragging, by double-clicking, or by keyboard.
 import type { Refusal } from "./api";
-import { adjacent, cardFace } from "./cards";
+import { adjacent, cardFace, cardName } from "./cards";
 import { h } from "./dom";
+import { msg, t, type Key, type Message, type Words } from "./i18n/messages";
 import type { Race } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import { Gate, type Event } from "./gen/photofinish/game/v1/game_pb";
 import type { SpitPlayed, SpitRoundEnded, SpitView } from "./gen/photofinish/game/v1/spit_pb";
@@ -13,23 +14,20 @@ import type { Screen } from "./perspective";
 import { rulesHelp } from "./help";
 import { glide, spotsOf, type Spot } from "./motion";
 
-const KEYS_HELP =
-  "Keys: 1–5 pick a stock pile · ←/→ (or Q/W) play it on centre pile 1/2 · then 1–5 on an empty space moves it there · " +
-  "Enter ready or spit · P pause/resume · Esc drop the pick";
 
 // How long a lost race marks its pile and the refused card (the CSS animations' length).
 const RACE_MARK_MS = 1000;
 
 // Refusals of a Spit command in a player's words, by reason (plays are worded from the card).
-const REFUSALS: Record<string, string> = {
-  empty_stock: "That stock pile is empty.",
-  space_not_empty: "A card moves only into an empty space.",
-  nothing_to_uncover: "Moving that card would uncover nothing: no card lies under it.",
-  not_blocked: "No spit now: a card can still be played.",
-  already_pressed: "You pressed Ready: waiting for the other player.",
-  paused: "The match is paused: resume it first.",
-  not_pausable: "Only a match against the computer can be paused.",
-  match_over: "The match is over.",
+const REFUSALS: Record<string, Key> = {
+  empty_stock: "spit.refusal.empty_stock",
+  space_not_empty: "spit.refusal.space_not_empty",
+  nothing_to_uncover: "spit.refusal.nothing_to_uncover",
+  not_blocked: "spit.refusal.not_blocked",
+  already_pressed: "spit.refusal.already_pressed",
+  paused: "spit.refusal.paused",
+  not_pausable: "spit.refusal.not_pausable",
+  match_over: "match.over",
 };
 
 /** The race being marked on the table: which pile, which refused card, since when. */
@@ -75,17 +73,17 @@ export class SpitBoard implements Board {
             {
               type: "button",
               dataset: { pile: String(index) },
-              "aria-label": `Centre pile ${index + 1}: ${pile.top?.text ?? "empty"}, ${pile.size} cards`,
+              "aria-label": msg("spit.pile_label", { pile: index + 1, top: pile.top ? cardName(pile.top) : msg("spit.empty"), size: pile.size }),
               onclick: () => this.playOn(index),
             },
-            h("span.pile-label", { "aria-hidden": "true" }, `Centre ${index + 1} · ${pile.size}`),
+            h("span.pile-label", { "aria-hidden": "true" }, msg("spit.pile_short", { pile: index + 1, size: pile.size })),
             cardFace(pile.top, { "data-drop-pile": String(index), "data-place": `pile-${index}` }),
           ),
         ),
       ),
       this.side(own, this.seat, this.ctx.match.seats.includes(this.seat) ? seatName(screen.update.players[this.seat], true, "") : (names[this.seat] ?? ""), true),
       this.controls(view),
-      h("p.keys-help", KEYS_HELP),
+      h("p.keys-help", msg("spit.keys")),
       rulesHelp("spit"),
     );
     this.markRace(screen.update.race);
@@ -120,24 +118,25 @@ export class SpitBoard implements Board {
   }
 
   /** At the next round's Ready gate, over the emptied centre: who went out, who took what. */
-  private roundEndPanel(view: SpitView, names: string[]): HTMLElement | null {
+  private roundEndPanel(view: SpitView, names: Words[]): HTMLElement | null {
     const end = this.roundEnd;
     if (!end || view.roundNo !== end.ended.roundNo + 1 || !view.mustPress.length || view.winner >= 0) return null;
     const seats = this.ctx.match.seats;
     const mine = seats.length === 1 ? seats[0] : -1; // -1: both seats on this device
-    const [title, text] = roundEndText(end, (seat) => (seat === mine ? "" : names[seat] || `Seat ${seat + 1}`));
+    const [title, text] = roundEndText(end, (seat) => (seat === mine ? null : names[seat] || msg("names.seat", { number: seat + 1 })));
     return h("div.spit-round-end", { role: "status" }, h("h3", title), h("p", text));
   }
 
   /** A play refused by the rules, worded from its card and the pile top on the table. */
-  refusalText(why: Refusal): string | undefined {
+  refusalText(why: Refusal): Message | undefined {
     const card = why.metadata["label"];
     const pile = Number(why.metadata["claim_slot"] ?? "-1");
     const top = this.view?.centre[pile]?.top?.text;
-    if (card && why.reason === "not_adjacent") return top ? `${card} can't go on ${top} (not one rank apart)` : `${card} can't go on an empty pile`;
-    if (card && why.reason === "pile_top_changed") return `${card} didn't go: centre pile ${pile + 1} is now ${top ?? "empty"}`;
-    if (why.reason === "at_gate") return this.view?.gate === Gate.SPIT ? "Nobody can go on: wait for the spit." : "Both players press Ready first.";
-    return REFUSALS[why.reason];
+    if (card && why.reason === "not_adjacent") return top ? msg("spit.refusal.not_adjacent", { card, top }) : msg("spit.refusal.empty_pile", { card });
+    if (card && why.reason === "pile_top_changed") return msg("spit.refusal.pile_top_changed", { card, pile: pile + 1, top: top ?? msg("spit.empty") });
+    if (why.reason === "at_gate") return msg(this.view?.gate === Gate.SPIT ? "spit.refusal.wait_spit" : "spit.refusal.press_ready");
+    const key = REFUSALS[why.reason];
+    return key ? msg(key) : undefined;
   }
 
   /**
@@ -153,24 +152,24 @@ export class SpitBoard implements Board {
     if (!mark || now - mark.since >= RACE_MARK_MS) return;
     const delay = `${Math.round(mark.since - now)}ms`;
     const pile = this.root.querySelector<HTMLElement>(`[data-pile="${mark.pile}"]`);
-    const card = this.root.querySelector<HTMLElement>(`.spit-side[data-seat="${mark.seat}"] .card[aria-label="${CSS.escape(mark.card)}"]`);
+    const card = this.root.querySelector<HTMLElement>(`.spit-side[data-seat="${mark.seat}"] .card[data-piece="${CSS.escape(mark.card)}"]`);
     for (const [element, mood] of [[pile, "race-landed"], [card, "race-refused"]] as const) {
       element?.classList.add(mood);
       element?.style.setProperty("animation-delay", delay);
     }
   }
 
-  private side(side: SpitView["sides"][number] | undefined, seat: number, name: string, mine: boolean): HTMLElement {
+  private side(side: SpitView["sides"][number] | undefined, seat: number, name: Words, mine: boolean): HTMLElement {
     const stock = side?.stock ?? [];
     return h(
       `div.spit-side${mine ? ".mine" : ".theirs"}`,
       { dataset: { seat: String(seat) } },
-      h("div.side-head", h("b", name), h("span.spit-count", `spit pile: ${side?.spitCount ?? 0}`)),
+      h("div.side-head", h("b", name), h("span.spit-count", msg("spit.spit_pile", { count: side?.spitCount ?? 0 }))),
       h(
         "div.stock-row",
         stock.map((pile, index) => {
           const place = { "data-place": `stock-${seat}-${index}` };
-          const space = pile.top ? {} : { "aria-label": `Empty space ${index + 1}` };
+          const space = pile.top ? {} : { "aria-label": msg("spit.empty_space", { space: index + 1 }) };
           const face = cardFace(pile.top, mine ? { ...place, ...space, draggable: "false" } : place, mine);
           if (mine) this.wireCard(face, index, Boolean(pile.top));
           if (mine && this.selected === index) face.classList.add("selected");
@@ -235,25 +234,25 @@ export class SpitBoard implements Board {
     const buttons: HTMLElement[] = [];
     const mustPress = view.mustPress.filter((s) => this.ctx.match.seats.includes(s));
     if ((view.gate === Gate.START || view.gate === Gate.CONTINUE) && mustPress.length) {
-      buttons.push(h("button.primary#ready", { type: "button", onclick: () => this.ready() }, "Ready"));
+      buttons.push(h("button.primary#ready", { type: "button", onclick: () => this.ready() }, msg("spit.ready")));
     } else if (view.gate === Gate.START || view.gate === Gate.CONTINUE) {
-      buttons.push(h("span.waiting", "Waiting for the other player to press Ready…"));
+      buttons.push(h("span.waiting", msg("spit.waiting_ready")));
     }
     if (view.gate === Gate.SPIT) {
-      buttons.push(h("button.primary#spit", { type: "button", onclick: () => this.spit() }, "Spit!"));
+      buttons.push(h("button.primary#spit", { type: "button", onclick: () => this.spit() }, msg("spit.spit")));
     }
     if (view.pausable && view.winner < 0) {
       buttons.push(
         view.paused
-          ? h("button#resume", { type: "button", onclick: () => this.pause() }, "▶ Resume")
-          : h("button#pause", { type: "button", onclick: () => this.pause() }, h("span.pause-icon", { "aria-hidden": "true" }), "Pause"),
+          ? h("button#resume", { type: "button", onclick: () => this.pause() }, msg("spit.resume"))
+          : h("button#pause", { type: "button", onclick: () => this.pause() }, h("span.pause-icon", { "aria-hidden": "true" }), msg("spit.pause")),
       );
     }
     if (view.winner < 0) {
-      buttons.push(h("button.danger#resign", { type: "button", onclick: () => this.resign() }, "Resign"));
+      buttons.push(h("button.danger#resign", { type: "button", onclick: () => this.resign() }, msg("match.resign")));
     }
-    const paused = view.paused ? h("div.paused-banner", h("span.pause-icon", { "aria-hidden": "true" }), "Paused — the match is frozen") : null;
-    return h("div.controls", paused, buttons, h("span.round", `Round ${view.roundNo}`));
+    const paused = view.paused ? h("div.paused-banner", h("span.pause-icon", { "aria-hidden": "true" }), msg("spit.paused")) : null;
+    return h("div.controls", paused, buttons, h("span.round", msg("match.round", { round: view.roundNo })));
   }
 
   key(event: KeyboardEvent): boolean {
@@ -343,7 +342,7 @@ export class SpitBoard implements Board {
   }
 
   private resign(): void {
-    if (confirm("Resign this match?")) void this.send({ kind: { case: "spit", value: { kind: { case: "resign", value: {} } } } });
+    if (confirm(t("spit.resign_confirm"))) void this.send({ kind: { case: "spit", value: { kind: { case: "resign", value: {} } } } });
   }
 
   private send(command: Command): Promise<boolean> {

@@ -1,5 +1,6 @@
 // A Spit round's end in words: who went out, which centre pile each took, what each holds.
 import type { SpitRoundEnded, SpitView } from "./gen/photofinish/game/v1/spit_pb";
+import { msg, type Message, type Words } from "./i18n/messages";
 
 /**
  * How the last round ended: its RoundEnded event and, when the table just before the
@@ -29,23 +30,23 @@ export function takenSizes(ended: SpitRoundEnded, before: SpitView, pile: number
 
 /**
  * "Round 2: Ann went out." and what each took and now holds (rules §3.5). `name` gives a
- * seat's name, or "" for the seat this page alone holds ("you").
+ * seat's name, or null for the seat this page alone holds ("you").
  */
-export function roundEndText(end: RoundEnd, name: (seat: number) => string): [string, string] {
+export function roundEndText(end: RoundEnd, name: (seat: number) => Words | null): [Message, Message] {
   const { roundNo, finisher, taken, cardCounts } = end.ended;
   const other = 1 - finisher;
-  const who = (seat: number) => name(seat) || "You";
-  const whose = (seat: number) => (name(seat) ? "their" : "your");
-  const has = (seat: number) => (name(seat) ? "has" : "have");
-  const cards = (n: number) => (n === 1 ? "1 card" : `${n} cards`);
+  // Each seat as the messages take it: "you", or "other" and its name.
+  const finisherName = name(finisher);
+  const otherName = name(other);
+  const who = { finisher: finisherName === null ? "you" : "other", finisherName: finisherName ?? "", other: otherName === null ? "you" : "other", otherName: otherName ?? "" };
   const sizes = end.sizes;
-  let took = `${who(finisher)} took centre pile ${taken + 1}. ${who(other)} took centre pile ${2 - taken} and ${whose(other)} cards left in stock.`;
+  let took = msg("spit.round_end.took", { ...who, pile: taken + 1, otherPile: 2 - taken });
   if (sizes) {
     const [mine, theirs] = [sizes.piles[taken] ?? 0, sizes.piles[1 - taken] ?? 0];
-    const which = mine === theirs ? "centre pile" : "the smaller centre pile, pile";
-    const left = sizes.stockLeft ? ` with ${whose(other)} ${cards(sizes.stockLeft)} left in stock` : "";
-    took = `${who(finisher)} took ${which} ${taken + 1} (${cards(mine)}). ${who(other)} took pile ${2 - taken} (${cards(theirs)})${left}.`;
+    const left = sizes.stockLeft ? msg("spit.round_end.left_in_stock", { ...who, count: sizes.stockLeft }) : "";
+    const counts = { pile: taken + 1, pileCards: mine, otherPile: 2 - taken, otherCards: theirs, left };
+    took = msg(mine === theirs ? "spit.round_end.took_sized" : "spit.round_end.took_smaller", { ...who, ...counts });
   }
-  const now = `${who(finisher)} now ${has(finisher)} ${cards(cardCounts[finisher] ?? 0)}, ${name(other) || "you"} ${cardCounts[other] ?? 0}.`;
-  return [`Round ${roundNo}: ${who(finisher)} went out.`, `${took} ${now}`];
+  const now = msg("spit.round_end.now", { ...who, count: cardCounts[finisher] ?? 0, otherCount: cardCounts[other] ?? 0 });
+  return [msg("spit.round_end.title", { ...who, round: roundNo }), msg("spit.round_end.text", { took, now })];
 }

@@ -3,6 +3,8 @@
 import { ACCOUNT_NEEDED, accountNeeded } from "./accountwords";
 import { arena, explain, refusal } from "./api";
 import { h } from "./dom";
+import { setText } from "./i18n/live";
+import { msg, type Message, type Words } from "./i18n/messages";
 import { entrantsText, pointsText, timeText } from "./following";
 import { liveGames } from "./live";
 import { gameName } from "./match";
@@ -48,15 +50,15 @@ export class TournamentPage {
     private readonly actions: TournamentActions,
   ) {
     this.root.append(
-      h("button.link#tournament-back", { type: "button", onclick: () => actions.back() }, "← Lobby"),
+      h("button.link#tournament-back", { type: "button", onclick: () => actions.back() }, msg("common.back_to_lobby")),
       this.head,
       this.time,
       this.entry,
       this.status,
-      h("h3", "Standings"),
+      h("h3", msg("tournament.standings")),
       this.standingsHost,
       this.liveHost,
-      h("h3", "My games"),
+      h("h3", msg("games.mine")),
       this.gamesHost,
     );
   }
@@ -87,7 +89,7 @@ export class TournamentPage {
       } catch (error) {
         if (this.abort.signal.aborted) return;
         const why = refusal(error);
-        if (why.reason) return this.say(`This tournament can't be shown: ${explain(why)}`);
+        if (why.reason) return this.say(msg("tournament.cannot_show", { detail: explain(why) }));
       }
       await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
     }
@@ -106,32 +108,40 @@ export class TournamentPage {
     if (!this.standings || !t) return;
     this.head.replaceChildren(
       h("h2", t.name),
-      h("p.meta", `${gameName(t.game)} · ${t.rated ? "rated" : "casual"} · ${Math.round(t.durationS / 60)} min · ${entrantsText(t.entrants)}${t.createdBy ? ` · created by ${t.createdBy}` : ""}`),
+      h(
+        "p.meta",
+        msg(t.createdBy ? "tournament.meta_by" : "tournament.meta", {
+          game: gameName(t.game),
+          terms: t.rated ? msg("terms.rated") : msg("terms.casual"),
+          minutes: Math.round(t.durationS / 60),
+          entrants: entrantsText(t.entrants),
+          by: t.createdBy,
+        }),
+      ),
     );
     this.tick();
     const open = t.status === Status.UPCOMING || t.status === Status.LIVE;
     const mine = this.mine();
     const forAccounts = t.rated && !this.session.account; // a guest's join would be refused
+    const line = this.withdrawnLine() ?? (open ? msg("tournament.not_in") : null);
     const parts = [
-      mine
-        ? h("span.entered", `You are in: #${mine.rank}, ${pointsText(mine.points)}. `)
-        : h("span", this.withdrawnLine() ?? (open ? "You are not in this tournament. " : "")),
-      open && !mine && !forAccounts ? h("button.primary#tournament-join", { type: "button", onclick: () => void this.join(t) }, "Join") : null,
+      mine ? h("span.entered", msg("tournament.in", { rank: mine.rank, points: pointsText(mine.points) }), " ") : h("span", line, line ? " " : null),
+      open && !mine && !forAccounts ? h("button.primary#tournament-join", { type: "button", onclick: () => void this.join(t) }, msg("tournaments.join")) : null,
       open && !mine && forAccounts ? h("span.rated-note#tournament-account-needed", ...this.needAccount()) : null,
-      open && mine ? h("button#tournament-withdraw", { type: "button", onclick: () => void this.withdraw(t) }, "Withdraw") : null,
+      open && mine ? h("button#tournament-withdraw", { type: "button", onclick: () => void this.withdraw(t) }, msg("tournament.withdraw")) : null,
     ];
     this.entry.replaceChildren(...parts.filter((part): part is HTMLElement => part !== null));
     this.standingsHost.replaceChildren(standingsTable(this.standings, this.session.playerId));
   }
 
-  private withdrawnLine(): string | null {
+  private withdrawnLine(): Message | null {
     const gone = this.withdrawn();
-    return gone ? `You withdrew (#${gone.rank}, ${pointsText(gone.points)} kept). ` : null;
+    return gone ? msg("tournament.withdrew", { rank: gone.rank, points: pointsText(gone.points) }) : null;
   }
 
   private tick(): void {
     const t = this.standings?.tournament;
-    if (t) this.time.textContent = timeText(t);
+    if (t) setText(this.time, timeText(t));
   }
 
   private async loadGames(): Promise<void> {
@@ -141,71 +151,71 @@ export class TournamentPage {
       const mine = record.games.filter((g) => g.playerIds.includes(this.session.playerId));
       this.liveHost.replaceChildren(liveGames(record.games, names, (matchId) => this.actions.watch(matchId)) ?? "");
       this.gamesHost.replaceChildren(
-        mine.length ? h("ol.game-list", mine.map((g) => h("li", { "data-match": g.matchId }, this.gameLine(g, names)))) : h("p", "No games yet."),
+        mine.length ? h("ol.game-list", mine.map((g) => h("li", { "data-match": g.matchId }, this.gameLine(g, names)))) : h("p", msg("tournament.no_games")),
       );
     } catch {
       // the standings still show; the list comes with the next update
     }
   }
 
-  private gameLine(g: TournamentGame, names: Map<string, Named>): string {
+  private gameLine(g: TournamentGame, names: Map<string, Named>): Message {
     const seat = g.playerIds.indexOf(this.session.playerId);
     const opponent = playerName(names.get(g.playerIds[1 - seat] ?? ""));
     const result =
       g.status === GameStatus.PLAYING
-        ? "playing now"
+        ? "tournament.game.playing"
         : g.status === GameStatus.FINISHED
           ? g.winner === seat
-            ? "won"
-            : "lost"
+            ? "tournament.game.won"
+            : "tournament.game.lost"
           : g.status === GameStatus.VOIDED
-            ? "void (counts for nobody)"
-            : "abandoned (counts for nobody)";
-    return `vs ${opponent}: ${result}`;
+            ? "tournament.game.void"
+            : "tournament.game.abandoned";
+    return msg("tournament.game_line", { opponent, result: msg(result) });
   }
 
   private async join(t: Tournament): Promise<void> {
     try {
       this.actions.joined(await arena.joinTournament({ tournamentId: t.tournamentId }));
-      this.say("Joined: your games start by themselves while the tournament runs.");
+      this.say(msg("tournament.joined"));
     } catch (error) {
       const why = refusal(error);
       if (why.reason === ACCOUNT_NEEDED) this.status.replaceChildren(...this.needAccount("status-sign-up"));
-      else this.say(`Could not join: ${explain(why)}`);
+      else this.say(msg("tournaments.could_not_join", { detail: explain(why) }));
     }
   }
 
   /** A guest told that a rated tournament is for accounts, with the Sign up that keeps its games. */
-  private needAccount(id = "tournament-sign-up"): (string | HTMLElement)[] {
+  private needAccount(id = "tournament-sign-up"): (string | Node)[] {
     return accountNeeded("join", id, () => this.actions.keepGames());
   }
 
   private async withdraw(t: Tournament): Promise<void> {
     try {
       this.actions.withdrew(await arena.withdrawTournament({ tournamentId: t.tournamentId }));
-      this.say("Withdrawn: you will not be paired again (your points stay).");
+      this.say(msg("tournament.withdrawn"));
     } catch (error) {
-      this.say(`Could not withdraw: ${explain(refusal(error))}`);
+      this.say(msg("tournament.could_not_withdraw", { detail: explain(refusal(error)) }));
     }
   }
 
-  private say(text: string): void {
-    this.status.replaceChildren(text);
+  private say(words: Words): void {
+    setText(this.status, words);
   }
 }
 
 export function standingsTable(standings: Standings, me = ""): HTMLElement {
   return h(
     "table.ladder.standings-table",
-    h("caption", `${standings.tournament?.name ?? ""}: standings`),
-    h("thead", h("tr", h("th", "#"), h("th", "Player"), h("th", "Points"), h("th", "Games"), h("th", "Sheet"))),
+    h("caption", msg("tournament.standings_caption", { name: standings.tournament?.name ?? "" })),
+    h("thead", h("tr", h("th", msg("table.rank")), h("th", msg("table.player")), h("th", msg("table.points")), h("th", msg("table.games")), h("th", msg("table.sheet")))),
     h(
       "tbody",
       standings.standings.map((s) =>
         h(
           `tr${s.playerId === me ? ".me" : ""}`,
           h("td", String(s.rank)),
-          h("td.ladder-name", playerNameShown(s), `${s.onFire ? " 🔥" : ""}${s.playing ? " (playing)" : ""}${s.withdrawn ? " (withdrawn)" : ""}`),
+          h("td.ladder-name", playerNameShown(s), s.onFire ? " 🔥" : null, s.playing ? [" ", msg("tournament.playing")] : null, s.withdrawn ? [" ", msg("tournament.withdrawn_mark")] : null),
           h("td", String(s.points)),
           h("td", String(s.games)),
           h("td", s.scoresheet),
