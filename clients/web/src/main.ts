@@ -8,7 +8,7 @@ import { DevicesPage } from "./devices";
 import { h } from "./dom";
 import { chosenLanguage, languageMenu } from "./i18n/choice";
 import { relabel } from "./i18n/live";
-import { msg, t, useLanguage, type Words } from "./i18n/messages";
+import { msg, t, useLanguage, type Catalog, type Words } from "./i18n/messages";
 import { TournamentBar, TournamentFollower, pointsText } from "./following";
 import { Status } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import { Game } from "./gen/photofinish/game/v1/game_pb";
@@ -302,6 +302,10 @@ window.__pf = {
   },
   refresh: () => tokens.refreshNow(), // as if the access token had been refused
   refreshes: () => tokens.refreshes, // each refresh this tab made or took from another
+  // A language made up by a test (a catalog transformed from English): every word shown
+  // must change with it, and the screen must stay as it is.
+  language: (code: string, dir: "ltr" | "rtl", catalog: Catalog) =>
+    useLanguage({ code, name: code, dir, locale: "en", load: async () => catalog }).then(languageChanged),
 };
 addEventListener("hashchange", () => {
   const session = loadSession();
