@@ -148,6 +148,8 @@ async def test_the_menu_the_choice_and_a_first_visit(arena: Arena) -> None:
 
 async def test_every_word_changes_with_the_language_and_the_match_goes_on(arena: Arena) -> None:
     page = await new_page(arena.browser, arena.url)
+    missing: list[str] = []  # a key a catalog lacks is said on the console (messages.ts)
+    page.on("console", lambda m: missing.append(m.text) if m.text.startswith("i18n:") else None)
     await use_test_language(page)
     assert await html(page) == {"lang": TEST_LANGUAGE, "dir": "rtl"}
     await assert_all_from_catalog(page, [])
@@ -207,4 +209,5 @@ async def test_every_word_changes_with_the_language_and_the_match_goes_on(arena:
     assert await page.inner_text(".bid-table .rules-help summary") == (
         "Rules help (the clock keeps running)"
     )
+    assert not missing, missing
     await page.context.close()
