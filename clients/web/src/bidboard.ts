@@ -5,7 +5,7 @@
 // each into a corner of its own: left arm down, down branch right, right arm up, up branch left.
 import { create } from "@bufbuild/protobuf";
 import { h } from "./dom";
-import { msg } from "./i18n/messages";
+import { msg, type Key, type Message } from "./i18n/messages";
 import { BidBoardSchema, PlacementSchema, TilePort, type BidBoard, type End, type OpenPoint, type Tile } from "./gen/photofinish/game/v1/bid_pb";
 import { tileFace } from "./tiles";
 
@@ -34,6 +34,21 @@ const PORT_DIRECTION: Partial<Record<TilePort, Direction>> = {
   [TilePort.BRANCH_A]: "up",
   [TilePort.BRANCH_B]: "down",
 };
+
+const PORT_NAMES: Partial<Record<TilePort, Key>> = {
+  [TilePort.LOW]: "bid.port.low",
+  [TilePort.HIGH]: "bid.port.high",
+  [TilePort.STRAIGHT_A]: "bid.port.straight_a",
+  [TilePort.STRAIGHT_B]: "bid.port.straight_b",
+  [TilePort.BRANCH_A]: "bid.port.branch_a",
+  [TilePort.BRANCH_B]: "bid.port.branch_b",
+};
+
+/** An end in words, as the engine writes it ("[3|5]:low"), its port named by the catalog. */
+export function endName(end: End): Message | string {
+  const port = PORT_NAMES[end.port];
+  return port && end.tile ? msg("bid.end", { tile: end.tile.text, port: msg(port) }) : end.text;
+}
 
 function innerHalf(tile: Tile, port: TilePort): number {
   if (port === TilePort.HIGH) return Math.max(tile.low, tile.high);
@@ -119,7 +134,7 @@ export function layBoard(board: BidBoard | undefined, openPoints: OpenPoint[], s
       {
         type: "button",
         "data-end": id,
-        "aria-label": msg("bid.open_end", { end: id, value: point.value }),
+        "aria-label": msg("bid.open_end", { end: point.end ? endName(point.end) : id, value: point.value }),
         disabled: !legal,
         onclick: () => slots.onEnd(id),
       },

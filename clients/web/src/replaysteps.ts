@@ -1,5 +1,6 @@
 // A replay step's facts as a person reads them: what the log entry says happened, when by
 // the server's stamps (ms since the match opened), a race with both stamps, a decision's time.
+import { endName } from "./bidboard";
 import { h } from "./dom";
 import { EntryKind, type LogEntry, type RaceRecord } from "./gen/photofinish/arbitration/v1/log_pb";
 import type { DecisionTime as StepTime } from "./gen/photofinish/arbitration/v1/replay_pb";
@@ -42,7 +43,7 @@ export function commandText(command: Command | undefined, landed = ""): Words {
   }
   if (kind.case === "bid") {
     const c = kind.value.kind;
-    if (c.case === "play") return c.value.end ? msg("replay.cmd.bid_play", { tile: c.value.tile?.text ?? "?", end: c.value.end.text }) : msg("replay.cmd.bid_open", { tile: c.value.tile?.text ?? "?" });
+    if (c.case === "play") return c.value.end ? msg("replay.cmd.bid_play", { tile: c.value.tile?.text ?? "?", end: endName(c.value.end) }) : msg("replay.cmd.bid_open", { tile: c.value.tile?.text ?? "?" });
     if (c.case === "bid") return msg("replay.cmd.bid", { amount: c.value.amount });
     const key = BID_COMMANDS[c.case ?? "ready"];
     return key ? msg(key) : "?";

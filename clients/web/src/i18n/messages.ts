@@ -11,7 +11,7 @@ export type Catalog = Partial<Record<Key, string>>;
 
 /** A message's value: text, a figure, a date, another message, a node (rich messages), or a
  * function giving text when the message is formatted (a figure in the locale of that moment). */
-export type Value = string | number | Date | Message | Node | (() => string);
+export type Value = string | number | Message | Node | (() => string);
 export type Values = Record<string, Value>;
 
 /** A key and its values, formatted when it is shown. */
@@ -74,9 +74,9 @@ function formatter(key: Key): IntlMessageFormat {
 
 /** The values as the formatter takes them: messages formatted, functions called, text isolated
  * in a right-to-left language (a Latin name or "[3|5]" keeps its order inside Arabic). */
-function resolved(values: Values): Record<string, string | number | Date | Node> {
+function resolved(values: Values): Record<string, string | number | Node> {
   const isolate = language.dir === "rtl";
-  const out: Record<string, string | number | Date | Node> = {};
+  const out: Record<string, string | number | Node> = {};
   for (const [name, value] of Object.entries(values)) {
     if (value instanceof Message) out[name] = textOf(value);
     else if (typeof value === "function") out[name] = isolate ? FIRST_STRONG_ISOLATE + value() + POP_ISOLATE : value();
