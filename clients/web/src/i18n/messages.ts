@@ -9,7 +9,7 @@ import { ENGLISH, type Language } from "./languages";
 export type Key = keyof typeof en;
 export type Catalog = Partial<Record<Key, string>>;
 
-/** A message's value: text, a figure, a date, another message, a node (rich messages), or a
+/** A message's value: text, a figure, another message, a node (rich messages), or a
  * function giving text when the message is formatted (a figure in the locale of that moment). */
 export type Value = string | number | Message | Node | (() => string);
 export type Values = Record<string, Value>;
