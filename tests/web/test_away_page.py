@@ -22,6 +22,7 @@ from photofinish.game.v1 import game_pb2, spit_pb2
 from services.stack.stack import StackConfig, run_stack
 from tests.web.browser import chromium, new_page, screenshot, sign_up_new
 from tests.web.conftest import Arena
+from tests.web.test_accounts import ann_moves
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -82,7 +83,8 @@ async def ben_moves(
     seat: int,
 ) -> None:
     """Ben plays a card once he has one that fits; until then Ann plays hers from the page
-    (a stock card, then a centre pile), and when nobody can go on Ben spits."""
+    (a stock card, then a centre pile) or uncovers one (a move into an empty space: while
+    she can, nobody is blocked and no spit comes), and when nobody can go on Ben spits."""
     while True:
         if update.decision.gate == game_pb2.GATE_SPIT:  # blocked: Ben spits (a gate command)
             with contextlib.suppress(CallError):  # not_blocked: the spit came already
@@ -91,9 +93,7 @@ async def ben_moves(
             if (play := a_play(update, seat)) is not None:
                 await ben.submit(update.match_id, seat, play)
                 return
-            if (hers := a_play(update, 1 - seat)) is not None:
-                await page.click(f"[data-stock='{hers.spit.play.stock}'] .card")
-                await page.click(f"[data-pile='{hers.spit.play.pile}']")
+            await ann_moves(page)
         update = await asyncio.wait_for(anext(watching), AWAY_WAIT_MS / 1000)
 
 
