@@ -42,7 +42,7 @@ from tests.web.browser import (
 )
 from tests.web.conftest import THINK_SCALE, Arena
 from tests.web.test_accessibility import small_targets
-from tests.web.test_replay import adjacent, latest, spit
+from tests.web.test_replay import adjacent, latest, spit, uncovering
 from tests.web.test_spit import next_move, spit_view
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -158,10 +158,7 @@ async def ben_plays_a_card(ben: ArenaClient, match_id: str, seat: int, ann: Page
                             return
             # No card fits: a move into an empty space, uncovering a card, is a move too
             # (and while Ben can make one, nobody is blocked and no spit comes).
-            empty = [i for i, s in enumerate(stock) if not s.HasField("top")]
-            covering = [i for i, s in enumerate(stock) if s.HasField("top") and s.hidden > 0]
-            if empty and covering:
-                move = spit_pb2.SpitMove(src=covering[0], dst=empty[0])
+            if (move := uncovering(view, seat)) is not None:
                 with contextlib.suppress(CallError):
                     await ben.submit(match_id, seat, spit(move=move))
                     return

@@ -58,8 +58,23 @@ async def started_match(ann: ArenaClient, ben: ArenaClient) -> tuple[str, int, i
     return assignment.match_id, ann_seat, ben_seat
 
 
-async def unblock(ann: ArenaClient, match_id: str, ann_seat: int, view: spit_pb2.SpitView) -> None:
-    """Ann plays a card of hers that fits, if she has one (else nobody can: a spit is due)."""
+def uncovering(view: spit_pb2.SpitView, seat: int) -> spit_pb2.SpitMove | None:
+    """A move of ``seat``'s into an empty space that uncovers a card, if there is one."""
+    stock = view.sides[seat].stock
+    empty = [i for i, s in enumerate(stock) if not s.HasField("top")]
+    covering = [i for i, s in enumerate(stock) if s.HasField("top") and s.hidden > 0]
+    return spit_pb2.SpitMove(src=covering[0], dst=empty[0]) if empty and covering else None
+
+
+async def unblock(
+    players: tuple[ArenaClient, ArenaClient],
+    match_id: str,
+    seats: tuple[int, int],
+    view: spit_pb2.SpitView,
+) -> None:
+    """Ann plays a card of hers that fits, if she has one; else she or Ben uncovers a card
+    (while someone can, nobody is blocked and no spit comes); else a spit is due."""
+    (ann, ben), (ann_seat, ben_seat) = players, seats
     for stock, s in enumerate(view.sides[ann_seat].stock):
         for pile, c in enumerate(view.centre):
             if s.HasField("top") and c.HasField("top") and adjacent(s.top.rank, c.top.rank):
@@ -67,6 +82,11 @@ async def unblock(ann: ArenaClient, match_id: str, ann_seat: int, view: spit_pb2
                 with contextlib.suppress(CallError):
                     await ann.submit(match_id, ann_seat, spit(play=play))
                 return
+    for player, seat in ((ann, ann_seat), (ben, ben_seat)):
+        if (move := uncovering(view, seat)) is not None:
+            with contextlib.suppress(CallError):
+                await player.submit(match_id, seat, spit(move=move))
+            return
     await asyncio.sleep(0.3)
 
 
@@ -94,7 +114,7 @@ async def race(ann: ArenaClient, ben: ArenaClient, match_id: str, seats: tuple[i
                 await ben.submit(match_id, ben_seat, spit(spit=spit_pb2.SpitSpit()))
             continue
         if not ben_plays or not ann_stock:
-            await unblock(ann, match_id, ann_seat, view)  # Ann plays, so that Ben may
+            await unblock((ann, ben), match_id, seats, view)  # so that Ben may play
             continue
         stock, pile = ben_plays[0]
         onto = view.centre[pile].top.rank
