@@ -130,3 +130,15 @@ def _touch(path: Path) -> str:
     path.write_text("")
     os.chmod(path, 0o755)
     return ""
+
+
+def test_a_font_is_found_by_its_family_and_language() -> None:
+    """DejaVu (on every machine of this kind) covers English; a family nobody installed is
+    missing with what was looked for; the browser stage names the Noto fonts' packages."""
+    found = needs.font("DejaVu Sans", "en")()
+    assert found.ok and found.detail.endswith(".ttf"), found
+    absent = needs.font("PF No Such Family", "ar")()
+    assert absent == needs.Finding(False, "no font matches :family=PF No Such Family:lang=ar")
+    fonts = {need.name: need.package for need in NEEDS}
+    assert fonts["Noto Sans Arabic"] == "fonts-noto-core"
+    assert fonts["Noto Sans CJK KR"] == "fonts-noto-cjk"

@@ -66,6 +66,22 @@ def program(command: str) -> Callable[[], Finding]:
     return probe
 
 
+def font(family: str, language: str) -> Callable[[], Finding]:
+    """Probe: fontconfig knows ``family`` and it covers ``language`` (ISO 639), so the
+    browser draws that language's letters, the same on every machine, not boxes."""
+
+    def probe() -> Finding:
+        if shutil.which("fc-list") is None:
+            return Finding(False, "fc-list (fontconfig) not on PATH")
+        pattern = f":family={family}:lang={language}"
+        command = ["fc-list", "--format", "%{file}\n", pattern]
+        listed = subprocess.run(command, capture_output=True, text=True, check=False)
+        files = sorted(line for line in listed.stdout.splitlines() if line)
+        return Finding(bool(files), files[0] if files else f"no font matches {pattern}")
+
+    return probe
+
+
 def file(path: str) -> Callable[[], Finding]:
     """Probe: an executable at ``path`` (helpers that live off PATH, like netavark)."""
 
@@ -188,6 +204,9 @@ NEEDS: tuple[Need, ...] = (
     Need("kubectl", program("kubectl"), (UNIT,), "kubectl"),
     Need("promtool", program("promtool"), (UNIT,), "prometheus"),
     Need("chromium", file("/usr/bin/chromium"), (BROWSER,), "chromium"),
+    # The page in Arabic and Korean: screenshots show their letters, not boxes.
+    Need("Noto Sans Arabic", font("Noto Sans Arabic", "ar"), (BROWSER,), "fonts-noto-core"),
+    Need("Noto Sans CJK KR", font("Noto Sans CJK KR", "ko"), (BROWSER,), "fonts-noto-cjk"),
     Need("podman", program("podman"), (DEPLOY,), "podman"),
     Need("runc", program("runc"), (DEPLOY,), "runc"),
     Need("netavark", file(f"{PODMAN_HELPERS}/netavark"), (DEPLOY,), "netavark"),
