@@ -32,7 +32,6 @@ from tests.web.browser import (
     PHONE,
     WAIT_MS,
     chromium,
-    click_if_reachable,
     click_if_shown,
     last_update,
     new_page,
@@ -43,7 +42,7 @@ from tests.web.browser import (
 from tests.web.conftest import THINK_SCALE, Arena
 from tests.web.test_accessibility import small_targets
 from tests.web.test_replay import adjacent, latest, spit, uncovering
-from tests.web.test_spit import next_move, spit_view
+from tests.web.test_spit import take_next_move
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -121,20 +120,6 @@ async def my_games(page: Page) -> list[list[str]]:
     return games
 
 
-async def ann_moves(ann: Page) -> None:
-    """Ann's page plays a card (or uncovers one): nobody is stuck while she can, so no
-    spit comes to give Ben a card that fits."""
-    update = await last_update(ann)
-    move = next_move(spit_view(update), update["seat"]) if update else None
-    if move is not None:
-        kind, first, second = move
-        if await click_if_reachable(ann, f"[data-stock='{first}'] .card"):
-            target = (
-                f"[data-pile='{second}']" if kind == "play" else f"[data-stock='{second}'] .card"
-            )
-            await click_if_reachable(ann, target)
-
-
 async def ben_plays_a_card(ben: ArenaClient, match_id: str, seat: int, ann: Page) -> None:
     """Ben plays one card, Ann's page pressing Ready (and Spit, and playing) as needed: then
     his resignation is a loss, not an abort (docs/ratings.md)."""
@@ -162,7 +147,7 @@ async def ben_plays_a_card(ben: ArenaClient, match_id: str, seat: int, ann: Page
                 with contextlib.suppress(CallError):
                     await ben.submit(match_id, seat, spit(move=move))
                     return
-            await ann_moves(ann)
+            await take_next_move(ann)  # nobody is stuck while she can: no spit comes
         if command is not None:
             with contextlib.suppress(CallError):
                 await ben.submit(match_id, seat, game_pb2.Command(spit=command))

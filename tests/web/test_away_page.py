@@ -22,7 +22,7 @@ from photofinish.game.v1 import game_pb2, spit_pb2
 from services.stack.stack import StackConfig, run_stack
 from tests.web.browser import chromium, new_page, screenshot, sign_up_new
 from tests.web.conftest import Arena
-from tests.web.test_accounts import ann_moves
+from tests.web.test_spit import take_next_move
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -93,7 +93,7 @@ async def ben_moves(
             if (play := a_play(update, seat)) is not None:
                 await ben.submit(update.match_id, seat, play)
                 return
-            await ann_moves(page)
+            await take_next_move(page)
         update = await asyncio.wait_for(anext(watching), AWAY_WAIT_MS / 1000)
 
 

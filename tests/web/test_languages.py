@@ -19,6 +19,7 @@ from playwright.async_api import Page
 from tests.web.axe import assert_accessible
 from tests.web.browser import click_if_shown, last_update, new_page, resign, screenshot, sign_in
 from tests.web.conftest import Arena
+from tests.web.test_spit import take_next_move
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -101,13 +102,15 @@ async def assert_all_from_catalog(page: Page, data: list[str]) -> None:
 
 
 async def newer_update(page: Page, seq: str) -> dict[str, Any]:
-    """The first update newer than ``seq``; a spit due meanwhile is spat (the computer
-    waits for it, and nothing else would move)."""
+    """The first update newer than ``seq``. The page plays its next move (a card, or one
+    uncovered), or spits when one is due: the computer may have no card that fits, and
+    then nothing moves until the player does."""
     for _ in range(NEWER_ATTEMPTS):
         update = await last_update(page)
         if update is not None and update["seq"] != seq:
             return update
-        await click_if_shown(page, "#spit")
+        if not await click_if_shown(page, "#spit"):
+            await take_next_move(page)
         await page.wait_for_timeout(NEWER_PAUSE_MS)
     raise AssertionError(f"no update after seq {seq}")
 

@@ -51,6 +51,22 @@ def next_move(view: dict[str, Any], seat: int) -> tuple[str, int, int] | None:
     return None
 
 
+async def take_next_move(page: Page, move: tuple[str, int, int] | None = None) -> None:
+    """The page plays a card, or uncovers one into an empty space (``move``, else its next
+    move now), by two clicks. The round can end between the look and a click, its panel
+    over the table: then nothing is clicked and the caller looks again."""
+    if move is None:
+        update = await last_update(page)
+        move = next_move(spit_view(update), update["seat"]) if update else None
+    if move is not None:
+        kind, first, second = move
+        if await click_if_reachable(page, f"[data-stock='{first}'] .card"):
+            target = (
+                f"[data-pile='{second}']" if kind == "play" else f"[data-stock='{second}'] .card"
+            )
+            await click_if_reachable(page, target)
+
+
 async def wait_for_change(page: Page, seq: str) -> None:
     """Wait until the page holds a newer update than ``seq`` (or a race notice)."""
     await page.wait_for_function(
@@ -103,11 +119,7 @@ async def test_a_whole_spit_match_against_the_easy_computer_with_a_pause(arena: 
                 await page.keyboard.press("ArrowLeft" if second == 0 else "ArrowRight")
                 played_by_key = True
             else:
-                # The round can end between the look and a click, its panel over the table:
-                # then nothing is clicked and the loop looks again.
-                pile, space = f"[data-pile='{second}']", f"[data-stock='{second}'] .card"
-                if await click_if_reachable(page, f"[data-stock='{first}'] .card"):
-                    await click_if_reachable(page, pile if kind == "play" else space)
+                await take_next_move(page, move)
         try:
             await wait_for_change(page, seq)
         except Exception:
