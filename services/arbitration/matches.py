@@ -9,6 +9,7 @@ same one the referee stamps with.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable, Iterator
@@ -75,6 +76,7 @@ class Matches:
         )
         self._timers = timers
         self._live: dict[str, Match] = {}
+        self._arriving: set[str] = set()
         # In play only: a finished match kept for late readers is not a live one (/ops).
         LIVE_MATCHES.set_function(self.live_count)
         self._workers: dict[str, asyncio.Task[None]] = {}
@@ -86,9 +88,23 @@ class Matches:
             Rejection: NOT_FOUND when this instance holds no such match.
         """
         match = self._live.get(match_id)
+        if match is None and match_id in self._arriving:
+            # Claimed here, its log still being read: the gateway already routes to this
+            # instance, and "no such match" would end a player's stream for good.
+            why = f"match {match_id!r} is being taken over here: try again in a moment"
+            raise Rejection(grpc.StatusCode.UNAVAILABLE, "match_arriving", why)
         if match is None:
             raise Rejection(grpc.StatusCode.NOT_FOUND, "unknown_match", f"no match {match_id!r}")
         return match
+
+    @contextlib.contextmanager
+    def arriving(self, match_id: str) -> Iterator[None]:
+        """Mark ``match_id`` as being taken over here, from its claim until it is held."""
+        self._arriving.add(match_id)
+        try:
+            yield
+        finally:
+            self._arriving.discard(match_id)
 
     def find(self, match_id: str) -> Match | None:
         """Return the match if this instance holds it."""

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from typing import NamedTuple
 
 from services.arbitration import record
 from services.arbitration.faults import Fault, FaultKind
-from services.arbitration.match import FaultNotice
+from services.arbitration.match import FaultNotice, Match
 from services.arbitration.matches import Matches
 from services.arbitration.matchlog import entries
+from services.arbitration.matchlog.reader import Stored
+from services.arbitration.matchlog.writer import LogWriter, Superseded
 from services.arbitration.metrics import TIMING_FAULTS
 from services.arbitration.placement import Placement
 from services.arbitration.restoring import restore
@@ -43,8 +47,9 @@ class Takeover:
         resumed = 0
         for match_id, owner in self._placement.mine().items():
             # Claimed again so that an instance adopting it at this very moment loses.
-            if await self._placement.claim(match_id, owner):
-                resumed += await self._resume(match_id, FaultKind.ARBITRATION_RESTART)
+            with self._matches.arriving(match_id):
+                if await self._placement.claim(match_id, owner):
+                    resumed += await self._resume(match_id, FaultKind.ARBITRATION_RESTART)
         return resumed
 
     async def adopt_orphans(self, every_s: float) -> None:
@@ -61,8 +66,9 @@ class Takeover:
                 for match_id, owner in orphans.items():
                     if self._matches.find(match_id) is not None:
                         continue  # held here already
-                    if await self._placement.claim(match_id, owner):
-                        await self._resume(match_id, FaultKind.ARBITRATION_FAILOVER)
+                    with self._matches.arriving(match_id):
+                        if await self._placement.claim(match_id, owner):
+                            await self._resume(match_id, FaultKind.ARBITRATION_FAILOVER)
             except Exception as error:  # NATS trouble: look again next time
                 log.warning("adoption round failed", extra={"fields": {"why": repr(error)}})
 
@@ -83,23 +89,16 @@ class Takeover:
     async def _resume(self, match_id: str, kind: FaultKind) -> int:
         """Run a match from its log here; return 1, or 0 when there is none to run."""
         log_writer = self._matches.log_writer
-        stored = await log_writer.read(match_id)
-        match = record.rebuilt(stored.entries)
-        if match is None or match.closed:
+        fenced = await fence(log_writer, match_id, self._matches.instance, self._matches.now)
+        if fenced is None or fenced.match.closed:
             # Over, or never opened: nothing to run. A result may not have gone out before
             # the owner stopped: it goes again (the results stream drops a repeat). The
             # owner record goes, so the gateway stops routing to an owner not coming back.
-            if match is not None:
-                await self._matches.publish_result(match)
+            if fenced is not None:
+                await self._matches.publish_result(fenced.match)
             await self._placement.release(match_id)
             return 0
-        last_alive_ns = match.opened_ns + stored.entries[-1].stamp_ns
-        now_ns = self._matches.now()
-        log_writer.resume(match_id, stored)
-        # Logged before anything runs: an old owner that wakes up is fenced off.
-        await log_writer.append(
-            match, entries.taken_over_entry(match, self._matches.instance, now_ns)
-        )
+        match, stored, last_alive_ns, now_ns = fenced
         await restore(self._matches.rules, log_writer, match, stored.entries)
         outage = Fault(kind, last_alive_ns, now_ns)
         TIMING_FAULTS.labels(outage.kind.value).inc()
@@ -110,3 +109,48 @@ class Takeover:
             extra={"fields": {"match": match_id, "seq": match.seq, "how": kind.value}},
         )
         return 1
+
+
+FENCE_ATTEMPTS = 5
+
+
+class Fenced(NamedTuple):
+    """A match taken over: rebuilt from its log, which now ends in this instance's fence
+    (unless the match was closed already), and when it was last alive before."""
+
+    match: Match
+    stored: Stored
+    last_alive_ns: int
+    now_ns: int
+
+
+async def fence(
+    log_writer: LogWriter, match_id: str, instance: str, now: Callable[[], int]
+) -> Fenced | None:
+    """Read the match's log and append a TAKEN_OVER entry after its last one, which fences
+    the old owner off; return the match, or None when the log has no header.
+
+    The old owner, woken from a stall, may append between the read and the fence (it has
+    not yet seen that the match moved). Its entry stands, as its players saw it: the log
+    is read again and the fence goes after it.
+
+    Raises:
+        Superseded: the log kept moving for FENCE_ATTEMPTS reads (the old owner is alive
+            and has not let go); the next adoption round looks again.
+    """
+    for _ in range(FENCE_ATTEMPTS):
+        stored = await log_writer.read(match_id)
+        match = record.rebuilt(stored.entries)
+        if match is None or match.closed:
+            return None if match is None else Fenced(match, stored, 0, 0)
+        last_alive_ns = match.opened_ns + stored.entries[-1].stamp_ns
+        now_ns = now()
+        log_writer.resume(match_id, stored)
+        try:
+            # Logged before anything runs: an old owner that wakes up is fenced off.
+            await log_writer.append(match, entries.taken_over_entry(match, instance, now_ns))
+        except Superseded:
+            log.warning("log moved on under a takeover", extra={"fields": {"match": match_id}})
+            continue
+        return Fenced(match, stored, last_alive_ns, now_ns)
+    raise Superseded(match_id)

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+
+import grpc
+import pytest
 
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.arbitration.matchlog import entries
-from services.arbitration.matchlog.writer import LogWriter, MemoryStore
+from services.arbitration.matchlog.reader import Stored
+from services.arbitration.matchlog.writer import LogWriter, MemoryStore, Superseded
+from services.arbitration.takeover import FENCE_ATTEMPTS, fence
 from services.common.rejection import Rejection
 from tests.arbitration.harness import Table
 
@@ -140,4 +146,80 @@ async def test_an_owner_that_was_taken_over_is_fenced_off_and_shows_nothing() ->
     assert table.matches.find(match_id) is None  # the worker ended: the match is let go
     assert len(table.outbox.sent) == shown
     assert [e.kind for e in store.entries(match_id)][-1] == log_pb2.ENTRY_KIND_TAKEN_OVER
+    await table.close()
+
+
+class OwnerWakesAtRead(MemoryStore):
+    """The old owner, woken from a stall, appends right after the successor's first read,
+    as it may before it sees that the match moved: ``wake`` is its append."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.wake: Callable[[], Awaitable[None]] | None = None
+
+    async def read(self, match_id: str) -> Stored:
+        stored = await super().read(match_id)
+        if self.wake is not None:
+            wake, self.wake = self.wake, None
+            await wake()
+        return stored
+
+
+async def test_a_takeover_fences_after_what_the_woken_owner_appended_meanwhile() -> None:
+    store = OwnerWakesAtRead()
+    table = await opened_table(store)
+    await table.submit(0, READY)
+    match_id = table.match.match_id
+
+    async def old_owner_appends() -> None:
+        await table.submit(1, READY)
+
+    store.wake = old_owner_appends
+    fenced = await fence(LogWriter(store, "successor"), match_id, "successor", lambda: 7)
+    kinds = [e.kind for e in store.entries(match_id)]
+    # The old owner's Ready stands (its players saw it); the fence comes after it, once.
+    assert kinds == [
+        log_pb2.ENTRY_KIND_OPENED,
+        log_pb2.ENTRY_KIND_ACCEPTED,
+        log_pb2.ENTRY_KIND_ACCEPTED,
+        log_pb2.ENTRY_KIND_TAKEN_OVER,
+    ]
+    assert fenced is not None and fenced.match.seq == table.match.seq
+    assert [e.index for e in fenced.stored.entries] == [0, 1, 2]
+    await table.close()
+
+
+async def test_a_takeover_gives_up_while_the_log_keeps_moving() -> None:
+    store = OwnerWakesAtRead()
+    table = await opened_table(store)
+    match_id = table.match.match_id
+
+    async def old_owner_appends() -> None:
+        store.wake = old_owner_appends  # at every read: an owner that never lets go
+        moved = entries.taken_over_entry(table.match, "old-owner", 5)
+        await table.log_writer.append(table.match, moved)
+
+    store.wake = old_owner_appends
+    with pytest.raises(Superseded):
+        await fence(LogWriter(store, "successor"), match_id, "successor", lambda: 7)
+    assert len(store.entries(match_id)) == 1 + FENCE_ATTEMPTS  # the successor added none
+    await table.close()
+
+
+async def test_a_match_being_taken_over_here_is_unavailable_for_a_moment_not_unknown() -> None:
+    """From its claim until it is held, the gateway already routes the match here: a
+    player's stream must be told to come back, not that the match does not exist."""
+    table = await opened_table(MemoryStore())
+    with table.matches.arriving("adopted"), pytest.raises(Rejection) as arriving:
+        table.matches.get("adopted")
+    assert (arriving.value.code, arriving.value.reason) == (
+        grpc.StatusCode.UNAVAILABLE,
+        "match_arriving",
+    )
+    with pytest.raises(Rejection) as unknown:
+        table.matches.get("adopted")
+    assert (unknown.value.code, unknown.value.reason) == (
+        grpc.StatusCode.NOT_FOUND,
+        "unknown_match",
+    )
     await table.close()
