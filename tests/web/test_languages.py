@@ -127,14 +127,28 @@ async def test_the_menu_the_choice_and_a_first_visit(arena: Arena) -> None:
     assert await html(page) == {"lang": "en", "dir": "ltr"}
     menu = page.get_by_label("Language")
     assert await menu.input_value() == "en"
-    assert await menu.locator("option").all_inner_texts() == ["English"]
+    assert await menu.locator("option").all_inner_texts() == ["English", "العربية", "한국어"]
     await assert_accessible(page)
     await sign_in(page, "Ann")
     assert await page.get_by_label("Language").is_visible()
     await assert_accessible(page)
+    await page.select_option("#language", "ar")  # kept across a reload
+    await page.reload()
+    assert await html(page) == {"lang": "ar", "dir": "rtl"}
     await page.select_option("#language", "en")
     assert await page.evaluate("localStorage.getItem('pf.language')") == "en"
     await page.context.close()
+
+    # A first visit follows the browser's languages: its primary subtag will do.
+    for locale, expected in (
+        ("ar-EG", {"lang": "ar", "dir": "rtl"}),
+        ("ko-KR", {"lang": "ko", "dir": "ltr"}),
+    ):
+        context = await arena.browser.new_context(locale=locale)
+        page = await context.new_page()
+        await page.goto(arena.url)
+        assert await html(page) == expected, locale
+        await context.close()
 
     # A browser asking for German, or a stored language the page no longer has: English.
     context = await arena.browser.new_context(locale="de-DE")

@@ -2,7 +2,9 @@
 // (catalogs/<code>.json, the English keys translated) and one line here; its `locale` is what
 // Intl formats its numbers, dates and plurals with.
 import type { Catalog } from "./messages";
+import ar from "./catalogs/ar.json";
 import en from "./catalogs/en.json";
+import ko from "./catalogs/ko.json";
 
 export interface Language {
   code: string; // a BCP 47 tag: <html lang>, the stored choice, navigator.languages matched to it
@@ -14,9 +16,11 @@ export interface Language {
 
 export const ENGLISH: Language = { code: "en", name: "English", dir: "ltr", locale: "en", load: async () => en };
 
-// ar and ko follow the same shape, e.g.
-//   { code: "ar", name: "العربية", dir: "rtl", locale: "ar-u-nu-latn", load: () => import("./catalogs/ar.json").then((m) => m.default) },
-export const LANGUAGES: readonly Language[] = [ENGLISH];
+export const LANGUAGES: readonly Language[] = [
+  ENGLISH,
+  { code: "ar", name: "العربية", dir: "rtl", locale: "ar-u-nu-latn", load: async () => ar },
+  { code: "ko", name: "한국어", dir: "ltr", locale: "ko", load: async () => ko },
+];
 
 /** The registered language of `code` (its primary subtag will do: "en-GB" is English), or null. */
 export function languageOf(code: string): Language | null {
