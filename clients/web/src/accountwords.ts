@@ -4,21 +4,12 @@
 import { explain, type Refusal } from "./api";
 import { h } from "./dom";
 import { wordsNode } from "./i18n/live";
-import { isKey, msg, type Message } from "./i18n/messages";
-
-/** "1 second", "12 seconds": a wait the server asked for, rounded up. */
-export function secondsText(ms: number): Message {
-  return msg("time.seconds", { count: Math.max(1, Math.ceil(ms / 1000)) });
-}
+import { isKey, msg, type Message, type Words } from "./i18n/messages";
 
 /** What went wrong with a sign-up, sign-in or sign-out, for the person who tried. */
-export function accountProblem(why: Refusal): Message {
-  const wait = secondsText(Number(why.metadata["retry_after_ms"] ?? "0"));
-  if (why.reason === "too_many_attempts") return msg("account.too_many_attempts", { wait });
-  if (why.reason === "rate_limited") return msg("account.rate_limited", { wait });
+export function accountProblem(why: Refusal): Words {
   if (!why.reason) return msg("account.unreachable");
-  const key = `account.problem.${why.reason}`;
-  return isKey(key) ? msg(key) : msg("account.problem", { detail: explain(why) });
+  return isKey(`reason.${why.reason}`) ? explain(why) : msg("account.problem", { detail: explain(why) });
 }
 
 export const SIGNED_OUT_EVERYWHERE = msg("account.signed_out_everywhere");

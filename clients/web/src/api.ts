@@ -1,13 +1,13 @@
 // The public API over gRPC-web (binary), with the session's token on every call (renewed
 // once when refused as expired).
-import { create, type Message, type MessageInitShape } from "@bufbuild/protobuf";
+import { create, type Message as ProtoMessage, type MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb";
 import { SubmitRequestSchema } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import { Arena } from "./gen/photofinish/client/v1/arena_pb";
 import type { CommandSchema } from "./gen/photofinish/game/v1/game_pb";
-import { msg, type Words } from "./i18n/messages";
+import { isKey, msg, type Message, type Words } from "./i18n/messages";
 
 export type ArenaClient = Client<typeof Arena>;
 
@@ -44,7 +44,7 @@ export function useTokens(source: TokenSource): void {
  */
 const bearer: Interceptor = (next) => async (request) => {
   if (UNSIGNED.has(request.method.name)) return next(request);
-  const messages: Message[] = [];
+  const messages: ProtoMessage[] = [];
   if (request.stream) for await (const message of request.message) messages.push(message);
   const send = async (token: string) => {
     if (token) request.header.set("authorization", `Bearer ${token}`);
@@ -101,13 +101,21 @@ export function refusal(error: unknown): Refusal {
   return result;
 }
 
+/** "1 second", "12 seconds": a wait the server asked for, rounded up. */
+export function secondsText(ms: number): Message {
+  return msg("time.seconds", { count: Math.max(1, Math.ceil(ms / 1000)) });
+}
+
 /**
- * The refusal in words for a person: the server's own sentence (it begins with the
- * reason, "reason: sentence", which is shown once, in brackets, after it), or, with no
- * reason, what the connection said.
+ * The refusal in words for a person: its reason's message in the page's language
+ * (`reason.<code>`, every reason the server gives has one), or, for a reason this page does
+ * not know yet, the server's own sentence with the reason after it; with no reason, what the
+ * connection said.
  */
 export function explain(why: Refusal): Words {
   if (!why.reason) return why.message || msg("api.unreachable");
+  const key = `reason.${why.reason}`;
+  if (isKey(key)) return msg(key, { wait: secondsText(Number(why.metadata["retry_after_ms"] ?? "0")) });
   const prefix = `${why.reason}: `;
   const sentence = why.message.startsWith(prefix) ? why.message.slice(prefix.length) : why.message;
   return sentence ? msg("api.refused", { sentence, reason: why.reason }) : why.reason;

@@ -17,6 +17,7 @@ import { choose, newest, type Screen } from "./perspective";
 import { PlaySocket, SocketClosed } from "./play";
 import { isTokenRefusal, tokens } from "./session";
 import type { CurrentMatch, Session } from "./store";
+import { voidWords } from "./voids";
 
 export type Command = MessageInitShape<typeof CommandSchema>;
 
@@ -335,7 +336,7 @@ export class MatchView {
     const parts: HTMLElement[] = [];
     if (last.status === Status.VOIDED) {
       const words = VOIDS[last.voidKind];
-      parts.push(h("h3", msg(words?.title ?? "end.void")), h("p.void-reason", voidReason(last.voidReason)));
+      parts.push(h("h3", msg(words?.title ?? "end.void")), h("p.void-reason", voidReason(last.voidReason, last.voidKind)));
       parts.push(h("p.void-explained", msg(words?.text ?? "end.void_text")));
     } else {
       const winner = last.outcome?.winner ?? -1;
@@ -463,9 +464,9 @@ export function gameName(game: number): Words {
   return game === Game.SPIT ? msg("game.spit") : game === Game.BID ? msg("game.bid") : "?";
 }
 
-/** "Reason: …" of a void, the server's reason (a code it gives) or "not given". */
-export function voidReason(reason: string): Message {
-  return msg("end.void_reason", { reason: reason || msg("end.not_given") });
+/** "Reason: …" of a void, in words from its kind (or the server's sentence), or "not given". */
+export function voidReason(sentence: string, kind = ""): Message {
+  return msg("end.void_reason", { reason: voidWords(sentence, kind) });
 }
 
 /** "Ann won: on time." (or "Ann won." when the termination is unknown). */
@@ -476,7 +477,7 @@ export function outcomeText(name: Words, termination: Termination | undefined): 
 
 /** Why a finished match moved no rating: void, over the pair's daily cap, or unrated. */
 function noRatingChange(entry: HistoryEntry): Message {
-  if (entry.voidReason) return msg("end.no_rating_void", { reason: entry.voidReason });
-  if (entry.uncountedReason) return msg("end.no_rating_uncounted", { reason: entry.uncountedReason });
+  if (entry.voidReason) return msg("end.no_rating_void", { reason: voidWords(entry.voidReason) });
+  if (entry.uncountedReason) return msg("end.no_rating_uncounted");
   return msg("end.no_rating");
 }

@@ -12,6 +12,7 @@ import { gameName } from "./match";
 import { playerNameShown } from "./names";
 import { replayHash } from "./replay";
 import type { Session } from "./store";
+import { voidWords } from "./voids";
 
 const PAGE_SIZE = 10;
 
@@ -117,7 +118,7 @@ function opponentShown(e: HistoryEntry): (Words | HTMLElement)[] {
 }
 
 function resultText(e: HistoryEntry): Message | string {
-  if (e.verdict === Verdict.VOID) return msg("games.void", { reason: e.voidReason || msg("games.no_reason") });
+  if (e.verdict === Verdict.VOID) return msg("games.void", { reason: e.voidReason ? voidWords(e.voidReason) : msg("games.no_reason") });
   return e.verdict === Verdict.WIN ? msg("games.won") : e.verdict === Verdict.LOSS ? msg("games.lost") : "?";
 }
 

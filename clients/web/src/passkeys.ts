@@ -8,7 +8,7 @@ import { thisDevice } from "./device";
 import { h } from "./dom";
 import { dateText } from "./i18n/figures";
 import { setText } from "./i18n/live";
-import { msg, type Message } from "./i18n/messages";
+import { msg, type Words } from "./i18n/messages";
 import type { Passkey } from "./gen/photofinish/client/v1/account_pb";
 import { tokens } from "./session";
 import type { Session } from "./store";
@@ -120,7 +120,7 @@ export class PasskeysPanel {
 
 /** What went wrong, from the browser's WebAuthn or from the server, in a person's words
  * (`rpId`: the name the server gives passkeys, "" before it answered). */
-function passkeyProblem(e: unknown, rpId: string): Message {
+function passkeyProblem(e: unknown, rpId: string): Words {
   const name = e instanceof WebAuthnError ? (e.cause as Error | undefined)?.name ?? e.name : e instanceof Error ? e.name : "";
   if (e instanceof WebAuthnError && e.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED") return msg("passkeys.already");
   if (name === "NotAllowedError" || name === "AbortError") return msg("passkeys.cancelled");

@@ -7,6 +7,7 @@ import type { DecisionTime as StepTime } from "./gen/photofinish/arbitration/v1/
 import { Termination, type Command } from "./gen/photofinish/game/v1/game_pb";
 import { decimal } from "./i18n/figures";
 import { msg, type Key, type Message, type Words } from "./i18n/messages";
+import { faultWords, voidWords } from "./voids";
 
 /** Microseconds since the match opened, as milliseconds to the microsecond. */
 export function stampMs(us: bigint): Message {
@@ -74,9 +75,9 @@ export function stepTitle(entry: LogEntry, names: Words[]): Message {
       return msg("replay.step.finished", { at, winner: names[entry.outcome?.winner ?? -1] ?? "?", how: how ? msg(how) : "" });
     }
     case EntryKind.VOIDED:
-      return msg("replay.step.voided", { at, reason: entry.voidReason });
+      return msg("replay.step.voided", { at, reason: voidWords(entry.voidReason) });
     case EntryKind.FAULT:
-      return msg("replay.step.fault", { kind: entry.fault?.kind ?? "?" });
+      return msg("replay.step.fault", { kind: faultWords(entry.fault?.kind ?? "") });
     case EntryKind.TAKEN_OVER:
       return msg("replay.step.taken_over", { at });
     case EntryKind.AWAY:
@@ -123,7 +124,7 @@ export function decisionPanel(time: StepTime, names: Words[]): HTMLElement {
 export function entryDetails(entry: LogEntry): Message[] {
   const lines: Message[] = [];
   if (entry.flag) lines.push(msg("replay.detail.flag", { deadline: stampMs(entry.flag.deadlineUs), judged: stampMs(entry.flag.firedUs), late: String(entry.flag.lateUs) }));
-  if (entry.fault) lines.push(msg("replay.detail.fault", { kind: entry.fault.kind || "?", from: stampMs(entry.fault.startNs / 1000n), to: stampMs(entry.fault.endNs / 1000n) }));
+  if (entry.fault) lines.push(msg("replay.detail.fault", { kind: faultWords(entry.fault.kind), from: stampMs(entry.fault.startNs / 1000n), to: stampMs(entry.fault.endNs / 1000n) }));
   if (entry.deadlineUs !== undefined && entry.kind !== EntryKind.FLAG) lines.push(msg("replay.detail.deadline", { deadline: stampMs(entry.deadlineUs) }));
   if (entry.kind === EntryKind.VOIDED) lines.push(msg("replay.detail.void"));
   return lines;

@@ -185,7 +185,7 @@ export class SpectatorView {
     const winner = last.outcome?.winner ?? -1;
     const parts =
       last.status === Status.VOIDED
-        ? [h("h3", msg("end.void")), h("p.void-reason", voidReason(last.voidReason))]
+        ? [h("h3", msg("end.void")), h("p.void-reason", voidReason(last.voidReason, last.voidKind))]
         : [h("h3", msg("spectate.over")), h("p.outcome", outcomeText(names[winner] ?? "?", last.outcome?.termination))];
     const back = h("button#leave", { type: "button", onclick: () => this.onLeave() }, msg("spectate.back_to_live"));
     this.endHost.replaceChildren(h("div.end-panel", parts, back));

@@ -20,13 +20,13 @@ const RACE_MARK_MS = 1000;
 
 // Refusals of a Spit command in a player's words, by reason (plays are worded from the card).
 const REFUSALS: Record<string, Key> = {
-  empty_stock: "spit.refusal.empty_stock",
-  space_not_empty: "spit.refusal.space_not_empty",
-  nothing_to_uncover: "spit.refusal.nothing_to_uncover",
-  not_blocked: "spit.refusal.not_blocked",
-  already_pressed: "spit.refusal.already_pressed",
-  paused: "spit.refusal.paused",
-  not_pausable: "spit.refusal.not_pausable",
+  empty_stock: "reason.empty_stock",
+  space_not_empty: "reason.space_not_empty",
+  nothing_to_uncover: "reason.nothing_to_uncover",
+  not_blocked: "reason.not_blocked",
+  already_pressed: "reason.already_pressed",
+  paused: "reason.paused",
+  not_pausable: "reason.not_pausable",
   match_over: "match.over",
 };
 
