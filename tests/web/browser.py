@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -35,6 +36,14 @@ WAIT_MS = 20_000
 PHONE = ViewportSize(width=390, height=844)
 DESKTOP = ViewportSize(width=1100, height=900)
 PASSWORD = "plover-harbour-quince"  # the accounts the tests sign up in a page
+ENGLISH = json.loads(
+    (Path(__file__).resolve().parents[2] / "clients/web/src/i18n/catalogs/en.json").read_text()
+)
+
+
+def english(key: str) -> str:
+    """The page's English words for ``key``, a message with no placeholder."""
+    return ENGLISH[key]  # type: ignore[no-any-return]
 
 
 @asynccontextmanager

@@ -70,7 +70,7 @@ async def test_a_hot_seat_match_left_alone_ends_and_the_page_says_why(
     await panel.wait_for()
     assert await page.inner_text(".end-panel h3") == "Match ended: left alone"
     assert await page.inner_text(".end-panel .void-reason") == (
-        "Reason: abandoned: nobody played or watched the match for 3 s"
+        "Reason: nobody played or watched it for too long"
     )
     explained = await page.inner_text(".end-panel .void-explained")
     assert "so the server ended it" in explained and "no result" in explained

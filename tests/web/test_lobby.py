@@ -19,6 +19,7 @@ from tests.web.browser import (
     DESKTOP,
     PASSWORD,
     PHONE,
+    english,
     new_page,
     screenshot,
     sign_in,
@@ -36,13 +37,13 @@ async def test_tournament_standings_update_live_in_the_lobby(arena: Arena) -> No
     page = await new_page(arena.browser, arena.url, phone=True)
     tess = await sign_up_new(page, "Tess")
     await page.wait_for_selector("table.ladder")
-    # A wrong code is refused in the server's words, its reason named once.
+    # A wrong code is refused in the page's words for the reason.
     await page.fill("#spit-code", "NOPE42")
     await page.click("#spit-accept")
     status = page.locator(".lobby-status")
     await status.filter(has_text="NOPE42").wait_for()
     said = await status.inner_text()
-    assert said == "Could not start: no open challenge has the code 'NOPE42' (no_such_challenge)"
+    assert said == f"Could not start: {english('reason.no_such_challenge')}"
     async with aiohttp.ClientSession() as http:
         host = ArenaClient(http, arena.url)
         await host.sign_up_new("Host")
@@ -94,8 +95,7 @@ async def test_a_tournament_past_the_cap_is_refused_in_words(arena: Arena) -> No
     status = page.locator(".tournament-status")
     await status.filter(has_text="Could not").wait_for()
     assert await status.inner_text() == (
-        "Could not create the tournament: you have 2 tournaments that have not finished,"
-        " the most at once: create another once one has finished (too_many_tournaments)"
+        f"Could not create the tournament: {english('reason.too_many_tournaments')}"
     )
 
 
@@ -109,10 +109,7 @@ async def test_a_match_past_the_cap_is_refused_in_words(arena: Arena) -> None:
     await page.click("#spit-computer")
     status = page.locator(".lobby-status")
     await status.filter(has_text="Could not").wait_for()
-    assert await status.inner_text() == (
-        "Could not start: you have 3 matches against the computer or on one device in play,"
-        " the most at once: finish or resign one to start another (too_many_matches)"
-    )
+    assert await status.inner_text() == f"Could not start: {english('reason.too_many_matches')}"
 
 
 async def looked_at(page: Page, name: str) -> None:

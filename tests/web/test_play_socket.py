@@ -21,7 +21,7 @@ from photofinish.client.v1 import play_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from tests.web.bidding import bid_view, current, describe, play_step, wait_for_newer
-from tests.web.browser import new_page, screenshot, sign_in
+from tests.web.browser import english, new_page, screenshot, sign_in
 from tests.web.conftest import Arena
 from tests.web.sockets import Traffic
 
@@ -189,7 +189,7 @@ async def test_refusals_on_the_socket_read_as_over_grpc_web_and_a_lost_socket_re
         with pytest.raises(CallError) as over_grpc_web:
             await client.submit(match_id, seat, _draw(), client_seq=refused.client_seq)
         error = over_grpc_web.value
-        assert await notice(page, "refusal") == f"Refused: {error.message} ({error.reason})"
+        assert await notice(page, "refusal") == f"Refused: {english(f'reason.{error.reason}')}"
 
         await page.click("#ready")  # answered on the way with a lost race
         await page.wait_for_selector(".notices .notice.race")
