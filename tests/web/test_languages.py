@@ -8,13 +8,14 @@ the match must go on, not reloaded; back to English from the menu, they read as 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Page
+from playwright.async_api import Page, Route
 
 from tests.web.axe import assert_accessible
 from tests.web.browser import click_if_shown, last_update, new_page, resign, screenshot, sign_in
@@ -161,6 +162,37 @@ async def test_the_menu_the_choice_and_a_first_visit(arena: Arena) -> None:
     assert await html(page) == {"lang": "en", "dir": "ltr"}
     assert await page.get_by_label("Language").input_value() == "en"
     await context.close()
+
+
+async def test_a_screen_built_across_a_change_is_in_the_new_language(arena: Arena) -> None:
+    """The lobby builds each ladder when its answer comes and shows both once both have: a
+    change of language between the two answers must reach the first one's table too (each
+    message is formatted again as it arrives in the page)."""
+    page = await new_page(arena.browser, arena.url)
+    held: list[tuple[Route, asyncio.Event]] = []
+    both = asyncio.Event()
+
+    async def hold(route: Route) -> None:
+        release = asyncio.Event()
+        held.append((route, release))
+        if len(held) == 2:
+            both.set()
+        await release.wait()
+        await route.continue_()
+
+    await page.route("**/GetLadder", hold)
+    await page.fill("#name", "Ann")
+    await page.click("#sign-in")
+    await both.wait()
+    (first, release_first), (_, release_second) = held
+    async with page.expect_request_finished(lambda r: r is first.request):
+        release_first.set()
+    await page.evaluate("() => new Promise((done) => setTimeout(done))")  # its table is built
+    await use_test_language(page)
+    release_second.set()
+    await page.wait_for_selector("table.ladder")
+    await assert_all_from_catalog(page, ["Ann"])
+    await page.context.close()
 
 
 async def test_every_word_changes_with_the_language_and_the_match_goes_on(arena: Arena) -> None:

@@ -7,7 +7,7 @@ import { BidBoard } from "./bid";
 import { DevicesPage } from "./devices";
 import { h } from "./dom";
 import { chosenLanguage, languageMenu } from "./i18n/choice";
-import { relabel } from "./i18n/live";
+import { relabelPage } from "./i18n/live";
 import { msg, t, useLanguage, type Catalog, type Words } from "./i18n/messages";
 import { TournamentBar, TournamentFollower, pointsText } from "./following";
 import { Status } from "./gen/photofinish/arbitration/v1/arbitration_pb";
@@ -314,7 +314,7 @@ addEventListener("hashchange", () => {
 
 /** The page's words in the chosen language, everywhere at once (a match plays on). */
 function languageChanged(): void {
-  relabel(document.documentElement);
+  relabelPage();
   document.title = t("app.title");
 }
 

@@ -9,6 +9,12 @@ export type Live = Words | (() => string);
 const texts = new WeakMap<Text, Message | (() => string)>();
 const holders = new WeakMap<Element, Message>(); // a rich message's element: its children are the parts
 const attributes = new WeakMap<Element, Map<string, Message | (() => string)>>();
+// Which language change each remembered node was last formatted after: a node made before a
+// change but put in the page after it (a screen built around a fetch) is formatted again as
+// it arrives.
+let changes = 0;
+const formattedAfter = new WeakMap<Node, number>();
+let arrivals: MutationObserver | null = null;
 
 function formatted(words: Live): string {
   return typeof words === "function" ? words() : textOf(words);
@@ -20,12 +26,14 @@ export function wordsNode(words: Live): Node {
   if (typeof words === "function" || !words.rich) {
     const node = document.createTextNode(formatted(words));
     texts.set(node, words);
+    formattedAfter.set(node, changes);
     return node;
   }
   const holder = document.createElement("span");
   holder.className = "msg"; // display: contents, so the parts lie as if the span were not there
   holder.append(...parts(words));
   holders.set(holder, words);
+  formattedAfter.set(holder, changes);
   return holder;
 }
 
@@ -41,6 +49,7 @@ export function setAttribute(element: Element, name: string, words: Live): void 
   if (typeof words !== "string") kept.set(name, words);
   else kept.delete(name);
   attributes.set(element, kept);
+  formattedAfter.set(element, changes);
 }
 
 /** The element says `words` and nothing else. */
@@ -48,12 +57,31 @@ export function setText(element: Element, words: Live): void {
   element.replaceChildren(wordsNode(words));
 }
 
-/** Format every remembered message under `root` again, in the current language. */
-export function relabel(root: Node): void {
+/**
+ * The language changed: format every remembered message in the page again, and from now on
+ * each one that arrives in the page formatted in an older language.
+ */
+export function relabelPage(): void {
+  changes += 1;
+  relabel(document.documentElement, false);
+  if (arrivals) return;
+  arrivals = new MutationObserver((records) => {
+    for (const record of records) for (const node of record.addedNodes) relabel(node, true);
+  });
+  arrivals.observe(document.documentElement, { childList: true, subtree: true });
+}
+
+/** Format the remembered messages under `root` again in the current language (`staleOnly`:
+ * those formatted before the last change). */
+function relabel(root: Node, staleOnly: boolean): void {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
   const found: Node[] = [];
-  for (let node: Node | null = walker.currentNode; node; node = walker.nextNode()) found.push(node);
+  for (let node: Node | null = walker.currentNode; node; node = walker.nextNode()) {
+    const after = formattedAfter.get(node);
+    if (after !== undefined && !(staleOnly && after === changes)) found.push(node);
+  }
   for (const node of found) {
+    formattedAfter.set(node, changes);
     if (node instanceof Text) {
       const message = texts.get(node);
       if (message) node.data = formatted(message);
