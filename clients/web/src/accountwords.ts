@@ -9,6 +9,8 @@ import { isKey, msg, type Message, type Words } from "./i18n/messages";
 /** What went wrong with a sign-up, sign-in or sign-out, for the person who tried. */
 export function accountProblem(why: Refusal): Words {
   if (!why.reason) return msg("account.unreachable");
+  // A gateway without the accounts methods: the sign-in screen offers to play as a guest.
+  if (why.reason === "unknown_method") return msg("account.problem.unknown_method");
   return isKey(`reason.${why.reason}`) ? explain(why) : msg("account.problem", { detail: explain(why) });
 }
 
