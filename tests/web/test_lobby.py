@@ -41,7 +41,7 @@ async def test_tournament_standings_update_live_in_the_lobby(arena: Arena) -> No
     await page.fill("#spit-code", "NOPE42")
     await page.click("#spit-accept")
     status = page.locator(".lobby-status")
-    await status.filter(has_text="NOPE42").wait_for()
+    await status.filter(has_text="Could not start").wait_for()
     said = await status.inner_text()
     assert said == f"Could not start: {english('reason.no_such_challenge')}"
     async with aiohttp.ClientSession() as http:

@@ -16,6 +16,17 @@ export interface Named {
   bot?: boolean;
 }
 
+// The bot pool's names (clients/bots/pool.py, bot_name): worded in the page's language. An
+// account's username has no space or bracket, and a guest so named is shown as a guest.
+const COMPUTER = /^Computer \((easy|medium|hard)\)$/;
+const LEVELS = { easy: "names.level.easy", medium: "names.level.medium", hard: "names.level.hard" } as const;
+
+/** "Computer (hard)" in the page's language, for a computer player; else the name as it is. */
+function shownName(who: Named): Words {
+  const level = who.guest ? null : COMPUTER.exec(who.name)?.[1];
+  return level ? msg("names.computer", { level: msg(LEVELS[level as keyof typeof LEVELS]) }) : who.name;
+}
+
 /** Whether the player is shown with the guest mark (never a computer player). */
 export function isMarkedGuest(who: Named): boolean {
   return Boolean(who.guest && !who.bot);
@@ -25,7 +36,7 @@ export function isMarkedGuest(who: Named): boolean {
 export function playerName(who: Named | undefined, unknown: Words = "?"): Words {
   if (!who) return unknown;
   if (who.deleted) return msg("names.deleted");
-  return isMarkedGuest(who) ? msg("names.guest", { name: who.name }) : who.name;
+  return isMarkedGuest(who) ? msg("names.guest", { name: who.name }) : shownName(who);
 }
 
 /**
@@ -34,14 +45,14 @@ export function playerName(who: Named | undefined, unknown: Words = "?"): Words 
  * other seat as playerName.
  */
 export function seatName(who: Named | undefined, yours: boolean, unknown: Words = "?"): Words {
-  return yours ? msg("names.you", { name: who?.name ?? unknown }) : playerName(who, unknown);
+  return yours ? msg("names.you", { name: who ? shownName(who) : unknown }) : playerName(who, unknown);
 }
 
 /** The same words as page content: the mark in a span.guest-mark, "deleted player" in a span.deleted-player. */
 export function playerNameShown(who: Named | undefined, unknown: Words = "?"): (Words | HTMLElement)[] {
   if (!who) return [unknown];
   if (who.deleted) return [h("span.deleted-player", msg("names.deleted"))];
-  return isMarkedGuest(who) ? [who.name, h("span.guest-mark", msg("names.guest_mark_after"))] : [who.name];
+  return isMarkedGuest(who) ? [who.name, h("span.guest-mark", msg("names.guest_mark_after"))] : [shownName(who)];
 }
 
 /** "Ann vs Ben (guest)", as page content, for a match's heading. */
