@@ -213,7 +213,7 @@ async def test_refusals_on_the_socket_read_as_over_grpc_web_and_a_lost_socket_re
         error = watching.value
         assert relay.closed[0].reason == error.reason == "not_your_seat"
         assert await notice(page, "refusal") == (
-            f"Watching seat {seat} stopped: {error.message} ({error.reason})"
+            f"Watching seat {seat} stopped: {english(f'reason.{error.reason}')}"
         )
     await screenshot(page, "socket-refusals")
     await page.wait_for_timeout(2500)

@@ -15,7 +15,7 @@ import type { Screen } from "./perspective";
 import { rulesHelp } from "./help";
 import { glide, spotsOf, type Spot } from "./motion";
 import { BID_STEP, bidProblem, settlementShown, settlementWords } from "./bidwords";
-import { isMarkedGuest, playerName } from "./names";
+import { isMarkedGuest, nameAlone, playerName } from "./names";
 import { msg, t, type Message, type Words } from "./i18n/messages";
 
 type BidKind = NonNullable<MessageInitShape<typeof BidCommandSchema>["kind"]>;
@@ -216,7 +216,7 @@ export class BidBoard implements Board {
         return h(
           `div.player${view.decide.includes(seat) ? ".deciding" : ""}`,
           { "data-seat": String(seat) },
-          h("div.player-name", h("span.name", player ? player.name : this.nameOf(seat)), marks ? h("span.marks", marks) : null, view.jockey === seat ? h("span.jockey", { title: msg("bid.jockey_title", { discount: JOCKEY_DISCOUNT }) }, msg("bid.jockey")) : null),
+          h("div.player-name", h("span.name", player ? nameAlone(player) : this.nameOf(seat)), marks ? h("span.marks", marks) : null, view.jockey === seat ? h("span.jockey", { title: msg("bid.jockey_title", { discount: JOCKEY_DISCOUNT }) }, msg("bid.jockey")) : null),
           h(
             "div.balance",
             h("span.chips", { "aria-hidden": "true" }, Array.from({ length: Math.ceil(balance / CHIP) }, () => h("i.chip"))),

@@ -27,6 +27,11 @@ function shownName(who: Named): Words {
   return level ? msg("names.computer", { level: msg(LEVELS[level as keyof typeof LEVELS]) }) : who.name;
 }
 
+/** "deleted player" or the name alone, for a panel that shows the guest mark apart. */
+export function nameAlone(who: Named): Words {
+  return who.deleted ? msg("names.deleted") : shownName(who);
+}
+
 /** Whether the player is shown with the guest mark (never a computer player). */
 export function isMarkedGuest(who: Named): boolean {
   return Boolean(who.guest && !who.bot);
