@@ -8,7 +8,9 @@ import aiohttp
 from clients.arena import ArenaClient, CallError
 from clients.cli.console import INTERRUPT, Console
 from clients.cli.menu import run_menu
+from clients.cli.reasons import code_of, explain
 from clients.cli.saved import SavedSessions, default_path
+from clients.cli.words import t
 
 DEVICE = "the terminal client"
 
@@ -17,7 +19,7 @@ async def sign_in(client: ArenaClient, console: Console, name: str | None) -> bo
     """Sign in as a guest, asking for a display name until the server takes one."""
     while True:
         if not name:
-            name = await console.ask("Your display name:")
+            name = await console.ask(t("cli.signin.display_name"))
             if name is None or name == INTERRUPT:
                 return False
             if not name:
@@ -25,27 +27,27 @@ async def sign_in(client: ArenaClient, console: Console, name: str | None) -> bo
         try:
             await client.sign_in(name)
         except CallError as error:
-            console.say(f"that name will not do ({error.reason or error.code}): {error.message}")
+            console.say(t("cli.signin.bad_name", reason=code_of(error), why=explain(error)))
             name = None
             continue
-        console.say(f"Signed in as {client.name}.")
+        console.say(t("cli.signin.signed_in", name=client.name))
         return True
 
 
 async def sign_in_account(client: ArenaClient, console: Console, username: str) -> bool:
     """Sign in with ``username`` and a password asked for (not shown as it is typed)."""
     while True:
-        password = await console.ask_secret(f"Password for {username}:")
+        password = await console.ask_secret(t("cli.signin.password", name=username))
         if password is None or password == INTERRUPT:
             return False
         try:
             await client.sign_in_account(username, password, DEVICE)
         except CallError as error:
-            console.say(f"not signed in ({error.reason or error.code}): {error.message}")
+            console.say(t("cli.signin.refused", reason=code_of(error), why=explain(error)))
             if error.reason == "too_many_attempts":
                 return False
             continue
-        console.say(f"Signed in as {client.name}.")
+        console.say(t("cli.signin.signed_in", name=client.name))
         return True
 
 
@@ -58,9 +60,9 @@ async def resume(client: ArenaClient, console: Console, saved: SavedSessions, ur
         await client.refresh_session(token)
     except CallError as error:
         saved.forget(url)
-        console.say(f"Your saved session ended ({error.reason}): sign in again.")
+        console.say(t("cli.signin.saved_ended", reason=code_of(error)))
         return False
-    console.say(f"Signed in as {client.name} (saved session; --guest to play as a guest).")
+    console.say(t("cli.signin.resumed", name=client.name))
     return True
 
 
@@ -91,8 +93,8 @@ async def run(
             if not signed_in:
                 return 0
         except aiohttp.ClientError as error:
-            console.say(f"cannot reach {url}: {error}")
+            console.say(t("cli.unreachable_url", url=url, error=str(error)))
             return 1
         await run_menu(client, console)
-    console.say("Bye.")
+    console.say(t("cli.bye"))
     return 0

@@ -5,13 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from clients.cli.console import INTERRUPT, Console
-from games import registry
+from clients.cli.words import t
 from photofinish.game.v1 import game_pb2
 
-GAMES: tuple[tuple[str, game_pb2.Game.ValueType], ...] = tuple(
-    (game.title, game_pb2.Game.ValueType(game.number)) for game in registry.GAMES
+# The games as the menus offer them, by their words' key ("game.spit": "Spit").
+GAMES: tuple[tuple[str, game_pb2.Game.ValueType], ...] = (
+    ("game.spit", game_pb2.GAME_SPIT),
+    ("game.bid", game_pb2.GAME_BID),
 )
-RATED = (("rated", True), ("casual", False))
+RATED = (("terms.rated", True), ("terms.casual", False))
+
+
+def game_name(game: int) -> str:
+    """The game's name in the language spoken ("?" for a game this client does not know)."""
+    return next((t(key) for key, number in GAMES if number == game), "?")
 
 
 class Back(Exception):
@@ -42,24 +49,24 @@ async def choose(console: Console, title: str, options: Sequence[str]) -> int:
     """
     console.say(title)
     for number, option in enumerate(options, start=1):
-        console.say(f"  {number}. {option}")
+        console.say(t("cli.choose.option", number=number, option=option))
     while True:
-        answer = await console.ask(f"choose 1–{len(options)}:")
+        answer = await console.ask(t("cli.choose.ask", last=len(options)))
         if answer is None or answer == INTERRUPT:
             raise Back
         index = pick(answer, options)
         if index is not None:
             return index
-        console.say(f"{answer!r} is not one of the choices")
+        console.say(t("cli.choose.not_a_choice", answer=answer))
 
 
 async def choose_game(console: Console) -> game_pb2.Game.ValueType:
-    return GAMES[await choose(console, "Which game?", [name for name, _ in GAMES])][1]
+    return GAMES[await choose(console, t("cli.choose.game"), [t(key) for key, _ in GAMES])][1]
 
 
 async def choose_rated(console: Console, account: bool) -> bool:
     """Rated or casual: asked of an account; a guest plays casual, and is told why."""
     if not account:
-        console.say("casual: rated games are for accounts (start with --user NAME to sign in)")
+        console.say(t("cli.choose.casual_for_guests"))
         return False
-    return RATED[await choose(console, "Rated or casual?", [name for name, _ in RATED])][1]
+    return RATED[await choose(console, t("cli.choose.rated"), [t(key) for key, _ in RATED])][1]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from clients.cli.words import t
 from games import bid, spit
 from games.bid import codec as bid_codec
 from games.errors import Malformed, Reason
@@ -46,6 +47,11 @@ class Send:
 
 
 Action = Quit | Help | Blank | Time | Send
+
+
+class Unreadable(Malformed):
+    """A line this client could not read, its ``detail`` in the language spoken."""
+
 
 _WORDS: dict[str, Action] = {"quit": Quit(), "help": Help(), "?": Help(), "time": Time()}
 
@@ -113,15 +119,10 @@ def from_one(text: str) -> str:
     if found is None:
         return text
     verb, first, second, rest = found.groups()
-    targets = "centre piles are 1–2" if verb.lower() == "play" else "stock piles are 1–5"
-    if not (
-        1 <= int(first) <= STOCK_PILES
-        and 1 <= int(second) <= (2 if verb.lower() == "play" else STOCK_PILES)
-    ):
-        raise Malformed(
-            Reason.BAD_ARGUMENT,
-            f"{text.strip()!r}: piles are counted from 1: stock piles are 1–5, {targets}",
-        )
+    play = verb.lower() == "play"
+    if not (1 <= int(first) <= STOCK_PILES and 1 <= int(second) <= (2 if play else STOCK_PILES)):
+        key = "cli.input.piles_from_one_play" if play else "cli.input.piles_from_one_move"
+        raise Unreadable(Reason.BAD_ARGUMENT, t(key, text=text.strip()))
     return f"{verb} {int(first) - 1} {int(second) - 1}{rest}"
 
 
@@ -150,38 +151,45 @@ def _with_seen(command: spit.Command, update: arbitration_pb2.MatchUpdate) -> sp
     return command
 
 
-BID_HELP = """\
-commands (Spectacular Bid):
-  ready                    press Start / Continue at a gate
-  play [3|5]               open the round with [3|5]
-  play [3|5] [1|5]:high    join [3|5] at the open point [1|5]:high (ids as listed under open)
-  draw                     draw until a playable tile appears (then play it)
-  pass                     let the jockey open for free (auction)
-  bid 20                   bid for the right to open; accept   accept the standing bid
-  resign                   give up the match"""
-
-SPIT_HELP = """\
-commands (Spit; piles count from 1, as on the board):
-  ready                    press Ready at the start of a round
-  play 2 1                 play the top of your stock pile 2 onto centre pile 1
-                           (the top you saw is added; play 2 1 Q names it yourself)
-  move 1 3                 move the top of stock pile 1 into the empty space 3
-  spit                     spit when nobody can go on
-  pause / resume           against the computer only
-  resign                   give up the match"""
-
-CLIENT_HELP = """\
-also:
-  (Enter)                  at a hand-over: reveal your hand; otherwise redraw the board
-  @0 … / @1 …              on a shared device: send the command for that seat
-  claim                    online, when your opponent has left (shown as away): win,
-                           or abort a match they never moved in (no rating)
-  time                     the clocks, counted down since the last update
-  help                     this list
-  quit                     leave this screen (the match and its clock go on)"""
+# The commands as typed (the engines' syntax, the same in every language) and their words.
+BID_HELP = (
+    ("ready", "cli.help.bid.ready"),
+    ("play [3|5]", "cli.help.bid.open"),
+    ("play [3|5] [1|5]:high", "cli.help.bid.play"),
+    ("draw", "cli.help.bid.draw"),
+    ("pass", "cli.help.bid.pass"),
+    ("bid 20", "cli.help.bid.bid"),
+    ("accept", "cli.help.bid.accept"),
+    ("resign", "cli.help.resign"),
+)
+SPIT_HELP = (
+    ("ready", "cli.help.spit.ready"),
+    ("play 2 1", "cli.help.spit.play"),
+    ("move 1 3", "cli.help.spit.move"),
+    ("spit", "cli.help.spit.spit"),
+    ("pause / resume", "cli.help.spit.pause"),
+    ("resign", "cli.help.resign"),
+)
+CLIENT_HELP = (
+    ("(Enter)", "cli.help.enter"),
+    ("@0 … / @1 …", "cli.help.seat"),
+    ("claim", "cli.help.claim"),
+    ("time", "cli.help.time"),
+    ("help", "cli.help.help"),
+    ("quit", "cli.help.quit"),
+)
+_COMMAND_WIDTH = 24
 
 
 def help_text(game: game_pb2.Game.ValueType) -> str:
     """Return the commands of ``game`` and the client's own words."""
-    rules = BID_HELP if game == game_pb2.GAME_BID else SPIT_HELP
-    return f"{rules}\n{CLIENT_HELP}"
+    bid_game = game == game_pb2.GAME_BID
+    rules = BID_HELP if bid_game else SPIT_HELP
+    lines = [t("cli.help.bid_title" if bid_game else "cli.help.spit_title")]
+    lines += [_help_line(command, key) for command, key in rules]
+    lines += [t("cli.help.also"), *(_help_line(command, key) for command, key in CLIENT_HELP)]
+    return "\n".join(lines)
+
+
+def _help_line(command: str, key: str) -> str:
+    return f"  {command:<{_COMMAND_WIDTH}} {t(key)}"

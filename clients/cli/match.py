@@ -18,16 +18,19 @@ from clients.cli.input import (
     Quit,
     Send,
     Time,
+    Unreadable,
     build_command,
     help_text,
     parse_line,
     to_one,
 )
 from clients.cli.perspective import Board, Handover, Screen
+from clients.cli.reasons import code_of, explain
 from clients.cli.render_bid import render_bid
 from clients.cli.render_common import Update, clock_line
 from clients.cli.render_spit import render_spit
-from games.errors import Malformed
+from clients.cli.words import has, t
+from games.errors import Malformed, Reason
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2
@@ -48,7 +51,7 @@ def render(screen: Screen, elapsed_ms: int = 0) -> str:
     """Return ``screen`` as text; clocks counted down by ``elapsed_ms`` since the update."""
     if isinstance(screen, Handover):
         rule = "═" * 60
-        return f"{rule}\nPass the device to {screen.name}. Press Enter to reveal your hand.\n{rule}"
+        return f"{rule}\n{t('cli.match.pass_device', name=screen.name)}\n{rule}"
     update = screen.update
     if update.game == game_pb2.GAME_BID:
         times = count_down(update.clock, elapsed_ms) if elapsed_ms else None
@@ -110,17 +113,21 @@ class MatchScreen:
     async def _watch(self, seat: int) -> None:
         """Stream ``seat``'s updates; a stream cut while the match is live is opened again
         (its first message is the latest update, so nothing is missed for long)."""
-        failures, live, problem = 0, True, "the stream ended"
+        failures, live, problem = 0, True, t("cli.match.stream_ended")
         while live:
             try:
                 async for update in self._client.watch(self._match_id, seat):
                     failures, live = 0, update.status == arbitration_pb2.STATUS_LIVE
                     await self._events.put(update)
             except CallError as error:
-                await self._events.put(StreamEnded(seat, f"{error.reason}: {error.message}"))
+                await self._events.put(
+                    StreamEnded(
+                        seat, t("cli.match.refused", reason=code_of(error), why=explain(error))
+                    )
+                )
                 return
             except (aiohttp.ClientError, TimeoutError) as error:
-                problem = f"connection lost: {error}"
+                problem = t("cli.match.connection_lost", error=str(error))
             if live:
                 failures += 1
                 if failures > WATCH_RETRIES:
@@ -133,7 +140,7 @@ class MatchScreen:
         """Take an update or a stream's end; return False once the screen is done."""
         if isinstance(event, StreamEnded):
             if event.error:
-                self._console.say(f"watching seat {event.seat} stopped: {event.error}")
+                self._console.say(t("cli.match.watch_stopped", seat=event.seat, why=event.error))
                 return False
             return self._is_live()
         self._latest[event.seat] = event
@@ -166,10 +173,7 @@ class MatchScreen:
         else:
             action = parse_line(line)
         if isinstance(action, Quit):
-            self._console.say(
-                "Left the match screen. The match goes on without you, and so does your"
-                " clock (resign to end it)."
-            )
+            self._console.say(t("cli.match.left"))
             return False
         if isinstance(action, Help):
             self._console.say(help_text(self._game))
@@ -190,7 +194,7 @@ class MatchScreen:
         update = perspective.newest(self._latest)
         elapsed_ms = (time.monotonic_ns() - self._received_ns) // 1_000_000
         line = clock_line(update, count_down(update.clock, elapsed_ms))
-        self._console.say(line or "this game has no match clock")
+        self._console.say(line or t("cli.match.no_clock"))
 
     async def _send(self, action: Send) -> None:
         shown = self._shown.update if isinstance(self._shown, Board) else None
@@ -203,12 +207,12 @@ class MatchScreen:
         for seat in seats:
             update = self._latest.get(seat, shown)
             if update is None:
-                self._console.say("no board yet")
+                self._console.say(t("cli.match.no_board"))
                 return
             try:
                 command = build_command(action.text, update)
             except Malformed as error:
-                self._console.say(f"not understood ({error.reason.value}): {error.detail}")
+                self._console.say(not_understood(error, action.text))
                 return
             if not await self._submit(seat, command):
                 return
@@ -221,20 +225,32 @@ class MatchScreen:
             self._console.say(to_one(said) if self._game == game_pb2.GAME_SPIT else said)
             return False
         except (aiohttp.ClientError, TimeoutError) as error:
-            self._console.say(f"not sent (connection: {error})")
+            self._console.say(t("cli.match.not_sent", error=str(error)))
             return False
         return True
 
 
 def refusal_text(error: CallError) -> str:
-    """Return a refused command's reason and message as the server gave them."""
-    reason = error.reason or f"status {error.code}"
-    text = f"refused ({reason}): {error.message}"
+    """Return a refused command's reason, in words, and the race it lost if it lost one."""
+    text = t("cli.match.refused", reason=code_of(error), why=explain(error))
     gap_us = error.metadata.get("gap_us", "")
     landed = error.metadata.get("landed_card", "")
     if landed and gap_us.lstrip("-").isdigit():
-        text += f" ({landed} got there {int(gap_us) / 1000:.3f} ms earlier)"
+        gap = t("time.ms", ms=f"{int(gap_us) / 1000:.3f}")
+        text += " " + t("cli.match.got_there_first", card=landed, gap=gap)
     return text
+
+
+def not_understood(error: Malformed, text: str) -> str:
+    """A typed ``text`` the engine's parser could not read, and why, in words."""
+    code = error.reason.value
+    if isinstance(error, Unreadable):
+        why = error.detail
+    elif error.reason is Reason.UNKNOWN_COMMAND:
+        why = t("cli.input.not_a_command", text=text.strip())
+    else:
+        why = t(f"reason.{code}") if has(f"reason.{code}") else error.detail
+    return t("cli.match.not_understood", reason=code, why=why)
 
 
 async def play_match(
@@ -242,6 +258,7 @@ async def play_match(
 ) -> bool:
     """Show and play one match until it ends or the person leaves its screen; return
     whether it ended."""
-    names = " vs ".join(assignment.player_names)
-    console.say(f"Match {assignment.match_id}: {names}. Type help for the commands.")
+    first, *rest = [*assignment.player_names, ""]
+    names = t("names.versus", first=first, second=rest[0]) if len(rest) == 2 else first
+    console.say(t("cli.match.opened", match=assignment.match_id, names=names))
     return await MatchScreen(client, console, assignment).run()

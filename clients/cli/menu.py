@@ -5,32 +5,39 @@ from __future__ import annotations
 import aiohttp
 
 from clients.arena import ArenaClient, CallError
-from clients.cli.choices import GAMES, Back, choose, choose_game, choose_rated, pick
+from clients.cli.choices import GAMES, Back, choose, choose_game, choose_rated, game_name, pick
 from clients.cli.console import INTERRUPT, Console
 from clients.cli.match import play_match
 from clients.cli.names import NAME_WIDTH, shown_name
+from clients.cli.reasons import code_of, explain
 from clients.cli.tournaments import tournaments_menu
 from clients.cli.waiting import challenge_update, queue_update, wait_for_match
+from clients.cli.words import pad, t, width
 from photofinish.game.v1 import game_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2
 from photofinish.ratings.v1 import ratings_pb2
 
 LEVELS: tuple[tuple[str, game_pb2.Level.ValueType], ...] = (
-    ("easy", game_pb2.LEVEL_EASY),
-    ("medium", game_pb2.LEVEL_MEDIUM),
-    ("hard", game_pb2.LEVEL_HARD),
+    ("names.level.easy", game_pb2.LEVEL_EASY),
+    ("names.level.medium", game_pb2.LEVEL_MEDIUM),
+    ("names.level.hard", game_pb2.LEVEL_HARD),
 )
 MAIN = (
-    "play the computer",
-    "hot-seat on this terminal (two people)",
-    "queue for an online game",
-    "create a challenge",
-    "accept a challenge by code",
-    "show a ladder",
-    "tournaments",
-    "quit",
+    "cli.menu.computer",
+    "cli.menu.hot_seat",
+    "cli.menu.queue",
+    "cli.menu.create_challenge",
+    "cli.menu.accept_challenge",
+    "cli.menu.ladder",
+    "cli.menu.tournaments",
+    "cli.menu.quit",
 )
 QUIT = len(MAIN) - 1
+
+
+def main_choices() -> list[str]:
+    """The main menu's choices in the language spoken."""
+    return [t(key) for key in MAIN]
 
 
 async def run_menu(client: ArenaClient, console: Console) -> None:
@@ -38,17 +45,17 @@ async def run_menu(client: ArenaClient, console: Console) -> None:
     while True:
         console.say("")
         try:
-            choice = await choose(console, f"Photo Finish — signed in as {client.name}", MAIN)
+            choice = await choose(console, t("cli.menu.title", name=client.name), main_choices())
             if choice == QUIT:
                 return
             assignment = await _choice(client, console, choice)
         except Back:
             return
         except CallError as error:
-            console.say(f"the server said no ({error.reason or error.code}): {error.message}")
+            console.say(t("cli.menu.refused", reason=code_of(error), why=explain(error)))
             continue
         except aiohttp.ClientError as error:
-            console.say(f"cannot reach the server: {error}")
+            console.say(t("cli.unreachable", error=str(error)))
             continue
         if assignment is not None:
             await play_match(client, console, assignment)
@@ -59,7 +66,7 @@ async def _choice(
 ) -> matchmaking_pb2.MatchAssignment | None:
     if choice == 0:
         game = await choose_game(console)
-        level = LEVELS[await choose(console, "How strong?", [name for name, _ in LEVELS])][1]
+        level = LEVELS[await choose(console, t("cli.menu.level"), [t(key) for key, _ in LEVELS])][1]
         return await client.play_computer(game, level)
     if choice == 1:
         return await client.play_hot_seat(await choose_game(console))
@@ -71,7 +78,7 @@ async def _choice(
         stream = client.create_challenge(game, rated)
         return await wait_for_match(console, stream, challenge_update(console))
     if choice == 4:
-        code = await console.ask("challenge code:")
+        code = await console.ask(t("cli.menu.code"))
         if code is None or code == INTERRUPT or not code:
             return None
         return await client.accept_challenge(code)
@@ -84,19 +91,22 @@ async def _choice(
 
 def ladder_text(ladder: ratings_pb2.Ladder) -> str:
     """Return a ladder as a table: rank, name, rating ± deviation, games and wins."""
-    title = dict((number, name) for name, number in GAMES).get(ladder.game, "ladder")
+    title = game_name(ladder.game)
     if not ladder.entries:
-        return f"{title}: nobody is rated yet"
-    lines = [f"{title} ladder", f"{'#':>3}  {'name':<{NAME_WIDTH}} {'rating':>10}  games  wins"]
+        return t("cli.ladder.empty", game=title)
+    head = [pad(t("cli.ladder.name"), NAME_WIDTH), pad(t("cli.ladder.rating"), 10, right=True)]
+    games, wins = t("cli.ladder.games"), t("cli.ladder.wins")
+    lines = [t("cli.ladder.title", game=title), f"{'#':>3}  {' '.join(head)}  {games}  {wins}"]
     for entry in ladder.entries:
         mark = "?" if entry.provisional else " "
         rating = f"{entry.rating:.0f}±{entry.rd:.0f}{mark}"
-        name = shown_name(entry.name, guest=entry.guest, deleted=entry.deleted)
+        name = pad(shown_name(entry.name, guest=entry.guest, deleted=entry.deleted), NAME_WIDTH)
         lines.append(
-            f"{entry.rank:>3}  {name:<{NAME_WIDTH}} {rating:>10}  {entry.games:>5}  {entry.wins:>4}"
+            f"{entry.rank:>3}  {name} {rating:>10}  {pad(str(entry.games), width(games), True)}"
+            f"  {pad(str(entry.wins), width(wins), True)}"
         )
-    lines.append("? provisional (few games yet)")
+    lines.append(t("cli.ladder.provisional"))
     return "\n".join(lines)
 
 
-__all__ = ["GAMES", "MAIN", "Back", "ladder_text", "pick", "run_menu"]
+__all__ = ["GAMES", "MAIN", "Back", "ladder_text", "main_choices", "pick", "run_menu"]

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from clients.cli.render_common import Update, names
+from clients.cli.words import t
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 
@@ -83,14 +84,14 @@ def route(
     ``ready`` presses for every seat still to press; else the one seat whose decision it is.
     """
     if seat is not None:
-        return (seat,) if seat in held else f"this terminal does not hold seat {seat}"
+        return (seat,) if seat in held else t("cli.seat.not_held", seat=seat)
     if len(held) == 1:
         return (held[0],)
     if update is None:
-        return "no board yet"
+        return t("cli.match.no_board")
     deciding = [s for s in update.decision.seats if s in held]
     if text.split()[0].lower() == "ready":
-        return tuple(deciding) or "nobody has to press ready now"
+        return tuple(deciding) or t("cli.seat.nobody_ready")
     if len(deciding) == 1:
         return (deciding[0],)
-    return "both seats can act now: put @0 or @1 before the command"
+    return t("cli.seat.both")

@@ -18,10 +18,12 @@ from clients.cli.render_common import (
     ending_lines,
     header,
     label,
+    labelled,
     listing,
     race_line,
     wrap,
 )
+from clients.cli.words import t
 from games.bid import Bid, Options
 from games.bid.codec import command_from_proto
 from photofinish.game.v1 import bid_pb2, game_pb2
@@ -47,13 +49,13 @@ def render_bid(
     lines += [clock] if clock else []
     lines += [*_board(view), _counts(update, view, me)]
     lines += _auction(update, view, me)
-    lines += [f"last     {text}" for text in event_lines(update, me, show_hand)]
+    lines += [labelled("last", text) for text in event_lines(update, me, show_hand)]
     if view.HasField("last_settlement"):
-        lines.append(f"settled  {settlement_text(update, view.last_settlement, me)}")
+        lines.append(labelled("settled", settlement_text(update, view.last_settlement, me)))
     if show_hand and view.seat >= 0:
         lines += _hand(view)
     elif view.seat >= 0:
-        lines.append("hand     hidden (shared device)")
+        lines.append(labelled("hand", t("cli.bid.hand_hidden")))
     decision = decision_line(update, me)
     lines += [decision] if decision else []
     race = race_line(update, me)
@@ -68,28 +70,31 @@ def _chips(update: Update, view: bid_pb2.BidView, me: int) -> str:
     balances = " · ".join(
         f"{label(update, seat, me)} {chips}" for seat, chips in enumerate(view.balances)
     )
-    jockey = label(update, view.jockey, me) if view.jockey >= 0 else "none yet"
-    return f"chips    {balances}   jockey: {jockey}"
+    jockey = label(update, view.jockey, me) if view.jockey >= 0 else t("cli.bid.no_jockey")
+    return labelled("chips", t("cli.bid.chips", balances=balances, jockey=jockey))
 
 
 def _board(view: bid_pb2.BidView) -> list[str]:
     board = view.board
     if not board.placements:
-        return ["board    (empty)"]
+        return [labelled("board", t("cli.empty"))]
     spinner = board.spinner.text if board.HasField("spinner") else ""
     placed = []
     for placement in board.placements:
         mark = "*" if placement.tile.text == spinner else ""
-        where = f" on {placement.on.text}" if placement.HasField("on") else " (opened)"
-        placed.append(f"{placement.tile.text}{mark}{where}")
-    lines = [listing("board", placed, " · ")]
+        tile = placement.tile.text + mark
+        if placement.HasField("on"):
+            placed.append(t("cli.bid.placed_on", tile=tile, on=placement.on.text))
+        else:
+            placed.append(t("cli.bid.placed_opened", tile=tile))
+    lines = [listing(t("cli.label.board"), placed, " · ")]
     if spinner:
-        state = "open" if board.branches_open else "closed (both main arms first)"
-        lines.append(f"spinner  {spinner}*  branches {state}")
+        state = t("cli.bid.branches_open" if board.branches_open else "cli.bid.branches_closed")
+        lines.append(labelled("spinner", f"{spinner}*  {state}"))
     points = "  ".join(f"{point.end.text}={point.value}" for point in view.open_points)
-    lines.append(f"open     {points or '(none)'}")
+    lines.append(labelled("open", points or t("cli.none")))
     counted = " + ".join(f"{c.tile.text} {c.points}" for c in view.counted)
-    lines.append(f"end sum  {view.end_sum}" + (f" = {counted}" if counted else ""))
+    lines.append(labelled("end_sum", f"{view.end_sum}" + (f" = {counted}" if counted else "")))
     return lines
 
 
@@ -97,35 +102,35 @@ def _counts(update: Update, view: bid_pb2.BidView, me: int) -> str:
     hands = " · ".join(
         f"{label(update, seat, me)} {count}" for seat, count in enumerate(view.hand_counts)
     )
-    return f"tiles    {hands} · boneyard {view.boneyard_count}"
+    return labelled("tiles", t("cli.bid.tiles", hands=hands, boneyard=view.boneyard_count))
 
 
 def _auction(update: Update, view: bid_pb2.BidView, me: int) -> list[str]:
     if not view.HasField("auction"):
         return []
     auction = view.auction
-    least = f"least bid now {auction.min_bid}"
+    least = t("cli.bid.least", least=auction.min_bid)
     jockey = label(update, view.jockey, me)
     if auction.bidder < 0:
-        return [
-            f"auction  no bid yet · {least} · jockey {jockey} gets {JOCKEY_DISCOUNT} off"
-            " their own winning bid"
-        ]
+        opening = t("cli.bid.no_bid_yet", least=least, jockey=jockey, discount=JOCKEY_DISCOUNT)
+        return [labelled("auction", opening)]
     bidder = label(update, auction.bidder, me)
     discount = auction.bid - auction.cost
-    off = f" (jockey discount {discount})" if discount else ""
-    return [f"auction  {bidder} bids {auction.bid}, would pay {auction.cost}{off} · {least}"]
+    key = "cli.bid.bids_discounted" if discount else "cli.bid.bids"
+    bids = t(key, bidder=bidder, bid=auction.bid, cost=auction.cost, discount=discount)
+    return [labelled("auction", f"{bids} · {least}")]
 
 
 def _hand(view: bid_pb2.BidView) -> list[str]:
-    tiles = " ".join(tile.text for tile in view.hand) or "(empty)"
-    lines = [f"hand     {tiles}"]
+    tiles = " ".join(tile.text for tile in view.hand) or t("cli.empty")
+    lines = [labelled("hand", tiles)]
     if view.HasField("must_play"):
-        lines.append(f"must     play {view.must_play.text} (the tile you drew)")
+        lines.append(labelled("must", t("cli.bid.must_play", tile=view.must_play.text)))
     if view.HasField("must_open_with"):
-        lines.append(f"must     open with {view.must_open_with.text}")
+        lines.append(labelled("must", t("cli.bid.must_open", tile=view.must_open_with.text)))
     if view.legal:
-        lines.append(listing("legal", [*legal_texts(view.legal), "resign"], " | "))
+        legal = [*legal_texts(view.legal), "resign"]
+        lines.append(listing(t("cli.label.legal"), legal, " | "))
     return lines
 
 
@@ -142,21 +147,21 @@ def legal_texts(legal: Sequence[bid_pb2.BidCommand]) -> list[str]:
     if len(amounts) == 1:
         texts.append(f"bid {amounts[0]}")
     elif amounts:
-        texts.append(f"bid {min(amounts)}..{max(amounts)} (steps of 5)")
+        texts.append(t("cli.bid.bid_range", low=min(amounts), high=max(amounts)))
     return texts
 
 
 def settlement_text(update: Update, settlement: bid_pb2.BidSettlement, me: int) -> str:
     """Return how a round ended, as everyone may see it (``me`` is marked "(you)")."""
     who = label(update, settlement.seat, me)
-    head = f"round {settlement.round_no}: "
+    round_no, moved = settlement.round_no, settlement.transfer
     if settlement.kind == bid_pb2.SETTLEMENT_KIND_WENT_OUT:
-        moved = f", {settlement.transfer} points to them" if settlement.transfer else ""
-        return head + f"{who} went out{moved}"
+        key = "cli.bid.went_out_moved" if moved else "cli.bid.went_out"
+        return t(key, round=round_no, who=who, points=moved)
     pips = "–".join(str(p) for p in settlement.pips)
     if settlement.seat < 0:
-        return head + f"blocked, equal hand totals {pips}: nothing moves"
-    return head + f"blocked, hand totals {pips}: {who} receives {settlement.transfer}"
+        return t("cli.bid.blocked_equal", round=round_no, pips=pips)
+    return t("cli.bid.blocked", round=round_no, pips=pips, who=who, points=moved)
 
 
 def event_lines(update: Update, me: int, show_drawn: bool = True) -> list[str]:
@@ -176,28 +181,47 @@ def _event_text(update: Update, event: bid_pb2.BidEvent, me: int, show_drawn: bo
     kind = event.WhichOneof("kind")
     if kind == "played":
         played = event.played
-        where = f"at {played.end.text}" if played.HasField("end") else "to open"
-        scored = f", scored {played.points}" if played.points else ", no score"
-        who = label(update, played.seat, me)
-        return f"{who} played {played.tile.text} {where}: end sum {played.total}{scored}"
+        who, tile, total, points = (
+            label(update, played.seat, me),
+            played.tile.text,
+            played.total,
+            played.points,
+        )
+        if played.HasField("end"):
+            return t(
+                "cli.bid.played_at",
+                who=who,
+                tile=tile,
+                end=played.end.text,
+                total=total,
+                points=points,
+            )
+        return t("cli.bid.played_open", who=who, tile=tile, total=total, points=points)
     if kind == "drew":
         drew = event.drew
         tiles = " ".join(tile.text for tile in drew.tiles) if show_drawn else ""
-        return f"{label(update, drew.seat, me)} drew {drew.count}" + (f": {tiles}" if tiles else "")
+        who = label(update, drew.seat, me)
+        if tiles:
+            return t("cli.bid.drew_tiles", who=who, count=drew.count, tiles=tiles)
+        return t("cli.bid.drew", who=who, count=drew.count)
     if kind == "passed":
-        forced = " (could neither play nor draw)" if event.passed.forced else ""
-        return f"{label(update, event.passed.seat, me)} passed{forced}"
+        key = "cli.bid.passed_forced" if event.passed.forced else "cli.bid.passed"
+        return t(key, who=label(update, event.passed.seat, me))
     if kind == "auction_passed":
-        return f"{label(update, event.auction_passed.seat, me)} passed: the jockey opens free"
+        return t("cli.bid.auction_passed", who=label(update, event.auction_passed.seat, me))
     if kind == "bid_made":
-        return f"{label(update, event.bid_made.seat, me)} bid {event.bid_made.amount}"
+        return t(
+            "cli.bid.bid_made",
+            who=label(update, event.bid_made.seat, me),
+            amount=event.bid_made.amount,
+        )
     if kind == "bid_accepted":
         accepted = event.bid_accepted
         bidder = label(update, accepted.bidder, me)
-        return (
-            f"{label(update, accepted.seat, me)} accepted {accepted.amount}:"
-            f" {bidder} paid {accepted.paid} and opens"
+        who = label(update, accepted.seat, me)
+        return t(
+            "cli.bid.accepted", who=who, amount=accepted.amount, bidder=bidder, paid=accepted.paid
         )
     if kind == "dealt":
-        return f"round {event.dealt.round_no} dealt, boneyard {event.dealt.boneyard_count}"
+        return t("cli.bid.dealt", round=event.dealt.round_no, boneyard=event.dealt.boneyard_count)
     return None

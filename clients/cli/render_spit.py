@@ -14,8 +14,10 @@ from clients.cli.render_common import (
     ending_lines,
     header,
     label,
+    labelled,
     race_line,
 )
+from clients.cli.words import pad, t
 from games.spit import Rank, is_adjacent
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2, spit_pb2
@@ -30,14 +32,16 @@ def render_spit(update: Update, viewer: int | None = None) -> str:
     for seat in order:
         if seat < len(view.sides):
             lines.append(_side(update, view.sides[seat], seat, me))
-    lines += [f"last     {text}" for text in event_lines(update, me)]
+    lines += [labelled("last", text) for text in event_lines(update, me)]
     lines += _gate(update, view, me)
     live = update.status == arbitration_pb2.STATUS_LIVE
     for seat in order if me < 0 else (me,):
         hints = playable(view, seat)
         if hints and update.decision.gate == game_pb2.GATE_NONE and live:
-            who = "" if me >= 0 else f"{label(update, seat, me)}: "
-            lines.append(f"can      {who}" + " | ".join(hints))
+            plays = " | ".join(hints)
+            if me < 0:
+                plays = t("cli.spit.whose", who=label(update, seat, me), plays=plays)
+            lines.append(labelled("can", plays))
     race = race_line(update, me)
     lines += [race] if race else []
     away = away_line(update, me)
@@ -49,10 +53,9 @@ def render_spit(update: Update, viewer: int | None = None) -> str:
 def _centre(view: spit_pb2.SpitView) -> str:
     piles = []
     for number, pile in enumerate(view.centre):
-        top = pile.top.text if pile.HasField("top") else "empty"
-        cards = "card" if pile.size == 1 else "cards"
-        piles.append(f"pile {number + 1}: {top} ({pile.size} {cards})")
-    return "centre   " + "   ".join(piles)
+        top = pile.top.text if pile.HasField("top") else t("cli.spit.empty")
+        piles.append(t("cli.spit.centre_pile", pile=number + 1, top=top, count=pile.size))
+    return labelled("centre", "   ".join(piles))
 
 
 def _side(update: Update, side: spit_pb2.SpitSide, seat: int, me: int) -> str:
@@ -61,15 +64,16 @@ def _side(update: Update, side: spit_pb2.SpitSide, seat: int, me: int) -> str:
         top = pile.top.text if pile.HasField("top") else "—"
         hidden = f"+{pile.hidden}" if pile.hidden else ""
         piles.append(f"{number + 1}:{top}{hidden}")
-    who = label(update, seat, me)
-    return f"stock    {who:<16} " + "  ".join(piles) + f"   spit pile {side.spit_count}"
+    who = pad(label(update, seat, me), 16)
+    spit = t("cli.spit.spit_pile", count=side.spit_count)
+    return labelled("stock", f"{who} " + "  ".join(piles) + f"   {spit}")
 
 
 def _gate(update: Update, view: spit_pb2.SpitView, me: int) -> list[str]:
     if view.paused:
-        return ["gate     PAUSED: type resume to go on"]
+        return [labelled("gate", t("cli.spit.paused"))]
     if view.gate == game_pb2.GATE_SPIT:
-        return [f"gate     nobody can go on: spit {view.spits + 1} comes (or type spit)"]
+        return [labelled("gate", t("cli.spit.spit_due", spit=view.spits + 1))]
     decision = decision_line(update, me)
     return [decision] if decision and update.decision.gate != game_pb2.GATE_NONE else []
 
@@ -109,21 +113,26 @@ def _event_text(update: Update, event: spit_pb2.SpitEvent, me: int) -> str | Non
         played = event.played
         who = label(update, played.seat, me)
         card, stock, pile = played.card.text, played.stock + 1, played.pile + 1
-        return f"{who} played {card} from stock {stock} onto pile {pile}"
+        return t("cli.spit.played", who=who, card=card, stock=stock, pile=pile)
     if kind == "spat":
         spat = event.spat
-        return f"{label(update, spat.seat, me)} spat {spat.card.text} onto pile {spat.pile + 1}"
+        who = label(update, spat.seat, me)
+        return t("cli.spit.spat", who=who, card=spat.card.text, pile=spat.pile + 1)
     if kind == "round_ended":
         ended = event.round_ended
         counts = "–".join(str(count) for count in ended.card_counts)
         who = label(update, ended.finisher, me)
-        return (
-            f"round {ended.round_no}: {who} went out, took pile {ended.taken + 1}; cards {counts}"
+        return t(
+            "cli.spit.round_ended",
+            round=ended.round_no,
+            who=who,
+            pile=ended.taken + 1,
+            counts=counts,
         )
     if kind == "reshuffled":
-        return "both centre piles were shuffled into new spit piles"
+        return t("cli.spit.reshuffled")
     if kind == "paused":
-        return f"{label(update, event.paused.seat, me)} paused"
+        return t("cli.spit.paused_by", who=label(update, event.paused.seat, me))
     if kind == "resumed":
-        return f"{label(update, event.resumed.seat, me)} resumed"
+        return t("cli.spit.resumed_by", who=label(update, event.resumed.seat, me))
     return None

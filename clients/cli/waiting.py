@@ -7,6 +7,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import TypeVar
 
 from clients.cli.console import INTERRUPT, Console
+from clients.cli.words import t
 from photofinish.matchmaking.v1 import matchmaking_pb2
 
 T = TypeVar("T")
@@ -44,7 +45,7 @@ async def wait_for_match(
             if item_task in done:
                 item = item_task.result()
                 if item is None:
-                    console.say("the server closed the wait")
+                    console.say(t("cli.wait.closed"))
                     return None
                 assignment = on_update(item)
                 if assignment is not None:
@@ -53,9 +54,9 @@ async def wait_for_match(
             if line_task in done:
                 line, line_task = line_task.result(), None
                 if line is None or line.strip().lower() in LEAVE_WORDS:
-                    console.say("left")
+                    console.say(t("cli.wait.left"))
                     return None
-                console.say("still waiting: type cancel (or press Ctrl-C) to leave")
+                console.say(t("cli.wait.still"))
                 line_task = asyncio.create_task(console.read())
     finally:
         if line_task is not None:
@@ -74,7 +75,7 @@ def queue_update(
     def on_update(update: matchmaking_pb2.QueueUpdate) -> matchmaking_pb2.MatchAssignment | None:
         if update.HasField("match"):
             return update.match
-        console.say(f"waiting ({update.waiting} in queue) — type cancel or press Ctrl-C to leave")
+        console.say(t("cli.wait.queue", count=update.waiting))
         return None
 
     return on_update
@@ -90,9 +91,8 @@ def challenge_update(
     ) -> matchmaking_pb2.MatchAssignment | None:
         if update.HasField("match"):
             return update.match
-        console.say(f"challenge code: {update.code}")
-        console.say("Give it to your opponent (menu: accept a challenge). Waiting for them —")
-        console.say("type cancel or press Ctrl-C to withdraw.")
+        console.say(t("cli.wait.code", code=update.code))
+        console.say(t("cli.wait.give_code"))
         return None
 
     return on_update

@@ -156,7 +156,7 @@ async def test_a_challenge_code_brings_two_terminals_into_one_bid_match(
     await cat.expect(r"^to move  ")
     await cat.send("dance")
     assert (await cat.expect(r"^not understood .*")).group(0) == (
-        "not understood (unknown_command): 'dance' is not a command"
+        "not understood (unknown_command): “dance” is not a command (type help for the list)"
     )
     await cat.send("draw")  # refused either way: the opener holds a tile to open with
     refusal = (await cat.expect(r"^refused \((\w+)\): .+")).group(1)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from clients.cli.menu import GAMES, MAIN, ladder_text, pick
+from clients.cli.menu import GAMES, ladder_text, main_choices, pick
+from clients.cli.words import t
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2
 
-GAME_NAMES = [name for name, _ in GAMES]
+GAME_NAMES = [t(key) for key, _ in GAMES]
+MAIN = main_choices()
 
 
 def test_a_choice_is_its_number_from_one_or_the_start_of_one_of_its_words() -> None:
