@@ -12,8 +12,15 @@ import signal
 import sys
 from pathlib import Path
 
+from clients.cli.words import LOCALE_VARIABLES
+
 REPO = Path(__file__).resolve().parents[2]
 HANG_GUARD_S = 20.0
+# The client speaks its locale's language: English unless a test asks for another.
+_ENGLISH = {
+    **{name: value for name, value in os.environ.items() if name not in LOCALE_VARIABLES},
+    "LANG": "C.UTF-8",
+}
 
 
 class Terminal:
@@ -43,7 +50,7 @@ class Terminal:
             url,
             *(("--name", name) if args is None else args),
             cwd=REPO,
-            env=None if env is None else {**os.environ, **env},
+            env={**_ENGLISH, **(env or {})},
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=stderr.open("wb"),

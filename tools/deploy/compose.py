@@ -141,6 +141,23 @@ class Deployment:
                 time.sleep(1.0)
         return time.monotonic() - started
 
+    def run_in(
+        self, name: str, command: list[str], env: Mapping[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        """Run ``command`` in service ``name``'s running container, with no input; return
+        what it said and its exit status."""
+        variables = [f"--env={key}={value}" for key, value in (env or {}).items()]
+        return subprocess.run(
+            ["podman", "exec", *variables, self.containers[name], *command],
+            env=host.environment(),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            check=False,
+            timeout=60,
+        )
+
     def logs(self, name: str, tail: int = 40) -> str:
         """Return the last ``tail`` lines service ``name`` wrote."""
         done = subprocess.run(

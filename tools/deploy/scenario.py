@@ -17,6 +17,7 @@ from typing import Any
 
 import aiohttp
 
+from clients.cli.words import speaking, t
 from services.stack import natsauth
 from tools.deploy import compose, crossing, jetstream, loadrun, prometheus
 from tools.deploy.compose import Deployment
@@ -101,6 +102,7 @@ class Scenario:
         """Return the figures and failures of every step."""
         try:
             await self.bring_up()
+            await asyncio.to_thread(self.check_terminal_client)
             await self.check_strangers()
             async with aiohttp.ClientSession() as http:
                 watcher = prometheus.Prometheus(http, self.url("PF_PROMETHEUS_PORT"))
@@ -133,6 +135,32 @@ class Scenario:
         self.figures["seconds_to_healthy"] = round(time.monotonic() - started, 1)
         self.figures["jetstream"] = [asdict(r) for r in replicated]
         print(f"healthy in {self.figures['seconds_to_healthy']} s; JetStream: {replicated}")
+
+    def check_terminal_client(self) -> None:
+        """The image carries what the terminal client needs to speak each language: it signs
+        in to the gateway beside it in Korean (--lang) and in Arabic (the locale), and says
+        goodbye in the same language when its input ends."""
+        assert self.deployment is not None
+        runs = {
+            "ko": (["--lang", "ko"], {}),
+            "ar": ([], {"LANG": "ar_EG.UTF-8"}),
+        }
+        seen = {}
+        for code, (flags, env) in runs.items():
+            command = ["python", "-m", "clients.cli", "--url", "http://127.0.0.1:7100"]
+            done = self.deployment.run_in(
+                "gateway", [*command, "--name", f"terminal-{code}", *flags], env
+            )
+            with speaking(code):
+                bye, signed_in = t("cli.bye"), t("cli.signin.signed_in", name=f"terminal-{code}")
+            lines = done.stdout.splitlines()
+            seen[code] = lines[-1] if lines else done.stderr[-300:]
+            if done.returncode != 0 or signed_in not in lines or lines[-1] != bye:
+                self.fail(
+                    f"the terminal client in {code}: {done.returncode} {done.stdout}{done.stderr}"
+                )
+        self.figures["terminal_client"] = seen
+        print(f"terminal client: {seen}", flush=True)
 
     async def check_strangers(self) -> None:
         """Every NATS node refuses a client without a user's password, and a service's
