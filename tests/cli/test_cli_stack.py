@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from clients.cli.names import shown_name
+from clients.cli.render_common import LABEL_WIDTH
+from clients.cli.words import pad, speaking, t
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.cli.terminal import Terminal, first_legal
 
@@ -211,3 +214,77 @@ async def test_a_tournament_made_in_one_terminal_plays_game_after_game_in_two(
     for terminal in (eve, fay):
         await quit_client(terminal)
     assert re.search(r"you: #1 of 2, [2-9] points", eve.text()), eve.text()
+
+
+def said(language: str, key: str, **values: str | int) -> str:
+    """A line as the client says it in ``language``."""
+    with speaking(language):
+        return t(key, **values)
+
+
+async def expect_said(terminal: Terminal, language: str, key: str, **values: str | int) -> str:
+    """Wait for the exact line ``key`` says in ``language``; return it."""
+    line = said(language, key, **values)
+    await terminal.expect(f"^{re.escape(line)}$")
+    return line
+
+
+async def test_an_arabic_and_a_korean_terminal_play_one_challenge_each_in_its_own_language(
+    stack: Stack, terminals: list[Terminal], tmp_path: Path
+) -> None:
+    """One terminal speaks Arabic because its locale does (LANG=ar_EG.UTF-8), the other
+    Korean because --lang says so; each reads the menus, the board, a refusal and the ending
+    in its own language, from the same match."""
+    hala = await Terminal.start(
+        stack.gateway_url, "hala", tmp_path / "hala.stderr", env={"LANG": "ar_EG.UTF-8"}
+    )
+    minji = await Terminal.start(
+        stack.gateway_url, "minji", tmp_path / "minji.stderr", ("--name", "minji", "--lang", "ko")
+    )
+    terminals += [hala, minji]
+    await expect_said(hala, "ar", "cli.signin.signed_in", name="hala")
+    await expect_said(minji, "ko", "cli.signin.signed_in", name="minji")
+    for terminal, language in ((hala, "ar"), (minji, "ko")):
+        option = said(language, "cli.menu.create_challenge")
+        await expect_said(terminal, language, "cli.choose.option", number=4, option=option)
+        await expect_said(terminal, language, "cli.choose.ask", last=8)
+    for answer in ("4", "2"):  # create a challenge, Spectacular Bid
+        await hala.send(answer)
+    await expect_said(hala, "ar", "cli.choose.casual_for_guests")
+    shown = re.escape(said("ar", "cli.wait.code", code="CODE")).replace("CODE", "(\\w+)")
+    code = (await hala.expect(f"^{shown}$")).group(1)
+    await minji.send("5")
+    await expect_said(minji, "ko", "cli.menu.code")
+    await minji.send(code)
+
+    for terminal, language in ((hala, "ar"), (minji, "ko")):
+        with speaking(language):
+            waiting = t("cli.gate.waiting", gate=t("cli.gate.start"), who="WHO")
+            gate = f"{pad(t('cli.label.gate'), LABEL_WIDTH)} {waiting.split('WHO')[0]}"
+        await terminal.expect(f"^{re.escape(gate)}")
+        await terminal.send("ready")
+    await minji.send("dance")
+    why = said("ko", "cli.input.not_a_command", text="dance")
+    await expect_said(minji, "ko", "cli.match.not_understood", reason="unknown_command", why=why)
+    await minji.send("draw")  # refused either way: the opener holds a tile to open with
+    refused = [
+        said("ko", "cli.match.refused", reason=reason, why=said("ko", f"reason.{reason}"))
+        for reason in ("can_play", "not_your_decision")
+    ]
+    await minji.expect("^(" + "|".join(map(re.escape, refused)) + ")$")
+    await minji.send("help")
+    await expect_said(minji, "ko", "cli.help.bid_title")
+
+    await hala.send("resign")
+    await expect_said(minji, "ko", "cli.end.you_win_how", how=said("ko", "end.how.resign"))
+    with speaking("ar"):
+        winner = shown_name("minji", guest=True)
+    await expect_said(
+        hala, "ar", "cli.end.won_how", winner=winner, how=said("ar", "end.how.resign")
+    )
+    for terminal, language in ((hala, "ar"), (minji, "ko")):
+        await expect_said(terminal, language, "cli.choose.ask", last=8)
+        await terminal.send("8")
+        assert await terminal.finish() == 0, terminal.text()
+        assert terminal.transcript[-1] == said(language, "cli.bye")
+    assert [line for line in hala.transcript + minji.transcript if "Traceback" in line] == []

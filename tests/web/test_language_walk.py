@@ -261,10 +261,10 @@ async def online(walk: Walk, arena: Arena) -> None:
     for each in (walk, rival):
         await each.page.wait_for_selector("#ready")
     await walk.check("online-start")
-    for each in (page, rival_page):
-        await each.click("#ready")
-    for each in (page, rival_page):
-        await each.wait_for_function(
+    for player in (page, rival_page):
+        await player.click("#ready")
+    for player in (page, rival_page):
+        await player.wait_for_function(
             "() => window.__pf.last()?.update?.view?.kind?.value?.mustPress?.length === 0"
         )
     await rival.check("online-guest")
