@@ -1,20 +1,13 @@
-"""The arbitration's nudge: lift a gate nobody lifted in time.
-
-At Gate.START / Gate.CONTINUE the nudge presses Ready for every seat that has not, in
-seat order; at Gate.SPIT it makes the due spit for the first seat still deciding (the
-lowest). Anywhere else there is nothing to nudge: a paused match waits for its players,
-and play under way or a finished match has no gate.
-"""
+"""The arbitration's nudge (games/nudge.py), refused when there is nothing to lift."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from games.contract import Engine
-from games.decision import Gate, Step
+from games.decision import Step
+from games.nudge import nudged
 from services.rules import errors
-
-_READY_GATES = (Gate.START, Gate.CONTINUE)
 
 
 def nudge(engine: Engine, state: Any) -> Step[Any, Any]:
@@ -25,17 +18,10 @@ def nudge(engine: Engine, state: Any) -> Step[Any, Any]:
             spit gate waits for anyone.
         Malformed / Refused: never for a state the engine made (its own commands).
     """
-    now = engine.decision(state)
-    seats = sorted(now.seats)
-    if now.gate in _READY_GATES and seats:
-        ready = engine.parse_command("ready")
-        step = engine.apply(state, seats[0], ready)
-        events = list(step.events)
-        for seat in seats[1:]:
-            step = engine.apply(step.state, seat, ready)
-            events += step.events
-        return Step(step.state, tuple(events), step.decision)
-    if now.gate is Gate.SPIT and seats:
-        return engine.apply(state, seats[0], engine.parse_command("spit"))
-    gate = "no gate" if now.gate is None else f"gate {now.gate.value}"
-    raise errors.nothing_to_nudge(f"{gate} with seats {seats} has nothing a nudge lifts")
+    step = nudged(engine, state)
+    if step is None:
+        now = engine.decision(state)
+        gate = "no gate" if now.gate is None else f"gate {now.gate.value}"
+        seats = sorted(now.seats)
+        raise errors.nothing_to_nudge(f"{gate} with seats {seats} has nothing a nudge lifts")
+    return step

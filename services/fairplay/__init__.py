@@ -1,0 +1,1 @@
+"""Fair play judged from the server's own stamps: reaction times and the flags they raise."""
