@@ -305,6 +305,11 @@ class ArenaClient:
         request = ratings_pb2.GetRatingRequest(player_id=player_id, game=game)
         return await self.web.unary(f"{ARENA}/GetRating", request, ratings_pb2.PlayerRating)
 
+    async def get_profile(self, player_id: str) -> ratings_pb2.Profile:
+        """Return any player's profile: each game's rating now and over time, rank, results."""
+        request = ratings_pb2.GetProfileRequest(player_id=player_id)
+        return await self.web.unary(f"{ARENA}/GetProfile", request, ratings_pb2.Profile)
+
     async def match_log(self, match_id: str) -> log_pb2.MatchLog:
         """Return a finished match's arbitration log (the caller must have played in it).
 

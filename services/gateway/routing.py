@@ -71,6 +71,7 @@ _TABLE: dict[str, tuple[MethodKind, str, str]] = {
     "GetLadder": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetLadder"),
     "GetHistory": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetHistory"),
     "GetRating": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetRating"),
+    "GetProfile": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetProfile"),
     "GetMatchLog": (MethodKind.UNARY, "arbitration", f"{_ARBITRATION}/GetMatchLog"),
     "GetReplay": (MethodKind.UNARY, "arbitration", f"{_ARBITRATION}/GetReplay"),
     **{

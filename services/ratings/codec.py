@@ -27,6 +27,7 @@ from services.ratings.model import (
     Verdict,
     Voided,
 )
+from services.ratings.profile import GameProfile, Profile
 from wire.subjects import RESULTS_FINISHED, RESULTS_VOIDED
 
 _Event = TypeVar("_Event", events_pb2.MatchFinished, events_pb2.MatchVoided)
@@ -259,3 +260,45 @@ def _player_id(text: str) -> PlayerId:
     if not text:
         raise BadRequest(Reason.NO_PLAYER_ID, "no player id")
     return PlayerId(text)
+
+
+def decode_profile_request(request: ratings_pb2.GetProfileRequest) -> PlayerId:
+    """Return the player asked for.
+
+    Raises:
+        BadRequest: for no player.
+    """
+    return _player_id(request.player_id)
+
+
+def encode_profile(found: Profile) -> ratings_pb2.Profile:
+    """Return a player's profile: each game they played, its rating now and over time."""
+    return ratings_pb2.Profile(
+        player_id=found.player_id,
+        name=found.name,
+        guest=found.guest,
+        deleted=found.deleted,
+        games=[_encode_game_profile(game) for game in found.games],
+    )
+
+
+def _encode_game_profile(game: GameProfile) -> ratings_pb2.GameProfile:
+    standing = game.standing
+    encoded = ratings_pb2.GameProfile(
+        game=encode_game(game.game),
+        rated=standing is not None,
+        rank=game.rank,
+        ranked=game.ranked,
+        wins=game.results.get(Verdict.WIN, 0),
+        losses=game.results.get(Verdict.LOSS, 0),
+        voids=game.results.get(Verdict.VOID, 0),
+        points=[
+            ratings_pb2.RatingPoint(played_unix_ms=round(p.played_unix_s * 1000), rating=p.rating)
+            for p in game.points
+        ],
+    )
+    if standing is not None:
+        encoded.rating = standing.rating.rating
+        encoded.rd = standing.rating.rd
+        encoded.provisional = standing.rating.is_provisional
+    return encoded

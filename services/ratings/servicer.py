@@ -57,6 +57,17 @@ class RatingsServicer(ratings_pb2_grpc.RatingsServicer):
         standing = await self._store.standing(player_id, game)
         return codec.encode_rating(player_id, game, standing)
 
+    async def GetProfile(
+        self,
+        request: ratings_pb2.GetProfileRequest,
+        context: grpc.aio.ServicerContext[ratings_pb2.GetProfileRequest, ratings_pb2.Profile],
+    ) -> ratings_pb2.Profile:
+        try:
+            player_id = codec.decode_profile_request(request)
+        except BadRequest as error:
+            await abort(context, error)
+        return codec.encode_profile(await self._store.profile(player_id))
+
 
 async def abort(context: grpc.aio.ServicerContext[Any, Any], error: RatingsError) -> NoReturn:
     """End the call with the error's status code and its reason, as every service does."""

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from games.registry import BY_NAME, Game
+from games.registry import BY_NAME, GAMES, Game
 from services.common.database import Database, Session
 from services.ratings import ladder, migrations, reasons
 from services.ratings.errors import NotRanked, Reason
@@ -32,6 +32,7 @@ from services.ratings.model import (
     Verdict,
     Voided,
 )
+from services.ratings.profile import Profile, profile, rank_of
 from services.ratings.settlement import SECONDS_PER_DAY, newcomer, settle
 
 # Every ``game`` column holds the game's registry name (games/registry.py), as stored
@@ -92,6 +93,15 @@ class Store:
 
     async def standing(self, player_id: PlayerId, game: Game) -> Standing | None:
         return await self.database.run(lambda s: standing(s, player_id, game))
+
+    async def profile(self, player_id: PlayerId) -> Profile:
+        """The player's profile (``profile.profile``); empty games for a stranger."""
+
+        def read(session: Session) -> Profile:
+            rows = {game: standing(session, player_id, game) for game in GAMES}
+            return profile(session, player_id, rows)
+
+        return await self.database.run(read)
 
     async def forget(self, player_id: PlayerId, now_unix_s: float) -> None:
         """Blank a deleted account's name wherever ratings shows it (``forget``)."""
@@ -253,15 +263,8 @@ def around(
     if found is None:
         raise NotRanked(Reason.NOT_RANKED, f"{player_id} has no rated {game.name} game")
     collation = session.dialect.binary_collation
-    rating, games = found.rating.rating, found.games
-    # Ahead in ladder order: higher rating, then more games, then a smaller player id.
-    ahead, total = session.rows(
-        "SELECT SUM(CASE WHEN rating > ? OR (rating = ? AND games > ?)"
-        f" OR (rating = ? AND games = ? AND player_id < ? COLLATE {collation})"
-        " THEN 1 ELSE 0 END), COUNT(*) FROM ladder WHERE game = ? AND games > 0",
-        (rating, rating, games, rating, games, player_id, game.name),
-    )[0]
-    first = ladder.page_start(int(ahead) + 1, int(total), limit)
+    rank, total = rank_of(session, game, found)
+    first = ladder.page_start(rank, total, limit)
     rows = session.rows(
         f"SELECT {_STANDING} FROM ladder WHERE game = ? AND games > 0"
         f" ORDER BY rating DESC, games DESC, player_id COLLATE {collation} LIMIT ? OFFSET ?",

@@ -85,6 +85,21 @@ async def test_anyone_reads_a_players_history_rating_and_ladder_page(
     newcomer = await ann.get_rating(bob.player_id, BID)
     assert (newcomer.rating, newcomer.provisional, newcomer.games) == (1500, True, 0)
 
+    profile = await bob.get_profile(ann.player_id)
+    assert (profile.name, profile.guest, profile.deleted) == (ann.name, False, False)
+    (bid,) = profile.games
+    assert (bid.game, bid.rated, bid.rank, bid.wins, bid.losses, bid.voids) == (
+        BID,
+        True,
+        1,
+        WINS,
+        0,
+        0,
+    )
+    assert bid.rating == rating.rating and bid.rd == rating.rd
+    assert [p.rating for p in bid.points] == [line.rating_after for line in history.entries][::-1]
+    assert not (await ann.get_profile(bob.player_id)).games  # never played: nothing to show
+
 
 async def test_the_rated_queue_seats_players_by_their_ratings(
     stack: tuple[Stack, aiohttp.ClientSession],

@@ -176,6 +176,11 @@ class ArenaStub:
                 request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetRatingRequest.SerializeToString,
                 response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.PlayerRating.FromString,
                 _registered_method=True)
+        self.GetProfile = channel.unary_unary(
+                '/photofinish.client.v1.Arena/GetProfile',
+                request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetProfileRequest.SerializeToString,
+                response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Profile.FromString,
+                _registered_method=True)
         self.GetMatchLog = channel.unary_unary(
                 '/photofinish.client.v1.Arena/GetMatchLog',
                 request_serializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.SerializeToString,
@@ -395,6 +400,13 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetProfile(self, request, context):
+        """Any account's profile (public, like the ladder): ratings over time, rank, results.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetMatchLog(self, request, context):
         """After the end, a player's own match as the arbitration judged it: every command with its
         arrival stamp, every race with both stamps and the gap, every flag with its deadline.
@@ -585,6 +597,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.GetRating,
                     request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetRatingRequest.FromString,
                     response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.PlayerRating.SerializeToString,
+            ),
+            'GetProfile': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetProfile,
+                    request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetProfileRequest.FromString,
+                    response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Profile.SerializeToString,
             ),
             'GetMatchLog': grpc.unary_unary_rpc_method_handler(
                     servicer.GetMatchLog,
@@ -1356,6 +1373,33 @@ class Arena:
             '/photofinish.client.v1.Arena/GetRating',
             photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetRatingRequest.SerializeToString,
             photofinish_dot_ratings_dot_v1_dot_ratings__pb2.PlayerRating.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetProfile(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/GetProfile',
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetProfileRequest.SerializeToString,
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Profile.FromString,
             options,
             channel_credentials,
             insecure,

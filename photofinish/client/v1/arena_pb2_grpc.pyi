@@ -83,6 +83,8 @@ class ArenaStub:
     GetHistory: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetHistoryRequest, _ratings_pb2.History]
     """Any player's matches in a game and current rating: public, like the ladder."""
     GetRating: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetRatingRequest, _ratings_pb2.PlayerRating]
+    GetProfile: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetProfileRequest, _ratings_pb2.Profile]
+    """Any account's profile (public, like the ladder): ratings over time, rank, results."""
     GetMatchLog: _grpc.UnaryUnaryMultiCallable[_log_pb2.GetMatchLogRequest, _log_pb2.MatchLog]
     """After the end, a player's own match as the arbitration judged it: every command with its
     arrival stamp, every race with both stamps and the gap, every flag with its deadline.
@@ -143,6 +145,8 @@ class ArenaAsyncStub(ArenaStub):
     GetHistory: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetHistoryRequest, _ratings_pb2.History]  # type: ignore[assignment]
     """Any player's matches in a game and current rating: public, like the ladder."""
     GetRating: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetRatingRequest, _ratings_pb2.PlayerRating]  # type: ignore[assignment]
+    GetProfile: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetProfileRequest, _ratings_pb2.Profile]  # type: ignore[assignment]
+    """Any account's profile (public, like the ladder): ratings over time, rank, results."""
     GetMatchLog: _aio.UnaryUnaryMultiCallable[_log_pb2.GetMatchLogRequest, _log_pb2.MatchLog]  # type: ignore[assignment]
     """After the end, a player's own match as the arbitration judged it: every command with its
     arrival stamp, every race with both stamps and the gap, every flag with its deadline.
@@ -362,6 +366,14 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _ratings_pb2.GetRatingRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_ratings_pb2.PlayerRating, _abc.Awaitable[_ratings_pb2.PlayerRating]]: ...
+
+    @_abc_1.abstractmethod
+    def GetProfile(
+        self,
+        request: _ratings_pb2.GetProfileRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ratings_pb2.Profile, _abc.Awaitable[_ratings_pb2.Profile]]:
+        """Any account's profile (public, like the ladder): ratings over time, rank, results."""
 
     @_abc_1.abstractmethod
     def GetMatchLog(

@@ -328,3 +328,137 @@ class PlayerRating(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___PlayerRating: _TypeAlias = PlayerRating  # noqa: Y015
+
+@_typing.final
+class GetProfileRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetProfileRequest: _TypeAlias = GetProfileRequest  # noqa: Y015
+
+@_typing.final
+class RatingPoint(_message.Message):
+    """A rating after a rated game: one point of the profile's chart."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYED_UNIX_MS_FIELD_NUMBER: _builtins.int
+    RATING_FIELD_NUMBER: _builtins.int
+    played_unix_ms: _builtins.int
+    rating: _builtins.float
+    def __init__(
+        self,
+        *,
+        played_unix_ms: _builtins.int = ...,
+        rating: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["played_unix_ms", b"played_unix_ms", "rating", b"rating"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RatingPoint: _TypeAlias = RatingPoint  # noqa: Y015
+
+@_typing.final
+class GameProfile(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
+    RATING_FIELD_NUMBER: _builtins.int
+    RD_FIELD_NUMBER: _builtins.int
+    PROVISIONAL_FIELD_NUMBER: _builtins.int
+    RANK_FIELD_NUMBER: _builtins.int
+    RANKED_FIELD_NUMBER: _builtins.int
+    WINS_FIELD_NUMBER: _builtins.int
+    LOSSES_FIELD_NUMBER: _builtins.int
+    VOIDS_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    game: _game_pb2.Game.ValueType
+    rated: _builtins.bool
+    """false: no rated game yet (rating, rd and rank are unset)"""
+    rating: _builtins.float
+    rd: _builtins.float
+    provisional: _builtins.bool
+    rank: _builtins.int
+    """on the game's ladder, from 1"""
+    ranked: _builtins.int
+    """how many are on that ladder"""
+    wins: _builtins.int
+    """every finished match, rated or not"""
+    losses: _builtins.int
+    voids: _builtins.int
+    @_builtins.property
+    def points(self) -> _containers.RepeatedCompositeFieldContainer[Global___RatingPoint]:
+        """oldest first, at most 500 (the newest)"""
+
+    def __init__(
+        self,
+        *,
+        game: _game_pb2.Game.ValueType = ...,
+        rated: _builtins.bool = ...,
+        rating: _builtins.float = ...,
+        rd: _builtins.float = ...,
+        provisional: _builtins.bool = ...,
+        rank: _builtins.int = ...,
+        ranked: _builtins.int = ...,
+        wins: _builtins.int = ...,
+        losses: _builtins.int = ...,
+        voids: _builtins.int = ...,
+        points: _abc.Iterable[Global___RatingPoint] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "losses", b"losses", "points", b"points", "provisional", b"provisional", "rank", b"rank", "ranked", b"ranked", "rated", b"rated", "rating", b"rating", "rd", b"rd", "voids", b"voids", "wins", b"wins"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GameProfile: _TypeAlias = GameProfile  # noqa: Y015
+
+@_typing.final
+class Profile(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    GUEST_FIELD_NUMBER: _builtins.int
+    DELETED_FIELD_NUMBER: _builtins.int
+    GAMES_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    name: _builtins.str
+    """as the newest match named them ("" for a deleted account)"""
+    guest: _builtins.bool
+    deleted: _builtins.bool
+    @_builtins.property
+    def games(self) -> _containers.RepeatedCompositeFieldContainer[Global___GameProfile]:
+        """games with at least one match, in the menus' order"""
+
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        name: _builtins.str = ...,
+        guest: _builtins.bool = ...,
+        deleted: _builtins.bool = ...,
+        games: _abc.Iterable[Global___GameProfile] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deleted", b"deleted", "games", b"games", "guest", b"guest", "name", b"name", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Profile: _TypeAlias = Profile  # noqa: Y015

@@ -49,6 +49,11 @@ class RatingsStub:
                 request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetRatingRequest.SerializeToString,
                 response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.PlayerRating.FromString,
                 _registered_method=True)
+        self.GetProfile = channel.unary_unary(
+                '/photofinish.ratings.v1.Ratings/GetProfile',
+                request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetProfileRequest.SerializeToString,
+                response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Profile.FromString,
+                _registered_method=True)
 
 
 class RatingsServicer:
@@ -75,6 +80,14 @@ class RatingsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetProfile(self, request, context):
+        """One player's profile: for each game they played, the rating now (with RD and rank),
+        games won, lost and voided, and the rating after each rated game, oldest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RatingsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -92,6 +105,11 @@ def add_RatingsServicer_to_server(servicer, server):
                     servicer.GetRating,
                     request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetRatingRequest.FromString,
                     response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.PlayerRating.SerializeToString,
+            ),
+            'GetProfile': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetProfile,
+                    request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetProfileRequest.FromString,
+                    response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Profile.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -175,6 +193,33 @@ class Ratings:
             '/photofinish.ratings.v1.Ratings/GetRating',
             photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetRatingRequest.SerializeToString,
             photofinish_dot_ratings_dot_v1_dot_ratings__pb2.PlayerRating.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetProfile(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.ratings.v1.Ratings/GetProfile',
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetProfileRequest.SerializeToString,
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Profile.FromString,
             options,
             channel_credentials,
             insecure,

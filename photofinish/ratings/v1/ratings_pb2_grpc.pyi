@@ -38,6 +38,10 @@ class RatingsStub:
     """
     GetRating: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetRatingRequest, _ratings_pb2.PlayerRating]
     """One player's current rating in a game (a newcomer's default when never rated)."""
+    GetProfile: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetProfileRequest, _ratings_pb2.Profile]
+    """One player's profile: for each game they played, the rating now (with RD and rank),
+    games won, lost and voided, and the rating after each rated game, oldest first.
+    """
 
 @_typing.type_check_only
 class RatingsAsyncStub(RatingsStub):
@@ -49,6 +53,10 @@ class RatingsAsyncStub(RatingsStub):
     """
     GetRating: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetRatingRequest, _ratings_pb2.PlayerRating]  # type: ignore[assignment]
     """One player's current rating in a game (a newcomer's default when never rated)."""
+    GetProfile: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetProfileRequest, _ratings_pb2.Profile]  # type: ignore[assignment]
+    """One player's profile: for each game they played, the rating now (with RD and rank),
+    games won, lost and voided, and the rating after each rated game, oldest first.
+    """
 
 class RatingsServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -75,5 +83,15 @@ class RatingsServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_ratings_pb2.PlayerRating, _abc.Awaitable[_ratings_pb2.PlayerRating]]:
         """One player's current rating in a game (a newcomer's default when never rated)."""
+
+    @_abc_1.abstractmethod
+    def GetProfile(
+        self,
+        request: _ratings_pb2.GetProfileRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ratings_pb2.Profile, _abc.Awaitable[_ratings_pb2.Profile]]:
+        """One player's profile: for each game they played, the rating now (with RD and rank),
+        games won, lost and voided, and the rating after each rated game, oldest first.
+        """
 
 def add_RatingsServicer_to_server(servicer: RatingsServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file photofinish/ratings/v1/ratings.proto.
  */
 export const file_photofinish_ratings_v1_ratings: GenFile = /*@__PURE__*/
-  fileDesc("CiRwaG90b2ZpbmlzaC9yYXRpbmdzL3YxL3JhdGluZ3MucHJvdG8SFnBob3RvZmluaXNoLnJhdGluZ3MudjEiZAoQR2V0TGFkZGVyUmVxdWVzdBInCgRnYW1lGAEgASgOMhkucGhvdG9maW5pc2guZ2FtZS52MS5HYW1lEg0KBWxpbWl0GAIgASgFEhgKEGFyb3VuZF9wbGF5ZXJfaWQYAyABKAkiqgEKC0xhZGRlckVudHJ5EgwKBHJhbmsYASABKAUSEQoJcGxheWVyX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDgoGcmF0aW5nGAQgASgBEgoKAnJkGAUgASgBEhMKC3Byb3Zpc2lvbmFsGAYgASgIEg0KBWdhbWVzGAcgASgFEgwKBHdpbnMYCCABKAUSDQoFZ3Vlc3QYCSABKAgSDwoHZGVsZXRlZBgKIAEoCCJnCgZMYWRkZXISJwoEZ2FtZRgBIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuR2FtZRI0CgdlbnRyaWVzGAIgAygLMiMucGhvdG9maW5pc2gucmF0aW5ncy52MS5MYWRkZXJFbnRyeSJuChFHZXRIaXN0b3J5UmVxdWVzdBIRCglwbGF5ZXJfaWQYASABKAkSJwoEZ2FtZRgCIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuR2FtZRINCgVsaW1pdBgDIAEoBRIOCgZvZmZzZXQYBCABKAUigAMKDEhpc3RvcnlFbnRyeRIQCghtYXRjaF9pZBgBIAEoCRITCgtvcHBvbmVudF9pZBgCIAEoCRIVCg1vcHBvbmVudF9uYW1lGAMgASgJEjAKB3ZlcmRpY3QYBCABKA4yHy5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLlZlcmRpY3QSDQoFcmF0ZWQYBSABKAgSEgoKaGFzX3JhdGluZxgGIAEoCBIVCg1yYXRpbmdfYmVmb3JlGAcgASgBEhQKDHJhdGluZ19hZnRlchgIIAEoARIOCgZjaGFuZ2UYCSABKAESFgoOcGxheWVkX3VuaXhfbXMYCiABKAMSEwoLdm9pZF9yZWFzb24YCyABKAkSJwoEZ2FtZRgMIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuR2FtZRIYChB1bmNvdW50ZWRfcmVhc29uGA0gASgJEhYKDm9wcG9uZW50X2d1ZXN0GA4gASgIEhgKEG9wcG9uZW50X2RlbGV0ZWQYDyABKAgiigEKB0hpc3RvcnkSEQoJcGxheWVyX2lkGAEgASgJEicKBGdhbWUYAiABKA4yGS5waG90b2ZpbmlzaC5nYW1lLnYxLkdhbWUSNQoHZW50cmllcxgDIAMoCzIkLnBob3RvZmluaXNoLnJhdGluZ3MudjEuSGlzdG9yeUVudHJ5EgwKBG1vcmUYBCABKAgiTgoQR2V0UmF0aW5nUmVxdWVzdBIRCglwbGF5ZXJfaWQYASABKAkSJwoEZ2FtZRgCIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuR2FtZSKKAQoMUGxheWVyUmF0aW5nEhEKCXBsYXllcl9pZBgBIAEoCRInCgRnYW1lGAIgASgOMhkucGhvdG9maW5pc2guZ2FtZS52MS5HYW1lEg4KBnJhdGluZxgDIAEoARIKCgJyZBgEIAEoARITCgtwcm92aXNpb25hbBgFIAEoCBINCgVnYW1lcxgGIAEoBSpXCgdWZXJkaWN0EhcKE1ZFUkRJQ1RfVU5TUEVDSUZJRUQQABIPCgtWRVJESUNUX1dJThABEhAKDFZFUkRJQ1RfTE9TUxACEhAKDFZFUkRJQ1RfVk9JRBADMpcCCgdSYXRpbmdzElUKCUdldExhZGRlchIoLnBob3RvZmluaXNoLnJhdGluZ3MudjEuR2V0TGFkZGVyUmVxdWVzdBoeLnBob3RvZmluaXNoLnJhdGluZ3MudjEuTGFkZGVyElgKCkdldEhpc3RvcnkSKS5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLkdldEhpc3RvcnlSZXF1ZXN0Gh8ucGhvdG9maW5pc2gucmF0aW5ncy52MS5IaXN0b3J5ElsKCUdldFJhdGluZxIoLnBob3RvZmluaXNoLnJhdGluZ3MudjEuR2V0UmF0aW5nUmVxdWVzdBokLnBob3RvZmluaXNoLnJhdGluZ3MudjEuUGxheWVyUmF0aW5nYgZwcm90bzM", [file_photofinish_game_v1_game]);
+  fileDesc("CiRwaG90b2ZpbmlzaC9yYXRpbmdzL3YxL3JhdGluZ3MucHJvdG8SFnBob3RvZmluaXNoLnJhdGluZ3MudjEiZAoQR2V0TGFkZGVyUmVxdWVzdBInCgRnYW1lGAEgASgOMhkucGhvdG9maW5pc2guZ2FtZS52MS5HYW1lEg0KBWxpbWl0GAIgASgFEhgKEGFyb3VuZF9wbGF5ZXJfaWQYAyABKAkiqgEKC0xhZGRlckVudHJ5EgwKBHJhbmsYASABKAUSEQoJcGxheWVyX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDgoGcmF0aW5nGAQgASgBEgoKAnJkGAUgASgBEhMKC3Byb3Zpc2lvbmFsGAYgASgIEg0KBWdhbWVzGAcgASgFEgwKBHdpbnMYCCABKAUSDQoFZ3Vlc3QYCSABKAgSDwoHZGVsZXRlZBgKIAEoCCJnCgZMYWRkZXISJwoEZ2FtZRgBIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuR2FtZRI0CgdlbnRyaWVzGAIgAygLMiMucGhvdG9maW5pc2gucmF0aW5ncy52MS5MYWRkZXJFbnRyeSJuChFHZXRIaXN0b3J5UmVxdWVzdBIRCglwbGF5ZXJfaWQYASABKAkSJwoEZ2FtZRgCIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuR2FtZRINCgVsaW1pdBgDIAEoBRIOCgZvZmZzZXQYBCABKAUigAMKDEhpc3RvcnlFbnRyeRIQCghtYXRjaF9pZBgBIAEoCRITCgtvcHBvbmVudF9pZBgCIAEoCRIVCg1vcHBvbmVudF9uYW1lGAMgASgJEjAKB3ZlcmRpY3QYBCABKA4yHy5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLlZlcmRpY3QSDQoFcmF0ZWQYBSABKAgSEgoKaGFzX3JhdGluZxgGIAEoCBIVCg1yYXRpbmdfYmVmb3JlGAcgASgBEhQKDHJhdGluZ19hZnRlchgIIAEoARIOCgZjaGFuZ2UYCSABKAESFgoOcGxheWVkX3VuaXhfbXMYCiABKAMSEwoLdm9pZF9yZWFzb24YCyABKAkSJwoEZ2FtZRgMIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuR2FtZRIYChB1bmNvdW50ZWRfcmVhc29uGA0gASgJEhYKDm9wcG9uZW50X2d1ZXN0GA4gASgIEhgKEG9wcG9uZW50X2RlbGV0ZWQYDyABKAgiigEKB0hpc3RvcnkSEQoJcGxheWVyX2lkGAEgASgJEicKBGdhbWUYAiABKA4yGS5waG90b2ZpbmlzaC5nYW1lLnYxLkdhbWUSNQoHZW50cmllcxgDIAMoCzIkLnBob3RvZmluaXNoLnJhdGluZ3MudjEuSGlzdG9yeUVudHJ5EgwKBG1vcmUYBCABKAgiTgoQR2V0UmF0aW5nUmVxdWVzdBIRCglwbGF5ZXJfaWQYASABKAkSJwoEZ2FtZRgCIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuR2FtZSKKAQoMUGxheWVyUmF0aW5nEhEKCXBsYXllcl9pZBgBIAEoCRInCgRnYW1lGAIgASgOMhkucGhvdG9maW5pc2guZ2FtZS52MS5HYW1lEg4KBnJhdGluZxgDIAEoARIKCgJyZBgEIAEoARITCgtwcm92aXNpb25hbBgFIAEoCBINCgVnYW1lcxgGIAEoBSImChFHZXRQcm9maWxlUmVxdWVzdBIRCglwbGF5ZXJfaWQYASABKAkiNQoLUmF0aW5nUG9pbnQSFgoOcGxheWVkX3VuaXhfbXMYASABKAMSDgoGcmF0aW5nGAIgASgBIvYBCgtHYW1lUHJvZmlsZRInCgRnYW1lGAEgASgOMhkucGhvdG9maW5pc2guZ2FtZS52MS5HYW1lEg0KBXJhdGVkGAIgASgIEg4KBnJhdGluZxgDIAEoARIKCgJyZBgEIAEoARITCgtwcm92aXNpb25hbBgFIAEoCBIMCgRyYW5rGAYgASgFEg4KBnJhbmtlZBgHIAEoBRIMCgR3aW5zGAggASgFEg4KBmxvc3NlcxgJIAEoBRINCgV2b2lkcxgKIAEoBRIzCgZwb2ludHMYCyADKAsyIy5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLlJhdGluZ1BvaW50In4KB1Byb2ZpbGUSEQoJcGxheWVyX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFZ3Vlc3QYAyABKAgSDwoHZGVsZXRlZBgEIAEoCBIyCgVnYW1lcxgFIAMoCzIjLnBob3RvZmluaXNoLnJhdGluZ3MudjEuR2FtZVByb2ZpbGUqVwoHVmVyZGljdBIXChNWRVJESUNUX1VOU1BFQ0lGSUVEEAASDwoLVkVSRElDVF9XSU4QARIQCgxWRVJESUNUX0xPU1MQAhIQCgxWRVJESUNUX1ZPSUQQAzLxAgoHUmF0aW5ncxJVCglHZXRMYWRkZXISKC5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLkdldExhZGRlclJlcXVlc3QaHi5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLkxhZGRlchJYCgpHZXRIaXN0b3J5EikucGhvdG9maW5pc2gucmF0aW5ncy52MS5HZXRIaXN0b3J5UmVxdWVzdBofLnBob3RvZmluaXNoLnJhdGluZ3MudjEuSGlzdG9yeRJbCglHZXRSYXRpbmcSKC5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLkdldFJhdGluZ1JlcXVlc3QaJC5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLlBsYXllclJhdGluZxJYCgpHZXRQcm9maWxlEikucGhvdG9maW5pc2gucmF0aW5ncy52MS5HZXRQcm9maWxlUmVxdWVzdBofLnBob3RvZmluaXNoLnJhdGluZ3MudjEuUHJvZmlsZWIGcHJvdG8z", [file_photofinish_game_v1_game]);
 
 /**
  * @generated from message photofinish.ratings.v1.GetLadderRequest
@@ -377,6 +377,165 @@ export const PlayerRatingSchema: GenMessage<PlayerRating> = /*@__PURE__*/
   messageDesc(file_photofinish_ratings_v1_ratings, 7);
 
 /**
+ * @generated from message photofinish.ratings.v1.GetProfileRequest
+ */
+export type GetProfileRequest = Message<"photofinish.ratings.v1.GetProfileRequest"> & {
+  /**
+   * @generated from field: string player_id = 1;
+   */
+  playerId: string;
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.GetProfileRequest.
+ * Use `create(GetProfileRequestSchema)` to create a new message.
+ */
+export const GetProfileRequestSchema: GenMessage<GetProfileRequest> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 8);
+
+/**
+ * A rating after a rated game: one point of the profile's chart.
+ *
+ * @generated from message photofinish.ratings.v1.RatingPoint
+ */
+export type RatingPoint = Message<"photofinish.ratings.v1.RatingPoint"> & {
+  /**
+   * @generated from field: int64 played_unix_ms = 1;
+   */
+  playedUnixMs: bigint;
+
+  /**
+   * @generated from field: double rating = 2;
+   */
+  rating: number;
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.RatingPoint.
+ * Use `create(RatingPointSchema)` to create a new message.
+ */
+export const RatingPointSchema: GenMessage<RatingPoint> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 9);
+
+/**
+ * @generated from message photofinish.ratings.v1.GameProfile
+ */
+export type GameProfile = Message<"photofinish.ratings.v1.GameProfile"> & {
+  /**
+   * @generated from field: photofinish.game.v1.Game game = 1;
+   */
+  game: Game;
+
+  /**
+   * false: no rated game yet (rating, rd and rank are unset)
+   *
+   * @generated from field: bool rated = 2;
+   */
+  rated: boolean;
+
+  /**
+   * @generated from field: double rating = 3;
+   */
+  rating: number;
+
+  /**
+   * @generated from field: double rd = 4;
+   */
+  rd: number;
+
+  /**
+   * @generated from field: bool provisional = 5;
+   */
+  provisional: boolean;
+
+  /**
+   * on the game's ladder, from 1
+   *
+   * @generated from field: int32 rank = 6;
+   */
+  rank: number;
+
+  /**
+   * how many are on that ladder
+   *
+   * @generated from field: int32 ranked = 7;
+   */
+  ranked: number;
+
+  /**
+   * every finished match, rated or not
+   *
+   * @generated from field: int32 wins = 8;
+   */
+  wins: number;
+
+  /**
+   * @generated from field: int32 losses = 9;
+   */
+  losses: number;
+
+  /**
+   * @generated from field: int32 voids = 10;
+   */
+  voids: number;
+
+  /**
+   * oldest first, at most 500 (the newest)
+   *
+   * @generated from field: repeated photofinish.ratings.v1.RatingPoint points = 11;
+   */
+  points: RatingPoint[];
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.GameProfile.
+ * Use `create(GameProfileSchema)` to create a new message.
+ */
+export const GameProfileSchema: GenMessage<GameProfile> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 10);
+
+/**
+ * @generated from message photofinish.ratings.v1.Profile
+ */
+export type Profile = Message<"photofinish.ratings.v1.Profile"> & {
+  /**
+   * @generated from field: string player_id = 1;
+   */
+  playerId: string;
+
+  /**
+   * as the newest match named them ("" for a deleted account)
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: bool guest = 3;
+   */
+  guest: boolean;
+
+  /**
+   * @generated from field: bool deleted = 4;
+   */
+  deleted: boolean;
+
+  /**
+   * games with at least one match, in the menus' order
+   *
+   * @generated from field: repeated photofinish.ratings.v1.GameProfile games = 5;
+   */
+  games: GameProfile[];
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.Profile.
+ * Use `create(ProfileSchema)` to create a new message.
+ */
+export const ProfileSchema: GenMessage<Profile> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 11);
+
+/**
  * @generated from enum photofinish.ratings.v1.Verdict
  */
 export enum Verdict {
@@ -441,6 +600,17 @@ export const Ratings: GenService<{
     methodKind: "unary";
     input: typeof GetRatingRequestSchema;
     output: typeof PlayerRatingSchema;
+  },
+  /**
+   * One player's profile: for each game they played, the rating now (with RD and rank),
+   * games won, lost and voided, and the rating after each rated game, oldest first.
+   *
+   * @generated from rpc photofinish.ratings.v1.Ratings.GetProfile
+   */
+  getProfile: {
+    methodKind: "unary";
+    input: typeof GetProfileRequestSchema;
+    output: typeof ProfileSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_photofinish_ratings_v1_ratings, 0);
