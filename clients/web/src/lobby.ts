@@ -26,6 +26,7 @@ export interface LobbyActions {
   devices(): void; // an account's signed-in devices
   myGames(): void; // the player's own finished matches, to replay
   playerGames(playerId: string, name: string): void; // another player's, from a ladder
+  profile(playerId: string, name: string): void; // an account's profile, from a ladder
   watchLive(): void; // the matches in play, to watch as a spectator
   tournaments: TournamentsActions;
 }
@@ -232,11 +233,15 @@ export class Lobby {
     this.ladders.replaceChildren(...tables);
   }
 
-  /** A ladder row's player: a link to their games, marked a guest; a deleted account's, no link. */
+  /** A ladder row's player: a link to an account's profile, or to a guest's games (guests
+   * have no profile), marked a guest; a deleted account's, no link. */
   private ladderName(e: LadderEntry): (Words | HTMLElement)[] {
     if (e.deleted) return playerNameShown(e);
+    const link = e.guest
+      ? { title: msg("games.players", { name: e.name }), onclick: () => this.actions.playerGames(e.playerId, e.name) }
+      : { title: msg("profile.open", { name: e.name }), onclick: () => this.actions.profile(e.playerId, e.name) };
     return [
-      h("button.link.player-games", { type: "button", title: msg("games.players", { name: e.name }), onclick: () => this.actions.playerGames(e.playerId, e.name) }, playerNameShown(e)),
+      h("button.link.player-games", { type: "button", ...link }, playerNameShown(e)),
       h("span.tag", { title: msg("lobby.id_tag") }, ` #${e.playerId.slice(-4)}`),
     ];
   }

@@ -17,6 +17,7 @@ import { LivePage } from "./live";
 import { Lobby } from "./lobby";
 import { MatchView, type Board, type MatchContext } from "./match";
 import { GamesPage } from "./mygames";
+import { ProfilePage } from "./profile";
 import { ReplayPage, replayHash } from "./replay";
 import { tokens } from "./session";
 import { keepGamesScreen, signInScreen } from "./signin";
@@ -91,6 +92,7 @@ function showLobby(session: Session): void {
     watchLive: () => showLive(session),
     myGames: () => showGames(session, session.playerId, session.name),
     playerGames: (playerId, name) => showGames(session, playerId, name),
+    profile: (playerId, name) => showProfile(session, playerId, name),
     tournaments: {
       open: (tournamentId) => showTournament(session, tournamentId),
       joined: (t) => follow(session, { tournamentId: t.tournamentId, name: t.name }),
@@ -133,6 +135,19 @@ function showGames(session: Session, playerId: string, name: string): void {
   page.start();
 }
 
+/** A player's profile (#profile/<player>/<name>): ratings over time, rank, results. */
+function showProfile(session: Session, playerId: string, name: string): void {
+  matchView = null;
+  shownMatch = null;
+  const page = new ProfilePage(playerId, name, {
+    back: () => (history.replaceState(null, "", location.pathname), showLobby(session)),
+    games: (id, shown) => showGames(session, id, shown),
+  });
+  history.replaceState(null, "", `#profile/${encodeURIComponent(playerId)}/${encodeURIComponent(name)}`);
+  show(page.root, page);
+  page.start();
+}
+
 /** A finished match step by step; the address names the step shown (#replay/<match>/<n>). */
 function showReplay(session: Session, matchId: string, step: number, back: () => void): void {
   matchView = null;
@@ -146,12 +161,14 @@ function showReplay(session: Session, matchId: string, step: number, back: () =>
   void page.start();
 }
 
-/** Show what the address names (a replay's step, a player's games); false when nothing. */
+/** Show what the address names (a replay's step, a player's games or profile); false when
+ * nothing. */
 function showAddressed(session: Session): boolean {
   const [what, id, rest] = location.hash.slice(1).split("/").map(decodeURIComponent);
   const mine = () => showGames(session, session.playerId, session.name);
   if (what === "replay" && id) showReplay(session, id, Number(rest) || 0, mine);
   else if (what === "games" && id) showGames(session, id, rest || t("games.a_player"));
+  else if (what === "profile" && id) showProfile(session, id, rest || t("games.a_player"));
   else return false;
   return true;
 }
