@@ -79,6 +79,11 @@ async def test_a_ladder_name_opens_the_players_profile_with_its_chart(arena: Are
 
     await page.click("#profile-all-games")
     await page.locator(".my-games h2", has_text=pia.name).wait_for()
+    # An opponent's name in a player's games opens that opponent's profile.
+    await page.locator("table.games-list button.profile-link", has_text="Rival0").click()
+    await page.locator("#profile-name", has_text="Rival0").wait_for()
+    rival = page.locator(".profile-game[data-game='1'] .profile-results")
+    assert await rival.inner_text() == "Won 0 · lost 1 · void 0"
     await page.context.close()
 
 

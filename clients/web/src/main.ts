@@ -129,6 +129,7 @@ function showGames(session: Session, playerId: string, name: string): void {
   const page = new GamesPage(session, playerId, name, {
     back: () => (history.replaceState(null, "", location.pathname), showLobby(session)),
     replay: (matchId) => showReplay(session, matchId, 0, () => showGames(session, playerId, name)),
+    profile: (id, shown) => showProfile(session, id, shown),
   });
   history.replaceState(null, "", `#games/${encodeURIComponent(playerId)}/${encodeURIComponent(name)}`);
   show(page.root, page);
@@ -182,6 +183,7 @@ function showTournament(session: Session, tournamentId: string): void {
     back: () => showLobby(session),
     watch: (matchId) => showSpectator(session, matchId, () => showTournament(session, tournamentId)),
     keepGames: () => showKeepGames(session, (now) => showTournament(now, tournamentId)),
+    profile: (id, shown) => showProfile(session, id, shown),
   });
   show(page.root, page);
   page.start();

@@ -9,7 +9,7 @@ import { setText } from "./i18n/live";
 import { msg, type Message, type Words } from "./i18n/messages";
 import { Verdict, type HistoryEntry } from "./gen/photofinish/ratings/v1/ratings_pb";
 import { gameName } from "./match";
-import { playerNameShown } from "./names";
+import { profileLinked } from "./names";
 import { replayHash } from "./replay";
 import type { Session } from "./store";
 import { voidWords } from "./voids";
@@ -19,6 +19,7 @@ const PAGE_SIZE = 10;
 export interface GamesActions {
   back(): void;
   replay(matchId: string): void;
+  profile(playerId: string, name: string): void; // an opponent's
 }
 
 export class GamesPage {
@@ -103,18 +104,20 @@ export class GamesPage {
       { dataset: { match: e.matchId } },
       h("td", h("time", { datetime: when.toISOString() }, () => dateText(when, { dateStyle: "medium", timeStyle: "short" }))),
       h("td", gameName(e.game)),
-      h("td", opponentShown(e)),
+      h("td", this.opponentShown(e)),
       h("td.result", resultText(e)),
       h("td.change", e.uncountedReason ? { title: e.uncountedReason } : {}, changeText(e)),
       h("td", canReplay ? h("a.replay-open", { href: replayHash(e.matchId, 0), onclick: (event: Event) => (event.preventDefault(), this.actions.replay(e.matchId)) }, msg("games.replay")) : null),
     );
   }
-}
 
-/** The opponent, marked a guest, with a short tag of their id; a deleted account's, untagged. */
-function opponentShown(e: HistoryEntry): (Words | HTMLElement)[] {
-  const shown = playerNameShown({ name: e.opponentName, guest: e.opponentGuest, deleted: e.opponentDeleted });
-  return e.opponentDeleted ? shown : [...shown, h("span.tag", ` #${e.opponentId.slice(-4)}`)];
+  /** The opponent, marked a guest, with a short tag of their id, an account's a link to
+   * its profile; a deleted account's, untagged. */
+  private opponentShown(e: HistoryEntry): (Words | HTMLElement)[] {
+    const who = { playerId: e.opponentId, name: e.opponentName, guest: e.opponentGuest, deleted: e.opponentDeleted };
+    const shown = profileLinked(who, (id, name) => this.actions.profile(id, name));
+    return e.opponentDeleted ? shown : [...shown, h("span.tag", ` #${e.opponentId.slice(-4)}`)];
+  }
 }
 
 function resultText(e: HistoryEntry): Message | string {

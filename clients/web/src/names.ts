@@ -70,3 +70,13 @@ export function versusText(players: (Named | undefined)[]): Words {
   const [first, ...rest] = players.map((who) => playerName(who));
   return rest.reduce<Words>((shown, next) => msg("names.versus", { first: shown, second: next }), first ?? "");
 }
+
+/**
+ * The player's name as a link to their profile, for an account; a guest's (guests have no
+ * profile) and a deleted account's as words only. `open` shows the profile.
+ */
+export function profileLinked(who: Named & { playerId: string }, open: (playerId: string, name: string) => void): (Words | HTMLElement)[] {
+  const shown = playerNameShown(who);
+  if (who.deleted || who.guest) return shown;
+  return [h("button.link.profile-link", { type: "button", title: msg("profile.open", { name: who.name }), onclick: () => open(who.playerId, who.name) }, shown)];
+}

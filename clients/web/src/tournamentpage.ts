@@ -8,7 +8,7 @@ import { msg, type Message, type Words } from "./i18n/messages";
 import { entrantsText, pointsText, timeText } from "./following";
 import { liveGames } from "./live";
 import { gameName } from "./match";
-import { playerName, playerNameShown, type Named } from "./names";
+import { playerName, profileLinked, type Named } from "./names";
 import {
   GameStatus,
   Status,
@@ -28,6 +28,7 @@ export interface TournamentActions {
   back(): void;
   watch(matchId: string): void; // one of its live games, as a spectator
   keepGames(): void; // a guest's sign-up, which keeps its games (then back here)
+  profile(playerId: string, name: string): void; // a player's, from the standings
 }
 
 export class TournamentPage {
@@ -131,7 +132,7 @@ export class TournamentPage {
       open && mine ? h("button#tournament-withdraw", { type: "button", onclick: () => void this.withdraw(t) }, msg("tournament.withdraw")) : null,
     ];
     this.entry.replaceChildren(...parts.filter((part): part is HTMLElement => part !== null));
-    this.standingsHost.replaceChildren(standingsTable(this.standings, this.session.playerId));
+    this.standingsHost.replaceChildren(standingsTable(this.standings, this.session.playerId, (id, name) => this.actions.profile(id, name)));
   }
 
   private withdrawnLine(): Message | null {
@@ -204,7 +205,7 @@ export class TournamentPage {
   }
 }
 
-export function standingsTable(standings: Standings, me = ""): HTMLElement {
+export function standingsTable(standings: Standings, me: string, profile: (playerId: string, name: string) => void): HTMLElement {
   return h(
     "table.ladder.standings-table",
     h("caption", msg("tournament.standings_caption", { name: standings.tournament?.name ?? "" })),
@@ -215,7 +216,7 @@ export function standingsTable(standings: Standings, me = ""): HTMLElement {
         h(
           `tr${s.playerId === me ? ".me" : ""}`,
           h("td", String(s.rank)),
-          h("td.ladder-name", playerNameShown(s), s.onFire ? " 🔥" : null, s.playing ? [" ", msg("tournament.playing")] : null, s.withdrawn ? [" ", msg("tournament.withdrawn_mark")] : null),
+          h("td.ladder-name", profileLinked(s, profile), s.onFire ? " 🔥" : null, s.playing ? [" ", msg("tournament.playing")] : null, s.withdrawn ? [" ", msg("tournament.withdrawn_mark")] : null),
           h("td", String(s.points)),
           h("td", String(s.games)),
           h("td", s.scoresheet),
