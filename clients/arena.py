@@ -343,6 +343,13 @@ class ArenaClient:
         request = tournaments_pb2.JoinTournamentRequest(tournament_id=tournament_id)
         return await self.web.unary(f"{ARENA}/JoinTournament", request, tournaments_pb2.Tournament)
 
+    async def player_tournaments(self, player_id: str) -> tournaments_pb2.PlayerTournaments:
+        """Return how many tournaments a player entered, and their best finishes."""
+        request = tournaments_pb2.GetPlayerTournamentsRequest(player_id=player_id)
+        return await self.web.unary(
+            f"{ARENA}/GetPlayerTournaments", request, tournaments_pb2.PlayerTournaments
+        )
+
     async def withdraw_tournament(self, tournament_id: str) -> tournaments_pb2.Tournament:
         request = tournaments_pb2.WithdrawTournamentRequest(tournament_id=tournament_id)
         return await self.web.unary(

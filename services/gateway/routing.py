@@ -82,6 +82,7 @@ _TABLE: dict[str, tuple[MethodKind, str, str]] = {
             "JoinTournament",
             "WithdrawTournament",
             "GetTournament",
+            "GetPlayerTournaments",
         )
     },
     "WatchTournament": (

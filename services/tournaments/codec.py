@@ -26,6 +26,8 @@ START_SLACK_MS = 60_000  # a start this far in the past is taken as "now" (clock
 START_MAX_AHEAD_MS = 30 * 24 * 3600 * 1000
 LIST_DEFAULT = 50
 LIST_MAX = 200
+BEST_DEFAULT = 5  # a profile's best tournament finishes
+BEST_MAX = 20
 
 # What a request naming no game is told it might have named: "spit (1) or bid (2)".
 _GAME_CHOICES = " or ".join(f"{game} ({game.number})" for game in GAMES)
@@ -138,3 +140,29 @@ def record(
     t: Tournament, lines: Sequence[Standing], games: Iterable[TournamentGame]
 ) -> pb.TournamentRecord:
     return pb.TournamentRecord(standings=standings(t, lines), games=[game(g) for g in games])
+
+
+def player_tournaments_request(request: pb.GetPlayerTournamentsRequest) -> tuple[str, int]:
+    """Return (player, how many best finishes).
+
+    Raises:
+        Malformed: for no player, or a limit out of 0–20.
+    """
+    if not request.player_id:
+        raise Malformed(Reason.NO_PLAYER_ID, "no player id")
+    if not 0 <= request.limit <= BEST_MAX:
+        raise Malformed(Reason.BAD_LIMIT, f"limit {request.limit} is not 0–{BEST_MAX}")
+    return request.player_id, request.limit or BEST_DEFAULT
+
+
+def player_tournaments(
+    player_id: str, entered: int, best: Sequence[tuple[Tournament, int, int, int]]
+) -> pb.PlayerTournaments:
+    return pb.PlayerTournaments(
+        player_id=player_id,
+        entered=entered,
+        best=[
+            pb.TournamentFinish(tournament=tournament(t, ranked), rank=rank, points=points)
+            for t, rank, ranked, points in best
+        ],
+    )

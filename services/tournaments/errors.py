@@ -18,6 +18,7 @@ class Reason(enum.Enum):
     BAD_START = "bad_start"
     BAD_DURATION = "bad_duration"
     BAD_LIMIT = "bad_limit"
+    NO_PLAYER_ID = "no_player_id"
     NO_SUCH_TOURNAMENT = "no_such_tournament"
     TOURNAMENT_OVER = "tournament_over"
     NOT_ENTERED = "not_entered"

@@ -142,6 +142,14 @@ class TournamentsServicer(tournaments_pb2_grpc.TournamentsServicer):
     ) -> pb.TournamentRecord:
         return await self._record(await self._tournament(request.tournament_id))
 
+    @unary
+    async def GetPlayerTournaments(
+        self, request: pb.GetPlayerTournamentsRequest, context: Context
+    ) -> pb.PlayerTournaments:
+        player_id, limit = codec.player_tournaments_request(request)
+        entered, best = await self.store.player_tournaments(player_id, limit)
+        return codec.player_tournaments(player_id, entered, best)
+
     async def _tournament(self, tournament_id: str) -> Tournament:
         t = await self.store.tournament(tournament_id)
         if t is None:

@@ -282,6 +282,37 @@ class Store:
         )
         return [_standing(row) for row in rows]
 
+    async def player_tournaments(
+        self, player_id: str, limit: int
+    ) -> tuple[int, list[tuple[Tournament, int, int, int]]]:
+        """How many tournaments ``player_id`` entered, and their best ``limit`` finishes:
+        (tournament, rank, how many were ranked, points), best rank first, then the newest."""
+
+        def read(s: Session) -> tuple[int, list[tuple[Tournament, int, int, int]]]:
+            entered = s.rows("SELECT COUNT(*) FROM entrants WHERE player_id = ?", (player_id,))
+            columns = ", ".join(f"t.{c.strip()}" for c in _TOURNAMENT_COLUMNS.split(","))
+            rows = s.rows(
+                f"SELECT {columns}, f.rank, f.points,"
+                " (SELECT COUNT(*) FROM final_standings o WHERE o.tournament_id = f.tournament_id)"
+                " FROM final_standings f JOIN tournaments t ON t.tournament_id = f.tournament_id"
+                " WHERE f.player_id = ? ORDER BY f.rank, t.starts_at_ms DESC, t.tournament_id"
+                " LIMIT ?",
+                (player_id, limit),
+            )
+            width = len(_TOURNAMENT_COLUMNS.split(","))
+            best = [
+                (
+                    _tournament(row[:width]),
+                    int(row[width]),
+                    int(row[width + 2]),
+                    int(row[width + 1]),
+                )
+                for row in rows
+            ]
+            return int(entered[0][0]), best
+
+        return await self.database.run(read)
+
     async def forget(self, player_id: PlayerId, now_unix_s: float) -> None:
         """Blank a deleted account's name wherever it is kept, in one transaction.
 

@@ -323,3 +323,30 @@ async def standings(store: Store, tid: TournamentId) -> list[Standing]:
 def strip(line: Standing) -> Standing:
     """The line without what a deletion changes: the name, the deleted mark, withdrawal."""
     return dataclasses.replace(line, name="", deleted=False, withdrawn=False)
+
+
+async def test_a_players_tournaments_count_every_entry_and_list_the_best_finishes(
+    store: Store,
+) -> None:
+    """For a profile: two finished tournaments (2nd of 3, then 1st of 2) and one still to
+    come; the best finish first, each with how many were ranked and the points."""
+    for tid, starts in (("t1", 1_000), ("t2", 2_000), ("t3", 3_000)):
+        await store.create(tournament(tid, starts), 0)
+    players = {n: Entrant(PlayerId(n), n.upper(), 0) for n in ("a", "b", "c")}
+    for tid, names in (("t1", "abc"), ("t2", "ab"), ("t3", "a")):
+        for name in names:
+            await store.join(TournamentId(tid), players[name])
+    await store.add_game(TID, TournamentGame("m1", (PlayerId("b"), PlayerId("a")), 10))
+    await store.record_result("m1", GameStatus.FINISHED, 0, 20)  # b beats a in t1
+    await store.finish(TID, rank(await store.entrants(TID), await store.games(TID)))
+    t2 = TournamentId("t2")
+    await store.add_game(t2, TournamentGame("m2", (PlayerId("a"), PlayerId("b")), 30))
+    await store.record_result("m2", GameStatus.FINISHED, 0, 40)  # a beats b in t2
+    await store.finish(t2, rank(await store.entrants(t2), await store.games(t2)))
+
+    entered, best = await store.player_tournaments("a", 5)
+    assert entered == 3
+    assert [(t.id, place, ranked) for t, place, ranked, _ in best] == [("t2", 1, 2), ("t1", 2, 3)]
+    assert best[0][3] > 0 and best[1][3] == 0  # a win scores, a loss does not
+    assert await store.player_tournaments("nobody", 5) == (0, [])
+    assert len((await store.player_tournaments("a", 1))[1]) == 1

@@ -6,6 +6,7 @@ Arabic."""
 from __future__ import annotations
 
 import re
+import time
 import uuid
 
 import aiohttp
@@ -14,6 +15,8 @@ import pytest
 
 from clients.arena import ArenaClient, unique_username
 from games.registry import SPIT
+from photofinish.game.v1 import game_pb2
+from photofinish.tournaments.v1 import tournaments_pb2
 from services.ratings.model import Finished, MatchId, Mode, Player, PlayerId, Voided
 from tests.ratings.results import publish
 from tests.web.browser import PASSWORD, english, new_page, sign_in
@@ -47,6 +50,14 @@ async def test_a_ladder_name_opens_the_players_profile_with_its_chart(arena: Are
     async with aiohttp.ClientSession() as http:
         pia = ArenaClient(http, arena.url)
         await pia.sign_up(unique_username("Pia"), PASSWORD, "a test")
+        later = int((time.time() + 3600) * 1000)  # an hour from now: she has entered it
+        cup = await pia.create_tournament(
+            tournaments_pb2.CreateTournamentRequest(
+                name="Pia's cup", game=game_pb2.GAME_SPIT, starts_at_unix_ms=later, duration_s=600
+            )
+        )
+        await pia.join_tournament(cup.tournament_id)
+        assert (await pia.player_tournaments(pia.player_id)).entered == 1
     await rated_games(arena, Player(PlayerId(pia.player_id), pia.name))
 
     page = await new_page(arena.browser, arena.url)
@@ -70,6 +81,7 @@ async def test_a_ladder_name_opens_the_players_profile_with_its_chart(arena: Are
         f"Rating after each of the last {rated} rated games: from "
     )
     assert "#profile/" in page.url
+    assert await page.inner_text(".profile-entered") == "Entered 1 tournament."
     await both_sizes(page, "profile")
 
     await page.select_option("#language", "ar")

@@ -143,6 +143,7 @@ function showProfile(session: Session, playerId: string, name: string): void {
   const page = new ProfilePage(playerId, name, {
     back: () => (history.replaceState(null, "", location.pathname), showLobby(session)),
     games: (id, shown) => showGames(session, id, shown),
+    tournament: (tournamentId) => showTournament(session, tournamentId),
   });
   history.replaceState(null, "", `#profile/${encodeURIComponent(playerId)}/${encodeURIComponent(name)}`);
   show(page.root, page);

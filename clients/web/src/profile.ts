@@ -8,6 +8,8 @@ import { dateText, decimal } from "./i18n/figures";
 import { setText } from "./i18n/live";
 import { msg, t } from "./i18n/messages";
 import type { GameProfile, Profile } from "./gen/photofinish/ratings/v1/ratings_pb";
+import type { PlayerTournaments } from "./gen/photofinish/tournaments/v1/tournaments_pb";
+import { pointsText } from "./following";
 import { gameName } from "./match";
 import { playerNameShown } from "./names";
 
@@ -19,12 +21,14 @@ const DAY_S = 86_400;
 export interface ProfileActions {
   back(): void;
   games(playerId: string, name: string): void; // every match of theirs, a page at a time
+  tournament(tournamentId: string): void; // one they finished in
 }
 
 export class ProfilePage {
   readonly root = h("section.profile");
   private readonly heading = h("h2#profile-name");
   private readonly body = h("div.profile-games", { "aria-live": "polite" });
+  private readonly tournaments = h("section.profile-tournaments");
   private readonly abort = new AbortController();
   private readonly charts: uPlot[] = [];
   private shown: Profile | null = null;
@@ -36,12 +40,13 @@ export class ProfilePage {
   constructor(
     private readonly playerId: string,
     name: string,
-    actions: ProfileActions,
+    private readonly actions: ProfileActions,
   ) {
     this.heading.append(name);
     this.root.append(
       h("header.lobby-head", this.heading, h("button.link#profile-back", { type: "button", onclick: () => actions.back() }, msg("common.back_to_lobby"))),
       this.body,
+      this.tournaments,
       h("button#profile-all-games", { type: "button", onclick: () => actions.games(playerId, name) }, msg("profile.all_games")),
     );
   }
@@ -59,12 +64,28 @@ export class ProfilePage {
   }
 
   private async load(): Promise<void> {
+    const signal = this.abort.signal;
     try {
-      const profile = await arena.getProfile({ playerId: this.playerId }, { signal: this.abort.signal });
+      const [profile, tournaments] = await Promise.all([
+        arena.getProfile({ playerId: this.playerId }, { signal }),
+        arena.getPlayerTournaments({ playerId: this.playerId }, { signal }),
+      ]);
       this.show(profile);
+      if (!profile.guest || profile.deleted) this.showTournaments(tournaments);
     } catch (error) {
-      if (!this.abort.signal.aborted) setText(this.body, msg("profile.unavailable", { detail: explain(refusal(error)) }));
+      if (!signal.aborted) setText(this.body, msg("profile.unavailable", { detail: explain(refusal(error)) }));
     }
+  }
+
+  /** How many tournaments they entered, and their best finishes, each opening its page. */
+  private showTournaments(found: PlayerTournaments): void {
+    const finishes = found.best.map((finish) => {
+      const t = finish.tournament!;
+      const words = msg("profile.finish", { rank: finish.rank, ranked: t.entrants, name: t.name, game: gameName(t.game), points: pointsText(finish.points) });
+      return h("li", h("button.link.profile-tournament", { type: "button", onclick: () => this.actions.tournament(t.tournamentId) }, words));
+    });
+    const list = finishes.length ? [h("ol.profile-finishes", { "aria-label": msg("profile.best") }, finishes)] : [];
+    this.tournaments.replaceChildren(h("h3", msg("profile.tournaments")), h("p.profile-entered", msg("profile.entered", { count: found.entered })), ...list);
   }
 
   private show(profile: Profile): void {

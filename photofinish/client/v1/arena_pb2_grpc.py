@@ -221,6 +221,11 @@ class ArenaStub:
                 request_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.GetTournamentRequest.SerializeToString,
                 response_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.TournamentRecord.FromString,
                 _registered_method=True)
+        self.GetPlayerTournaments = channel.unary_unary(
+                '/photofinish.client.v1.Arena/GetPlayerTournaments',
+                request_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.GetPlayerTournamentsRequest.SerializeToString,
+                response_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.PlayerTournaments.FromString,
+                _registered_method=True)
 
 
 class ArenaServicer:
@@ -460,6 +465,13 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetPlayerTournaments(self, request, context):
+        """Any player's tournaments, for a profile: how many entered, and the best finishes.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -642,6 +654,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.GetTournament,
                     request_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.GetTournamentRequest.FromString,
                     response_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.TournamentRecord.SerializeToString,
+            ),
+            'GetPlayerTournaments': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetPlayerTournaments,
+                    request_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.GetPlayerTournamentsRequest.FromString,
+                    response_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.PlayerTournaments.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1616,6 +1633,33 @@ class Arena:
             '/photofinish.client.v1.Arena/GetTournament',
             photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.GetTournamentRequest.SerializeToString,
             photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.TournamentRecord.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetPlayerTournaments(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/GetPlayerTournaments',
+            photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.GetPlayerTournamentsRequest.SerializeToString,
+            photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.PlayerTournaments.FromString,
             options,
             channel_credentials,
             insecure,

@@ -100,6 +100,8 @@ class ArenaStub:
     WithdrawTournament: _grpc.UnaryUnaryMultiCallable[_tournaments_pb2.WithdrawTournamentRequest, _tournaments_pb2.Tournament]
     WatchTournament: _grpc.UnaryStreamMultiCallable[_tournaments_pb2.WatchTournamentRequest, _tournaments_pb2.TournamentUpdate]
     GetTournament: _grpc.UnaryUnaryMultiCallable[_tournaments_pb2.GetTournamentRequest, _tournaments_pb2.TournamentRecord]
+    GetPlayerTournaments: _grpc.UnaryUnaryMultiCallable[_tournaments_pb2.GetPlayerTournamentsRequest, _tournaments_pb2.PlayerTournaments]
+    """Any player's tournaments, for a profile: how many entered, and the best finishes."""
 
 @_typing.type_check_only
 class ArenaAsyncStub(ArenaStub):
@@ -162,6 +164,8 @@ class ArenaAsyncStub(ArenaStub):
     WithdrawTournament: _aio.UnaryUnaryMultiCallable[_tournaments_pb2.WithdrawTournamentRequest, _tournaments_pb2.Tournament]  # type: ignore[assignment]
     WatchTournament: _aio.UnaryStreamMultiCallable[_tournaments_pb2.WatchTournamentRequest, _tournaments_pb2.TournamentUpdate]  # type: ignore[assignment]
     GetTournament: _aio.UnaryUnaryMultiCallable[_tournaments_pb2.GetTournamentRequest, _tournaments_pb2.TournamentRecord]  # type: ignore[assignment]
+    GetPlayerTournaments: _aio.UnaryUnaryMultiCallable[_tournaments_pb2.GetPlayerTournamentsRequest, _tournaments_pb2.PlayerTournaments]  # type: ignore[assignment]
+    """Any player's tournaments, for a profile: how many entered, and the best finishes."""
 
 class ArenaServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -437,5 +441,13 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _tournaments_pb2.GetTournamentRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tournaments_pb2.TournamentRecord, _abc.Awaitable[_tournaments_pb2.TournamentRecord]]: ...
+
+    @_abc_1.abstractmethod
+    def GetPlayerTournaments(
+        self,
+        request: _tournaments_pb2.GetPlayerTournamentsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tournaments_pb2.PlayerTournaments, _abc.Awaitable[_tournaments_pb2.PlayerTournaments]]:
+        """Any player's tournaments, for a profile: how many entered, and the best finishes."""
 
 def add_ArenaServicer_to_server(servicer: ArenaServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

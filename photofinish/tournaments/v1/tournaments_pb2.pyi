@@ -458,3 +458,85 @@ class TournamentRecord(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___TournamentRecord: _TypeAlias = TournamentRecord  # noqa: Y015
+
+@_typing.final
+class GetPlayerTournamentsRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    LIMIT_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    limit: _builtins.int
+    """best finishes: 0 for the default of 5, at most 20"""
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        limit: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["limit", b"limit", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetPlayerTournamentsRequest: _TypeAlias = GetPlayerTournamentsRequest  # noqa: Y015
+
+@_typing.final
+class TournamentFinish(_message.Message):
+    """A finished tournament as one player ended it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_FIELD_NUMBER: _builtins.int
+    RANK_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    rank: _builtins.int
+    points: _builtins.int
+    @_builtins.property
+    def tournament(self) -> Global___Tournament:
+        """entrants: how many were in its final standings"""
+
+    def __init__(
+        self,
+        *,
+        tournament: Global___Tournament | None = ...,
+        rank: _builtins.int = ...,
+        points: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["tournament", b"tournament"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["points", b"points", "rank", b"rank", "tournament", b"tournament"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TournamentFinish: _TypeAlias = TournamentFinish  # noqa: Y015
+
+@_typing.final
+class PlayerTournaments(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    ENTERED_FIELD_NUMBER: _builtins.int
+    BEST_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    entered: _builtins.int
+    """every tournament they joined"""
+    @_builtins.property
+    def best(self) -> _containers.RepeatedCompositeFieldContainer[Global___TournamentFinish]:
+        """finished ones, best rank first, then the newest"""
+
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        entered: _builtins.int = ...,
+        best: _abc.Iterable[Global___TournamentFinish] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["best", b"best", "entered", b"entered", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayerTournaments: _TypeAlias = PlayerTournaments  # noqa: Y015

@@ -64,6 +64,11 @@ class TournamentsStub:
                 request_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.GetTournamentRequest.SerializeToString,
                 response_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.TournamentRecord.FromString,
                 _registered_method=True)
+        self.GetPlayerTournaments = channel.unary_unary(
+                '/photofinish.tournaments.v1.Tournaments/GetPlayerTournaments',
+                request_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.GetPlayerTournamentsRequest.SerializeToString,
+                response_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.PlayerTournaments.FromString,
+                _registered_method=True)
 
 
 class TournamentsServicer:
@@ -107,6 +112,13 @@ class TournamentsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetPlayerTournaments(self, request, context):
+        """For a player's profile: how many tournaments they entered, and their best finishes.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TournamentsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -139,6 +151,11 @@ def add_TournamentsServicer_to_server(servicer, server):
                     servicer.GetTournament,
                     request_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.GetTournamentRequest.FromString,
                     response_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.TournamentRecord.SerializeToString,
+            ),
+            'GetPlayerTournaments': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetPlayerTournaments,
+                    request_deserializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.GetPlayerTournamentsRequest.FromString,
+                    response_serializer=photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.PlayerTournaments.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -303,6 +320,33 @@ class Tournaments:
             '/photofinish.tournaments.v1.Tournaments/GetTournament',
             photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.GetTournamentRequest.SerializeToString,
             photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.TournamentRecord.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetPlayerTournaments(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.tournaments.v1.Tournaments/GetPlayerTournaments',
+            photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.GetPlayerTournamentsRequest.SerializeToString,
+            photofinish_dot_tournaments_dot_v1_dot_tournaments__pb2.PlayerTournaments.FromString,
             options,
             channel_credentials,
             insecure,

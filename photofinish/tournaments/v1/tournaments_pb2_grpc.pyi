@@ -42,6 +42,8 @@ class TournamentsStub:
     """The standings now and on every change; the caller's own pairings as they are made."""
     GetTournament: _grpc.UnaryUnaryMultiCallable[_tournaments_pb2.GetTournamentRequest, _tournaments_pb2.TournamentRecord]
     """The standings (final once finished) and every game with its result."""
+    GetPlayerTournaments: _grpc.UnaryUnaryMultiCallable[_tournaments_pb2.GetPlayerTournamentsRequest, _tournaments_pb2.PlayerTournaments]
+    """For a player's profile: how many tournaments they entered, and their best finishes."""
 
 @_typing.type_check_only
 class TournamentsAsyncStub(TournamentsStub):
@@ -54,6 +56,8 @@ class TournamentsAsyncStub(TournamentsStub):
     """The standings now and on every change; the caller's own pairings as they are made."""
     GetTournament: _aio.UnaryUnaryMultiCallable[_tournaments_pb2.GetTournamentRequest, _tournaments_pb2.TournamentRecord]  # type: ignore[assignment]
     """The standings (final once finished) and every game with its result."""
+    GetPlayerTournaments: _aio.UnaryUnaryMultiCallable[_tournaments_pb2.GetPlayerTournamentsRequest, _tournaments_pb2.PlayerTournaments]  # type: ignore[assignment]
+    """For a player's profile: how many tournaments they entered, and their best finishes."""
 
 class TournamentsServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -99,5 +103,13 @@ class TournamentsServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_tournaments_pb2.TournamentRecord, _abc.Awaitable[_tournaments_pb2.TournamentRecord]]:
         """The standings (final once finished) and every game with its result."""
+
+    @_abc_1.abstractmethod
+    def GetPlayerTournaments(
+        self,
+        request: _tournaments_pb2.GetPlayerTournamentsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tournaments_pb2.PlayerTournaments, _abc.Awaitable[_tournaments_pb2.PlayerTournaments]]:
+        """For a player's profile: how many tournaments they entered, and their best finishes."""
 
 def add_TournamentsServicer_to_server(servicer: TournamentsServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
