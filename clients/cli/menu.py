@@ -9,6 +9,7 @@ from clients.cli.choices import GAMES, Back, choose, choose_game, choose_rated, 
 from clients.cli.console import INTERRUPT, Console
 from clients.cli.match import play_match
 from clients.cli.names import NAME_WIDTH, shown_name
+from clients.cli.profile import show_from_ladder
 from clients.cli.reasons import code_of, explain
 from clients.cli.tournaments import tournaments_menu
 from clients.cli.waiting import challenge_update, queue_update, wait_for_match
@@ -83,7 +84,9 @@ async def _choice(
             return None
         return await client.accept_challenge(code)
     if choice == 5:
-        console.say(ladder_text(await client.ladder(await choose_game(console))))
+        ladder = await client.ladder(await choose_game(console))
+        console.say(ladder_text(ladder))
+        await show_from_ladder(client, console, ladder)
         return None
     await tournaments_menu(client, console)
     return None
