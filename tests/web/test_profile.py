@@ -19,7 +19,7 @@ from photofinish.game.v1 import game_pb2
 from photofinish.tournaments.v1 import tournaments_pb2
 from services.ratings.model import Finished, MatchId, Mode, Player, PlayerId, Voided
 from tests.ratings.results import publish
-from tests.web.browser import PASSWORD, english, new_page, sign_in
+from tests.web.browser import PASSWORD, english, new_page, resign, sign_in
 from tests.web.conftest import Arena
 from tests.web.test_names import both_sizes
 
@@ -119,4 +119,22 @@ async def test_a_guest_has_no_profile(arena: Arena) -> None:
         await page.wait_for_timeout(200)
     assert await note.count() == 1
     assert await page.locator("#profile-name").inner_text() == "Gus (guest)"
+    await page.context.close()
+
+
+async def test_a_finished_matchs_heading_links_each_account_to_its_profile(arena: Arena) -> None:
+    """In play the heading's names are words (a link would take the player away); once
+    the match is over, an account's name opens its profile."""
+    page = await new_page(arena.browser, arena.url)
+    await sign_in(page, "Hana")
+    await page.click("#spit-computer")
+    await page.wait_for_selector(".spit-table")
+    assert await page.locator(".match-head h2 button.profile-link").count() == 0
+    await resign(page)
+    await page.wait_for_selector(".end-panel h3")
+    computer = page.locator(".match-head h2 button.profile-link")
+    assert await computer.count() == 1  # the computer's account; Hana is a guest
+    await computer.click()
+    await page.locator("#profile-name", has_text="Computer").wait_for()
+    await page.locator(".profile-game[data-game='1']").wait_for()
     await page.context.close()

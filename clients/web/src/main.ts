@@ -279,6 +279,10 @@ function playMatch(session: Session, match: CurrentMatch): void {
       showLobby(session);
     },
     (next) => startMatch(session, next, undefined, match.level), // a rematch, or play again
+    (playerId, name) => {
+      forgetMatch();
+      showProfile(session, playerId, name);
+    },
   );
   matchView = view;
   shownMatch = match;

@@ -12,7 +12,7 @@ import { Game, Termination, type CommandSchema } from "./gen/photofinish/game/v1
 import { Mode, type Player } from "./gen/photofinish/events/v1/events_pb";
 import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaking_pb";
 import type { HistoryEntry } from "./gen/photofinish/ratings/v1/ratings_pb";
-import { playerName, versusShown, versusText } from "./names";
+import { playerName, versusLinked, versusShown, versusText } from "./names";
 import { choose, newest, type Screen } from "./perspective";
 import { PlaySocket, SocketClosed } from "./play";
 import { isTokenRefusal, tokens } from "./session";
@@ -83,6 +83,7 @@ export class MatchView {
     makeBoard: (ctx: MatchContext) => Board,
     private readonly onLeave: () => void,
     private readonly onNext: (assignment: MatchAssignment) => void = () => undefined,
+    private readonly onProfile: (playerId: string, name: string) => void = () => undefined,
   ) {
     this.board = makeBoard(ctx);
     this.title = h("h2", versusText(ctx.match.names.map((name) => ({ name })))); // the assignment's, until an update's players
@@ -224,6 +225,8 @@ export class MatchView {
     this.showAway(last);
     if (last.status !== Status.LIVE && !this.ended) {
       this.ended = true;
+      // Over, the players' names open their profiles (in play they would take one away).
+      if (this.players.length) this.title.replaceChildren(...versusLinked(this.players, this.onProfile).map(toNode));
       window.clearInterval(this.ticker); // the faces were just drawn from the final clock
       void this.showEnd(last);
     }

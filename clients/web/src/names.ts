@@ -80,3 +80,8 @@ export function profileLinked(who: Named & { playerId: string }, open: (playerId
   if (who.deleted || who.guest) return shown;
   return [h("button.link.profile-link", { type: "button", title: msg("profile.open", { name: who.name }), onclick: () => open(who.playerId, who.name) }, shown)];
 }
+
+/** "Ann vs Ben (guest)" with each account's name a link to its profile (a finished match's heading). */
+export function versusLinked(players: (Named & { playerId: string })[], open: (playerId: string, name: string) => void): (Words | HTMLElement)[] {
+  return players.flatMap((who, seat) => [...(seat ? [msg("names.vs")] : []), ...profileLinked(who, open)]);
+}
