@@ -1,6 +1,6 @@
 // The Spectacular Bid table: board, hand, auction, gates, both balances and both clocks.
 import { formatGrace, formatMs, type SeatTime } from "./clock";
-import { h } from "./dom";
+import { h, KeptControls } from "./dom";
 import { setText } from "./i18n/live";
 import { STRAIGHT, fitBoard, layBoard, tileKey, withPlay, type Runs } from "./bidboard";
 import type { MatchUpdate } from "./gen/photofinish/arbitration/v1/arbitration_pb";
@@ -34,6 +34,7 @@ const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 const NO_SLOTS = { onEnd: () => undefined, legalEnds: new Set<string>(), labels: new Map<string, string>() };
 
 export class BidBoard implements Board {
+  private readonly kept = new KeptControls(); // its buttons, the same nodes on every drawing
   private screen: Screen | null = null;
   private view: BidView | null = null;
   private seat = -1;
@@ -290,15 +291,15 @@ export class BidBoard implements Board {
       const mine = view.decide.filter((s) => this.ctx.match.seats.includes(s));
       items.push(
         mine.length
-          ? h("button.primary#ready", { type: "button", onclick: () => this.ready(mine) }, msg(view.gate === Gate.START ? "bid.start" : "bid.continue"))
+          ? this.kept.get(`ready-${view.gate}-${mine.join()}`, () => h("button.primary#ready", { type: "button", onclick: () => this.ready(mine) }, msg(view.gate === Gate.START ? "bid.start" : "bid.continue")))
           : h("span.waiting", msg("bid.waiting")),
       );
     }
     if (view.auction && (has("passBid") || has("bid") || has("accept"))) items.push(this.auction(view, legal, has));
     else if (view.auction && !gate) items.push(this.auctionSummary(view));
-    if (has("draw")) items.push(h("button#draw", { type: "button", onclick: () => this.sendBid({ case: "draw", value: {} }) }, msg("bid.draw")));
+    if (has("draw")) items.push(this.kept.get("draw", () => h("button#draw", { type: "button", onclick: () => this.sendBid({ case: "draw", value: {} }) }, msg("bid.draw"))));
     if (this.seat >= 0 && view.winner < 0) {
-      items.push(h("button.danger#resign", { type: "button", onclick: () => confirm(t("bid.resign_confirm")) && this.sendBid({ case: "resign", value: {} }) }, msg("match.resign")));
+      items.push(this.kept.get("resign", () => h("button.danger#resign", { type: "button", onclick: () => confirm(t("bid.resign_confirm")) && this.sendBid({ case: "resign", value: {} }) }, msg("match.resign"))));
     }
     const deciding = view.decide.length === 1 && view.gate === Gate.NONE;
     const whose = deciding ? h("p.turn", msg(view.auction ? "bid.to_decide" : "bid.to_play", { name: this.nameOf(view.decide[0]) })) : null;

@@ -38,3 +38,20 @@ export function h(tag: string, props: Props | Child | Child[] = {}, ...children:
   }
   return element;
 }
+
+/**
+ * Controls kept from one drawing of a board to the next: the same button each time (its
+ * words are live, its handler is the board's own). A board is drawn anew on every update;
+ * a press that began on one button and ended on its replacement would be no click at all,
+ * and an update lands at any moment (the opponent's move, their page opening the match).
+ */
+export class KeptControls {
+  private readonly controls = new Map<string, HTMLElement>();
+
+  /** The control kept as `key`, made by `make` the first time. */
+  get(key: string, make: () => HTMLElement): HTMLElement {
+    let control = this.controls.get(key);
+    if (!control) this.controls.set(key, (control = make()));
+    return control;
+  }
+}

@@ -2,7 +2,7 @@
 // Play by clicking a card then a pile, by dragging, by double-clicking, or by keyboard.
 import type { Refusal } from "./api";
 import { adjacent, cardFace, cardName } from "./cards";
-import { h } from "./dom";
+import { h, KeptControls } from "./dom";
 import { msg, t, type Key, type Message, type Words } from "./i18n/messages";
 import type { Race } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import { Gate, type Event } from "./gen/photofinish/game/v1/game_pb";
@@ -40,6 +40,7 @@ interface RaceMark {
 }
 
 export class SpitBoard implements Board {
+  private readonly kept = new KeptControls(); // its buttons, the same nodes on every drawing
   private view: SpitView | null = null;
   private seat = 0;
   private selected: number | null = null;
@@ -234,22 +235,22 @@ export class SpitBoard implements Board {
     const buttons: HTMLElement[] = [];
     const mustPress = view.mustPress.filter((s) => this.ctx.match.seats.includes(s));
     if ((view.gate === Gate.START || view.gate === Gate.CONTINUE) && mustPress.length) {
-      buttons.push(h("button.primary#ready", { type: "button", onclick: () => this.ready() }, msg("spit.ready")));
+      buttons.push(this.kept.get("ready", () => h("button.primary#ready", { type: "button", onclick: () => this.ready() }, msg("spit.ready"))));
     } else if (view.gate === Gate.START || view.gate === Gate.CONTINUE) {
       buttons.push(h("span.waiting", msg("spit.waiting_ready")));
     }
     if (view.gate === Gate.SPIT) {
-      buttons.push(h("button.primary#spit", { type: "button", onclick: () => this.spit() }, msg("spit.spit")));
+      buttons.push(this.kept.get("spit", () => h("button.primary#spit", { type: "button", onclick: () => this.spit() }, msg("spit.spit"))));
     }
     if (view.pausable && view.winner < 0) {
       buttons.push(
         view.paused
-          ? h("button#resume", { type: "button", onclick: () => this.pause() }, msg("spit.resume"))
-          : h("button#pause", { type: "button", onclick: () => this.pause() }, h("span.pause-icon", { "aria-hidden": "true" }), msg("spit.pause")),
+          ? this.kept.get("resume", () => h("button#resume", { type: "button", onclick: () => this.pause() }, msg("spit.resume")))
+          : this.kept.get("pause", () => h("button#pause", { type: "button", onclick: () => this.pause() }, h("span.pause-icon", { "aria-hidden": "true" }), msg("spit.pause"))),
       );
     }
     if (view.winner < 0) {
-      buttons.push(h("button.danger#resign", { type: "button", onclick: () => this.resign() }, msg("match.resign")));
+      buttons.push(this.kept.get("resign", () => h("button.danger#resign", { type: "button", onclick: () => this.resign() }, msg("match.resign"))));
     }
     const paused = view.paused ? h("div.paused-banner", h("span.pause-icon", { "aria-hidden": "true" }), msg("spit.paused")) : null;
     return h("div.controls", paused, buttons, h("span.round", msg("match.round", { round: view.roundNo })));
