@@ -36,7 +36,7 @@ from games.seats import parse_seat
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.game.v1 import game_pb2
 from services.arbitration.matchlog.entries import CHANGES_STATE
-from services.arbitration.matchlog.reader import CLOSING, read_entries
+from services.common.matchlogs import CLOSING, read_entries
 from services.common.rejection import Rejection
 from services.rules import steps
 from services.rules.games import decode_state, entry_for

@@ -28,8 +28,8 @@ from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2
 from photofinish.tournaments.v1 import tournaments_pb2
-from services.arbitration.matchlog.reader import CLOSING, READ_RETRY_S, read_entries
 from services.common.jsretry import until_done
+from services.common.matchlogs import CLOSING, READ_RETRY_S, read_entries
 from services.common.rejection import Rejection
 from services.rules import steps
 from services.rules.games import entry_for

@@ -20,11 +20,11 @@ from services.arbitration.faults import Fault, FaultKind
 from services.arbitration.match import FaultNotice, Match
 from services.arbitration.matches import Matches
 from services.arbitration.matchlog import entries
-from services.arbitration.matchlog.reader import Stored
 from services.arbitration.matchlog.writer import LogWriter, Superseded
 from services.arbitration.metrics import TIMING_FAULTS
 from services.arbitration.placement import Placement
 from services.arbitration.restoring import restore
+from services.common.matchlogs import Stored
 
 log = logging.getLogger("arbitration")
 

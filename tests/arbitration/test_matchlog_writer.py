@@ -11,9 +11,9 @@ import pytest
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.arbitration.matchlog import entries
-from services.arbitration.matchlog.reader import Stored
 from services.arbitration.matchlog.writer import LogWriter, MemoryStore, Superseded
 from services.arbitration.takeover import FENCE_ATTEMPTS, fence
+from services.common.matchlogs import Stored
 from services.common.rejection import Rejection
 from tests.arbitration.harness import Table
 

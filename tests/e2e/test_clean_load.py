@@ -30,7 +30,7 @@ from clients.bots.watching import Reconnect
 from games.bot import Level
 from games.registry import BY_NUMBER as GAMES
 from photofinish.game.v1 import game_pb2
-from services.arbitration.matchlog.reader import read_entries
+from services.common.matchlogs import read_entries
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, lower_cpu_priority, player
 from tests.pace import FAST_PLAY_ENV

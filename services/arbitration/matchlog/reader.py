@@ -8,51 +8,21 @@ there is no public-match setting yet, so the narrower rule holds until one exist
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import grpc
 import nats.errors
 import nats.js.errors
-from nats.js import JetStreamContext, api
+from nats.js import JetStreamContext
 
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.events.v1 import events_pb2
 from services.arbitration.match import Match
-from services.common.jsretry import until_done
+from services.common.matchlogs import is_closed, read_entries
 from services.common.rejection import Rejection
 from wire import subjects
 
-FETCH_BATCH = 512
-FETCH_TIMEOUT_S = 2.0
-READ_RETRY_S = 30.0  # a log stream between leaders answers within a few seconds
 ANSWER_RETRY_S = 5.0  # a player waiting for a log is told it is unavailable sooner
-CLOSING = frozenset({log_pb2.ENTRY_KIND_FINISHED, log_pb2.ENTRY_KIND_VOIDED})
-
-
-@dataclass(frozen=True, slots=True)
-class Stored:
-    """A match's stored entries in order, and the stream sequence of the last one (0: none)."""
-
-    entries: Sequence[log_pb2.LogEntry]
-    last_seq: int
-
-
-def in_order(stored: Iterable[log_pb2.LogEntry]) -> list[log_pb2.LogEntry]:
-    """Return the entries by index from 0, each once, up to the first missing index."""
-    by_index: dict[int, log_pb2.LogEntry] = {}
-    for entry in stored:
-        by_index.setdefault(entry.index, entry)
-    ordered: list[log_pb2.LogEntry] = []
-    while len(ordered) in by_index:
-        ordered.append(by_index[len(ordered)])
-    return ordered
-
-
-def is_closed(log: Sequence[log_pb2.LogEntry]) -> bool:
-    """Return whether the log holds its match's last entry."""
-    return any(entry.kind in CLOSING for entry in log)
 
 
 def check_reader(players: Sequence[events_pb2.Player], player_id: str, closed: bool) -> None:
@@ -104,45 +74,6 @@ async def first_entry(js: JetStreamContext, match_id: str) -> log_pb2.LogEntry |
     except nats.js.errors.NotFoundError:
         return None
     return log_pb2.LogEntry.FromString(stored.data or b"")
-
-
-async def read_entries(
-    js: JetStreamContext, match_id: str, within_s: float = READ_RETRY_S
-) -> list[log_pb2.LogEntry]:
-    """Return the match's stored entries in order ([] when there are none)."""
-    return list((await read_log(js, match_id, within_s)).entries)
-
-
-async def read_log(js: JetStreamContext, match_id: str, within_s: float = READ_RETRY_S) -> Stored:
-    """Return the match's stored entries in order, with the last one's stream sequence
-    (read again from the start, for ``within_s``, while the log stream is between leaders)."""
-    return await until_done(f"log of {match_id}", lambda: _read_log(js, match_id), within_s)
-
-
-async def _read_log(js: JetStreamContext, match_id: str) -> Stored:
-    subject = subjects.match_log(match_id)
-    config = api.ConsumerConfig(
-        deliver_policy=api.DeliverPolicy.ALL,
-        ack_policy=api.AckPolicy.NONE,
-        inactive_threshold=10.0,
-        mem_storage=True,
-    )
-    sub = await js.pull_subscribe(subject, stream=subjects.LOG_STREAM, config=config)
-    try:
-        info = await sub.consumer_info()
-        left = info.num_pending or 0
-        stored, last_seq = [], 0
-        while left > 0:
-            messages = await sub.fetch(min(left, FETCH_BATCH), timeout=FETCH_TIMEOUT_S)
-            stored += [log_pb2.LogEntry.FromString(m.data) for m in messages]
-            last_seq = max([last_seq, *(m.metadata.sequence.stream for m in messages)])
-            left -= len(messages)
-        return Stored(in_order(stored), last_seq)
-    finally:
-        await sub.unsubscribe()
-        if config.name:  # pull_subscribe named the ephemeral consumer it made
-            with contextlib.suppress(nats.js.errors.NotFoundError):
-                await js.delete_consumer(subjects.LOG_STREAM, config.name)
 
 
 class LogReader:

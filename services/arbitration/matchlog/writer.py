@@ -31,7 +31,7 @@ from prometheus_client import Counter, Gauge, Histogram
 from photofinish.arbitration.v1 import log_pb2
 from services.arbitration.match import Match
 from services.arbitration.matchlog.bounds import is_full
-from services.arbitration.matchlog.reader import Stored, read_log
+from services.common.matchlogs import Stored, read_log
 from services.common.metrics import LATENCY_BUCKETS_S
 from services.common.natslink.frames import header_block
 from services.common.natslink.requests import Requests
