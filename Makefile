@@ -90,6 +90,12 @@ doctor:
 run: install proto web
 	$(PY) -m services.stack
 
+# Grant an account the operator role (the fair-play queue) in make run's database:
+# make operator NAME=ann (NAME= and REVOKE=1 takes it away; `$(PY) -m tools.operators list`).
+operator: install
+	@test -n "$(NAME)" || { echo "usage: make operator NAME=<account's username> [REVOKE=1]"; exit 2; }
+	PF_DATA_DIR=var $(PY) -m tools.operators $(if $(REVOKE),revoke,grant) "$(NAME)"
+
 # ruff, then the architecture: the import contracts in pyproject.toml ([tool.importlinter]).
 lint: install
 	$(VENV)/bin/ruff check .

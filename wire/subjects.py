@@ -62,6 +62,8 @@ RESULTS_STREAM = "PF_RESULTS"
 RESULTS_FINISHED = "pf.results.finished"
 RESULTS_VOIDED = "pf.results.voided"
 RATINGS_CONSUMER = "ratings"
+# The ratings service's fair-play reader: it measures each rated Spit match's log.
+FAIRPLAY_CONSUMER = "fairplay"
 TOURNAMENTS_CONSUMER = "tournaments"
 
 # Deleted accounts (AccountDeleted): a JetStream stream, deduplicated by Nats-Msg-Id = the

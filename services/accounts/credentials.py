@@ -34,6 +34,7 @@ class Holder:
     sign_count: int
     player_id: str
     username: str
+    operator: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,15 +147,18 @@ def remove(session: Session, player_id: str, credential_id: str) -> bool:
 
 def holder(session: Session, credential_id: str) -> Holder | None:
     rows = session.rows(
-        "SELECT p.credential_id, p.public_key, p.sign_count, a.player_id, a.username"
+        "SELECT p.credential_id, p.public_key, p.sign_count, a.player_id, a.username,"
+        " a.operator"
         " FROM passkeys p JOIN accounts a ON a.player_id = p.player_id"
         " WHERE p.credential_id = ? AND a.deleted_unix_s IS NULL",
         (credential_id,),
     )
     if not rows:
         return None
-    found, public_key, sign_count, player_id, username = rows[0]
-    return Holder(str(found), str(public_key), int(sign_count), str(player_id), str(username))
+    found, public_key, sign_count, player_id, username, operator = rows[0]
+    return Holder(
+        str(found), str(public_key), int(sign_count), str(player_id), str(username), bool(operator)
+    )
 
 
 def used(session: Session, credential_id: str, sign_count: int, now: float) -> None:

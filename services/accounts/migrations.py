@@ -86,6 +86,11 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE accounts ADD COLUMN deletion_told INTEGER NOT NULL DEFAULT 0",
         ),
     ),
+    Migration(
+        4,
+        "the operator role (the fair-play queue), granted by `python -m tools.operators`",
+        ("ALTER TABLE accounts ADD COLUMN operator INTEGER NOT NULL DEFAULT 0",),
+    ),
 )
 
 

@@ -41,6 +41,7 @@ class Account:
     username: str
     password_hash: str
     deleted: bool
+    operator: bool = False  # holds the operator role (the fair-play queue)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +53,7 @@ class SignedIn:
     session_id: str
     refresh_token: str  # shown to the client once; only its hash is stored
     refresh_expires_unix_s: float  # unless used before: then its successor's counts
+    operator: bool = False  # the account holds the operator role
 
 
 @dataclass(frozen=True, slots=True)

@@ -151,7 +151,7 @@ class Passkeys:
                 Reason.PASSKEY_REFUSED, f"this passkey's answer is wrong: {error}"
             ) from None
         await self._credentials.used(holder.credential_id, checked.new_sign_count)
-        account = Account(holder.player_id, holder.username, "", False)
+        account = Account(holder.player_id, holder.username, "", False, holder.operator)
         return await self._store.begin(account, device_name(device))
 
     async def of(self, player_id: str) -> tuple[Passkey, ...]:

@@ -175,6 +175,7 @@ def _session(signed: SignedIn) -> accounts_pb2.Session:
         session_id=signed.session_id,
         refresh_token=signed.refresh_token,
         refresh_expires_unix_s=int(signed.refresh_expires_unix_s),
+        operator=signed.operator,
     )
 
 

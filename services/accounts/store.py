@@ -65,6 +65,31 @@ class Store:
     async def account(self, name_key: str) -> Account | None:
         return await self.database.run(lambda s: account_by_key(s, name_key))
 
+    async def set_operator(self, name_key: str, operator: bool) -> Account | None:
+        """Grant (or take away) the operator role; return the account (None: no such one)."""
+
+        def write(session: Session) -> Account | None:
+            with session.transaction():
+                session.execute(
+                    "UPDATE accounts SET operator = ? WHERE name_key = ?"
+                    " AND deleted_unix_s IS NULL",
+                    (int(operator), name_key),
+                )
+                found = _account(session, "name_key", name_key)
+            return found if found is not None and not found.deleted else None
+
+        return await self.database.run(write)
+
+    async def operators(self) -> tuple[str, ...]:
+        """The usernames of the accounts that hold the operator role."""
+        rows = await self.database.run(
+            lambda s: s.rows(
+                "SELECT username FROM accounts WHERE operator = 1 AND deleted_unix_s IS NULL"
+                " ORDER BY username"
+            )
+        )
+        return tuple(str(name) for (name,) in rows)
+
     async def account_of(self, player_id: str) -> Account | None:
         return await self.database.run(lambda s: account_by_id(s, player_id))
 
@@ -129,14 +154,14 @@ def account_by_id(session: Session, player_id: str) -> Account | None:
 def _account(session: Session, column: str, value: str) -> Account | None:
     """The account whose ``column`` (a unique one, named here, never by a caller) is ``value``."""
     rows = session.rows(
-        "SELECT player_id, username, password_hash, deleted_unix_s FROM accounts"
+        "SELECT player_id, username, password_hash, deleted_unix_s, operator FROM accounts"
         f" WHERE {column} = ?",
         (value,),
     )
     if not rows:
         return None
-    player_id, username, password_hash, deleted = rows[0]
-    return Account(player_id, username, password_hash, deleted is not None)
+    player_id, username, password_hash, deleted, operator = rows[0]
+    return Account(player_id, username, password_hash, deleted is not None, bool(operator))
 
 
 def set_password_hash(session: Session, player_id: str, password_hash: str) -> None:
@@ -156,7 +181,9 @@ def begin(session: Session, account: Account, device: str, now: float, ttl_s: fl
             (session_id, account.player_id, device[:MAX_DEVICE_CHARS], now, now),
         )
         _issue(session, session_id, token, now)
-    return SignedIn(account.player_id, account.username, session_id, token, now + ttl_s)
+    return SignedIn(
+        account.player_id, account.username, session_id, token, now + ttl_s, account.operator
+    )
 
 
 def refresh(session: Session, token: str, now: float, ttl_s: float) -> SignedIn:
@@ -170,7 +197,7 @@ def refresh(session: Session, token: str, now: float, ttl_s: float) -> SignedIn:
         found = _token_row(session, token_hash(token))
         if found is None:
             raise Refused(Reason.REFRESH_UNKNOWN, "this refresh token is not known")
-        session_id, issued, used, ended, player_id, username, deleted = found
+        session_id, issued, used, ended, player_id, username, deleted, operator = found
         if ended is not None or deleted is not None:
             raise Refused(Reason.SESSION_ENDED, "this session was signed out")
         if used is None and issued + ttl_s <= now:
@@ -186,7 +213,7 @@ def refresh(session: Session, token: str, now: float, ttl_s: float) -> SignedIn:
             )
             fresh = secrets.token_urlsafe(32)
             _issue(session, session_id, fresh, now)
-            return SignedIn(player_id, username, session_id, fresh, now + ttl_s)
+            return SignedIn(player_id, username, session_id, fresh, now + ttl_s, bool(operator))
     _end_sessions(session, (session_id,), "refresh_reused", now)
     raise Refused(
         Reason.REFRESH_REUSED,
@@ -250,7 +277,7 @@ def _issue(session: Session, session_id: str, token: str, now: float) -> None:
 def _token_row(session: Session, hashed: str) -> tuple[Any, ...] | None:
     rows = session.rows(
         "SELECT t.session_id, t.issued_unix_s, t.used_unix_s, s.ended_unix_s, a.player_id,"
-        " a.username, a.deleted_unix_s FROM refresh_tokens t"
+        " a.username, a.deleted_unix_s, a.operator FROM refresh_tokens t"
         " JOIN sessions s ON s.session_id = t.session_id"
         " JOIN accounts a ON a.player_id = s.player_id WHERE t.token_hash = ?"
         + session.dialect.lock_rows,

@@ -21,6 +21,9 @@ PLAYER_NAME = "x-pf-player-name"
 RECEIVED_NS = "x-pf-received-ns"  # the gateway's monotonic stamp of a request's receipt
 SESSION_ID = "x-pf-session-id"  # an account's signed-in session ("" for a guest)
 CLIENT_ADDRESS = "x-pf-client-address"  # who connected: for the per-address limits
+# "operator" for an account holding the operator role (the fair-play queue), else absent.
+ROLE = "x-pf-role"
+OPERATOR = "operator"
 
 PlayerId = NewType("PlayerId", str)
 
@@ -100,3 +103,8 @@ def received_ns_of(context: grpc.aio.ServicerContext[object, object]) -> int | N
     """Return when the gateway received this call (its monotonic clock), if it said."""
     value = _metadata(context).get(RECEIVED_NS, "")
     return int(value) if value.isdigit() else None
+
+
+def is_operator(metadata: Iterable[tuple[str, str | bytes]] | None) -> bool:
+    """Whether the call's metadata names an operator (set by the gateway from the token)."""
+    return text_values(metadata).get(ROLE, "") == OPERATOR

@@ -181,9 +181,15 @@ def account_desk(config: Config, ended: EndedSessions, arena: LocalArena) -> Acc
     """The account methods, asking the accounts service at PF_ACCOUNTS_ADDR; without one,
     they answer UNAVAILABLE (a gateway run alone, by a test)."""
 
-    def mint(player_id: str, name: str, session_id: str) -> tuple[str, int]:
+    def mint(player_id: str, name: str, session_id: str, operator: bool) -> tuple[str, int]:
         token, identity = issue_access(
-            config.token_keys, player_id, name, session_id, int(time.time()), config.access_ttl_s
+            config.token_keys,
+            player_id,
+            name,
+            session_id,
+            int(time.time()),
+            config.access_ttl_s,
+            operator=operator,
         )
         return token, identity.expires_at
 

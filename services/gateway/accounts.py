@@ -29,7 +29,7 @@ from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import STATUS_DETAILS
 
 # The access token for a session: (token, expiry in unix s), signed by the gateway's key.
-Mint = Callable[[str, str, str], tuple[str, int]]
+Mint = Callable[[str, str, str, bool], tuple[str, int]]
 # Tells every gateway (this one included) that these sessions have ended.
 Announce = Callable[[Sequence[str]], Awaitable[None]]
 CALL_TIMEOUT_S = 10.0
@@ -181,7 +181,9 @@ class AccountDesk:
 
     def signed_in(self, session: accounts_pb2.Session) -> bytes:
         """The client's AccountSession: the accounts service's, with an access token."""
-        access, expires = self._mint(session.player_id, session.username, session.session_id)
+        access, expires = self._mint(
+            session.player_id, session.username, session.session_id, session.operator
+        )
         return account_pb2.AccountSession(
             access_token=access,
             access_expires_at_unix=expires,
@@ -190,6 +192,7 @@ class AccountDesk:
             player_id=session.player_id,
             username=session.username,
             session_id=session.session_id,
+            operator=session.operator,
         ).SerializeToString()
 
 

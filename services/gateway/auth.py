@@ -12,9 +12,11 @@ from aiohttp import web
 
 from services.common.identity import (
     CLIENT_ADDRESS,
+    OPERATOR,
     PLAYER_ID,
     PLAYER_NAME,
     RECEIVED_NS,
+    ROLE,
     SESSION_ID,
 )
 from services.gateway.grpcweb import MetadataHook, RequestRefused, Route
@@ -115,6 +117,7 @@ def identity_hook(tokens: TokenCheck, inject_delay_s: float = 0.0) -> MetadataHo
             (SESSION_ID, identity.session_id),
             (RECEIVED_NS, received_ns),
             (CLIENT_ADDRESS, address),
+            *(((ROLE, OPERATOR),) if identity.operator else ()),
         )
 
     return hook

@@ -72,6 +72,16 @@ _TABLE: dict[str, tuple[MethodKind, str, str]] = {
     "GetHistory": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetHistory"),
     "GetRating": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetRating"),
     "GetProfile": (MethodKind.UNARY, "ratings", f"{_RATINGS}/GetProfile"),
+    **{
+        name: (MethodKind.UNARY, "ratings", f"{_RATINGS}/{name}")
+        for name in (
+            "ReportOpponent",
+            "GetFairPlayQueue",
+            "GetFairPlayCase",
+            "SettleFlag",
+            "GetMatchReactions",
+        )
+    },
     "GetMatchLog": (MethodKind.UNARY, "arbitration", f"{_ARBITRATION}/GetMatchLog"),
     "GetReplay": (MethodKind.UNARY, "arbitration", f"{_ARBITRATION}/GetReplay"),
     **{

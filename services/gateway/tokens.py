@@ -2,7 +2,8 @@
 
 A token is ``base64url(payload) "." base64url(HMAC-SHA256(key, payload))`` where the
 payload is compact JSON ``{"p": player id, "n": name, "e": expiry (unix s), "k": key id}``,
-and for an account's access token also ``"s"``: its session, and ``"a": 1``. The gateways
+and for an account's access token also ``"s"``: its session, and ``"a": 1`` (and
+``"r": "operator"`` for an operator's). The gateways
 alone hold the keys; a token names a player (and a session) and nothing else.
 
 The keys are a ring (``KeyRing``): the first signs, every one verifies, so a new key can be
@@ -41,6 +42,7 @@ class Identity:
     expires_at: int
     session_id: str = ""  # an account's session; "" for a guest
     account: bool = False  # an account's access token; False for a guest
+    operator: bool = False  # the account held the operator role when the token was issued
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,13 +153,21 @@ def issue(keys: Keys, name: str, now_s: int, ttl_s: int = TTL_S) -> tuple[str, I
 
 
 def issue_access(
-    keys: Keys, player_id: str, name: str, session_id: str, now_s: int, ttl_s: int = ACCESS_TTL_S
+    keys: Keys,
+    player_id: str,
+    name: str,
+    session_id: str,
+    now_s: int,
+    ttl_s: int = ACCESS_TTL_S,
+    operator: bool = False,
 ) -> tuple[str, Identity]:
     """Return an account's access token for ``session_id``, and the identity it names.
 
     ``player_id`` is the accounts service's, whatever its form (a guest's is ``g_…``).
+    ``operator``: the account holds the operator role; a role taken away lasts on its
+    tokens until they expire (``ACCESS_TTL_S``).
     """
-    identity = Identity(player_id, name, now_s + ttl_s, session_id, account=True)
+    identity = Identity(player_id, name, now_s + ttl_s, session_id, account=True, operator=operator)
     return _signed(_ring(keys), identity), identity
 
 
@@ -172,6 +182,8 @@ def _signed(ring: KeyRing, identity: Identity) -> str:
     if identity.account:
         fields["s"] = identity.session_id
         fields["a"] = 1
+        if identity.operator:
+            fields["r"] = "operator"
     payload = json.dumps(fields, separators=(",", ":"), ensure_ascii=False).encode()
     signature = hmac.new(key, payload, hashlib.sha256).digest()
     return f"{_b64(payload)}.{_b64(signature)}"
@@ -209,6 +221,7 @@ def verify(keys: Keys, token: str, now_s: int) -> Identity:
             int(fields["e"]),
             str(fields.get("s", "")),
             fields.get("a") == 1,
+            fields.get("a") == 1 and fields.get("r") == "operator",
         )
     except (ValueError, KeyError, TypeError):
         raise InvalidToken("the token's payload is unreadable") from None

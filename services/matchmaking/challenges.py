@@ -89,6 +89,12 @@ class Challenges:
             elif not outcome.cancelled():
                 outcome.exception()  # retrieved: the creator has gone, nobody else will
 
+    def rated_game(self, text: str) -> Game | None:
+        """Return the game of the open rated challenge ``text`` names (None: none such)."""
+        code = parse_code(text)
+        challenge = self._open.get(code) if code is not None else None
+        return challenge.game if challenge is not None and challenge.rated else None
+
     async def accept(self, acceptor: Player, text: str, account: bool = True) -> Assignment:
         """Return the acceptor's assignment to the match of the challenge ``text`` names.
 

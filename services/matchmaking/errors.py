@@ -18,6 +18,7 @@ class Reason(enum.Enum):
     NO_REMATCH = "no_rematch"  # not an online match of the caller's that this service opened
     # Forbidden: not for this player.
     ACCOUNT_NEEDED = "account_needed"  # rated play is for accounts, not guests
+    BARRED = "barred"  # the account was marked for unfair play: no rated games
     # Refused: well formed, but not allowed now.
     OWN_CHALLENGE = "own_challenge"
     TOO_MANY_CHALLENGES = "too_many_challenges"  # the creator's open challenges are at the cap
@@ -31,6 +32,7 @@ class Reason(enum.Enum):
 
 
 RATED_IS_FOR_ACCOUNTS = "rated play is for accounts: sign up or sign in to play rated"
+BARRED_FROM_RATED = "this account was marked for unfair play: it can no longer play rated games"
 
 
 class MatchmakingError(Exception):

@@ -30,6 +30,11 @@ async def newcomer_rating(player_id: PlayerId, game: Game) -> float:
     return NEWCOMER_RATING
 
 
+async def never_barred(player_id: PlayerId, game: Game) -> bool:
+    """Bar nobody: matchmaking without a ratings service."""
+    return False
+
+
 class RatingsLookup:
     """Asks ``GetRating`` on one channel, falling back to the newcomer's rating."""
 
@@ -49,3 +54,19 @@ class RatingsLookup:
             log.warning("no rating from ratings; queued at 1500", extra={"fields": fields})
             return NEWCOMER_RATING
         return reply.rating
+
+    async def barred(self, player_id: PlayerId, game: Game) -> bool:
+        """Return whether ``player_id`` was marked for unfair play (no rated games).
+
+        Unanswered, the player is let through: ratings then counts none of a marked
+        account's rated games (docs/fair-play.md), so nothing unfair is rated.
+        """
+        code = game_pb2.Game.ValueType(game.number)
+        request = ratings_pb2.GetRatingRequest(player_id=player_id, game=code)
+        try:
+            reply = await self._stub.GetRating(request, timeout=self._timeout_s)
+        except grpc.aio.AioRpcError as error:
+            fields = {"player_id": player_id, "code": error.code().name}
+            log.warning("no answer on barring from ratings; let through", extra={"fields": fields})
+            return False
+        return reply.barred

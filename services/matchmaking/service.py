@@ -23,9 +23,9 @@ from services.matchmaking.opening import Opener
 from services.matchmaking.pairing import pair
 from services.matchmaking.playing import Playing, follow
 from services.matchmaking.pools import Pools
-from services.matchmaking.queues import Queues, RatingOf
-from services.matchmaking.ratings import RatingsLookup, newcomer_rating
-from services.matchmaking.servicer import MatchmakingServicer
+from services.matchmaking.queues import Queues
+from services.matchmaking.ratings import RatingsLookup, never_barred, newcomer_rating
+from services.matchmaking.servicer import Barred, MatchmakingServicer
 
 SERVICE_NAME = matchmaking_pb2.DESCRIPTOR.services_by_name["Matchmaking"].full_name
 
@@ -46,6 +46,7 @@ class Service:
         self._opener: Opener | None = None
         self._pools = Pools(config.request_timeout_s)
         self._queues: Queues | None = None
+        self._barred: Barred = never_barred
 
     @contextlib.asynccontextmanager
     async def lifespan(self) -> AsyncIterator[None]:
@@ -63,7 +64,9 @@ class Service:
             following.add_done_callback(tasks.stop_process_if_failed)
             stack.push_async_callback(tasks.stop, following)
             await synced.wait()
-            rating_of = await stack.enter_async_context(self._ratings())
+            lookup = await stack.enter_async_context(self._ratings())
+            rating_of = lookup if lookup is not None else newcomer_rating
+            self._barred = lookup.barred if lookup is not None else never_barred
             self._opener = Opener(ServicesBroker(nc, self._pools, config.request_timeout_s))
             self._queues = Queues(
                 self._opener.online,
@@ -84,19 +87,19 @@ class Service:
         challenges = Challenges(self._opener.online)
         rematches = Rematches(self._opener.recent, self._opener.online)
         servicer = MatchmakingServicer(
-            self._queues, challenges, self._opener, rematches, self._playing
+            self._queues, challenges, self._opener, rematches, self._playing, self._barred
         )
         matchmaking_pb2_grpc.add_MatchmakingServicer_to_server(servicer, server)
         bots_pb2_grpc.add_BotPoolsServicer_to_server(self._pools, server)
         return [SERVICE_NAME, pools.SERVICE_NAME]
 
     @contextlib.asynccontextmanager
-    async def _ratings(self) -> AsyncIterator[RatingOf]:
-        """Yield the rating lookup: GetRating on PF_RATINGS_ADDR, or 1500 for all."""
+    async def _ratings(self) -> AsyncIterator[RatingsLookup | None]:
+        """Yield the rating lookup: GetRating on PF_RATINGS_ADDR (None: 1500 for all)."""
         address = self._config.ratings_addr
         if not address:
             log.warning("no PF_RATINGS_ADDR: every ticket is queued at 1500")
-            yield newcomer_rating
+            yield None
             return
         async with callers.channel(address, self._config.caller_token) as channel:
             log.info("ratings at", extra={"fields": {"address": address}})

@@ -3,21 +3,29 @@ encode the reply."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Awaitable, Callable
 
+from games.registry import Game
 from photofinish.matchmaking.v1 import matchmaking_pb2 as pb
 from photofinish.matchmaking.v1 import matchmaking_pb2_grpc
-from services.common.identity import MissingIdentity, Player, caller, is_account
+from services.common.identity import MissingIdentity, Player, PlayerId, caller, is_account
 from services.common.opening.codec import match_assignment
 from services.common.opening.matches import assignment
 from services.common.statuses import Context
 from services.matchmaking import codec, status
 from services.matchmaking.again import Rematches
 from services.matchmaking.challenges import Challenges
-from services.matchmaking.errors import RATED_IS_FOR_ACCOUNTS, Forbidden, Reason, Unauthenticated
+from services.matchmaking.errors import (
+    BARRED_FROM_RATED,
+    RATED_IS_FOR_ACCOUNTS,
+    Forbidden,
+    Reason,
+    Unauthenticated,
+)
 from services.matchmaking.opening import Opener
 from services.matchmaking.playing import Playing
 from services.matchmaking.queues import Queues
+from services.matchmaking.ratings import never_barred
 from services.matchmaking.tickets import QueueKey
 
 
@@ -31,6 +39,9 @@ def player_of(context: Context) -> Player:
         return caller(context.invocation_metadata())
     except MissingIdentity as error:
         raise Unauthenticated(Reason.MISSING_IDENTITY, error.detail) from None
+
+
+Barred = Callable[[PlayerId, Game], Awaitable[bool]]
 
 
 def account_needed(context: Context) -> None:
@@ -54,7 +65,9 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
         opener: Opener,
         rematches: Rematches,
         playing: Playing,
+        barred: Barred = never_barred,
     ) -> None:
+        self._barred = barred
         self._queues = queues
         self._challenges = challenges
         self._opener = opener
@@ -69,9 +82,19 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
         queue = QueueKey(codec.decode_game(request.game), request.rated)
         if request.rated:
             account_needed(context)
+            await self._not_barred(player, queue.game)
         async with self._queues.ticket(player, queue) as updates:
             async for update in updates:
                 yield codec.queue_update(update)
+
+    async def _not_barred(self, player: Player, game: Game) -> None:
+        """Refuse rated play to an account marked for unfair play.
+
+        Raises:
+            Forbidden: BARRED.
+        """
+        if await self._barred(player.id, game):
+            raise Forbidden(Reason.BARRED, BARRED_FROM_RATED)
 
     @status.unary
     async def CancelQueue(
@@ -89,6 +112,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
         game = codec.decode_game(request.game)
         if request.rated:
             account_needed(context)
+            await self._not_barred(player, game)
         async with self._challenges.create(player, game, request.rated) as (code, match):
             yield codec.challenge_update(code)
             yield codec.challenge_update(await match)
@@ -99,6 +123,9 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
     ) -> pb.MatchAssignment:
         player = player_of(context)
         account = is_account(context.invocation_metadata())
+        rated = self._challenges.rated_game(request.code)
+        if rated is not None and account:
+            await self._not_barred(player, rated)
         return match_assignment(await self._challenges.accept(player, request.code, account))
 
     @status.stream

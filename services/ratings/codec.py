@@ -14,6 +14,7 @@ from photofinish.ratings.v1 import ratings_pb2
 from services.ratings.errors import BadRequest, Malformed, RatingsError, Reason
 from services.ratings.glicko2 import Rating
 from services.ratings.ladder import limit_of
+from services.ratings.measured import SpitFigures
 from services.ratings.model import (
     Finished,
     HistoryEntry,
@@ -36,6 +37,7 @@ _VERDICTS = {
     Verdict.WIN: ratings_pb2.VERDICT_WIN,
     Verdict.LOSS: ratings_pb2.VERDICT_LOSS,
     Verdict.VOID: ratings_pb2.VERDICT_VOID,
+    Verdict.REFUND: ratings_pb2.VERDICT_REFUND,
 }
 
 
@@ -202,7 +204,7 @@ def _encode_line(entry: HistoryEntry) -> ratings_pb2.HistoryEntry:
 
 
 def encode_rating(
-    player_id: PlayerId, game: Game, standing: Standing | None
+    player_id: PlayerId, game: Game, standing: Standing | None, barred: bool = False
 ) -> ratings_pb2.PlayerRating:
     """Return a player's rating; a newcomer's default when ``standing`` is None."""
     rating = Rating() if standing is None else standing.rating
@@ -213,6 +215,7 @@ def encode_rating(
         rd=rating.rd,
         provisional=rating.is_provisional,
         games=0 if standing is None else standing.games,
+        barred=barred,
     )
 
 
@@ -279,6 +282,7 @@ def encode_profile(found: Profile) -> ratings_pb2.Profile:
         guest=found.guest,
         deleted=found.deleted,
         games=[_encode_game_profile(game) for game in found.games],
+        barred=found.barred,
     )
 
 
@@ -301,4 +305,24 @@ def _encode_game_profile(game: GameProfile) -> ratings_pb2.GameProfile:
         encoded.rating = standing.rating.rating
         encoded.rd = standing.rating.rd
         encoded.provisional = standing.rating.is_provisional
+    if game.spit is not None:
+        encoded.spit.CopyFrom(encode_spit_figures(game.spit))
+    return encoded
+
+
+def encode_spit_figures(figures: SpitFigures) -> ratings_pb2.SpitFigures:
+    """Return a player's Spit races and reactions (medians left unset when there are none)."""
+    encoded = ratings_pb2.SpitFigures(
+        races_won=figures.races_won,
+        races_lost=figures.races_lost,
+        answers=figures.answers,
+        chains=figures.chains,
+    )
+    for field, value in (
+        ("median_margin_ms", figures.median_margin_ms),
+        ("median_answer_ms", figures.median_answer_ms),
+        ("median_chain_ms", figures.median_chain_ms),
+    ):
+        if value is not None:
+            setattr(encoded, field, value)
     return encoded

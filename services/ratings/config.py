@@ -10,6 +10,7 @@ from services.common import settings
 from services.common.database import Target
 from services.common.serving import Listen
 from services.common.settings import ConfigError, database, number
+from services.fairplay.flags import Thresholds
 from services.ratings.faults import CrashPoint, FaultPlan
 from services.ratings.store import RATED_PER_PAIR_PER_DAY
 
@@ -29,6 +30,9 @@ class Config:
     log_level: str = "INFO"
     rated_per_pair_per_day: int = RATED_PER_PAIR_PER_DAY
     faults: FaultPlan = field(default_factory=FaultPlan)
+    # Fair play (docs/fair-play.md): when answers are beyond reach, and reports a day.
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    reports_per_day: int = 5
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -50,7 +54,23 @@ class Config:
                 env, "PF_RATED_PER_PAIR_PER_DAY", RATED_PER_PAIR_PER_DAY, int, 1
             ),
             faults=_fault_plan(env),
+            thresholds=_thresholds(env),
+            reports_per_day=number(env, "PF_REPORTS_PER_DAY", 5, int, 1),
         )
+
+
+def _thresholds(env: Mapping[str, str]) -> Thresholds:
+    default = Thresholds()
+    return Thresholds(
+        min_answers=number(env, "PF_FAIRPLAY_MIN_ANSWERS", default.min_answers, int, 1),
+        median_ms=number(env, "PF_FAIRPLAY_MEDIAN_MS", default.median_ms, float, 0.0),
+        anticipation_ms=number(
+            env, "PF_FAIRPLAY_ANTICIPATION_MS", default.anticipation_ms, float, 0.0
+        ),
+        anticipation_share=number(
+            env, "PF_FAIRPLAY_ANTICIPATION_SHARE", default.anticipation_share, float, 0.0
+        ),
+    )
 
 
 def _fault_plan(env: Mapping[str, str]) -> FaultPlan:

@@ -22,6 +22,18 @@ class Reason(enum.Enum):
     BAD_OFFSET = "bad_offset"
     # Not found: the request is well formed but names nothing there is.
     NOT_RANKED = "not_ranked"
+    NO_SUCH_FLAG = "no_such_flag"
+    # Moderation: a report or an operator's action that cannot be taken.
+    OPERATORS_ONLY = "operators_only"
+    NOT_YOUR_MATCH = "not_your_match"
+    NOT_ONLINE = "not_online"
+    ALREADY_REPORTED = "already_reported"
+    TOO_MANY_REPORTS = "too_many_reports"
+    BAD_REPORT_REASON = "bad_report_reason"
+    BAD_ACTION = "bad_action"
+    NO_REASON = "no_reason"
+    FLAG_SETTLED = "flag_settled"
+    OWN_FLAG = "own_flag"
 
 
 class RatingsError(ValueError):
@@ -43,3 +55,7 @@ class BadRequest(RatingsError):
 
 class NotRanked(RatingsError):
     """A ladder page around a player who has no line on that ladder (no rated game yet)."""
+
+
+class Moderation(RatingsError):
+    """A report or an operator's action refused; nothing changed."""

@@ -101,6 +101,81 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX history_by_opponent ON history (opponent_id)",
         ),
     ),
+    Migration(
+        4,
+        "fair play: reactions and races of rated Spit games, flags, reports, marks, the log",
+        (
+            # The exactly-once guard of the fair-play reader: a match's measurements are
+            # stored by the transaction that inserts its id here, and by no other.
+            """CREATE TABLE fairplay_matches (
+                match_id TEXT PRIMARY KEY,
+                played_unix_s DOUBLE PRECISION NOT NULL
+            )""",
+            # One row per accepted Spit play of a rated match: its reaction, and whether the
+            # player's own previous play made it possible (a chain) or not (an answer).
+            """CREATE TABLE reactions (
+                match_id TEXT NOT NULL,
+                entry_index INTEGER NOT NULL,
+                player_id TEXT NOT NULL,
+                ms DOUBLE PRECISION NOT NULL,
+                chain INTEGER NOT NULL,
+                played_unix_s DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (match_id, entry_index)
+            )""",
+            "CREATE INDEX reactions_by_player ON reactions (player_id, played_unix_s)",
+            # One row per race per player who ran it (the refused entry's index).
+            """CREATE TABLE races (
+                match_id TEXT NOT NULL,
+                entry_index INTEGER NOT NULL,
+                player_id TEXT NOT NULL,
+                won INTEGER NOT NULL,
+                gap_ms DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (match_id, entry_index, player_id)
+            )""",
+            "CREATE INDEX races_by_player ON races (player_id)",
+            # The operators' queue: one open flag per player at most; settled ones are kept.
+            """CREATE TABLE flags (
+                flag_id TEXT PRIMARY KEY,
+                player_id TEXT NOT NULL,
+                opened_unix_s DOUBLE PRECISION NOT NULL,
+                reactions_why TEXT NOT NULL,
+                state TEXT NOT NULL,
+                settled_unix_s DOUBLE PRECISION,
+                settled_by TEXT NOT NULL,
+                settled_why TEXT NOT NULL
+            )""",
+            "CREATE INDEX flags_by_player ON flags (player_id, state)",
+            "CREATE INDEX flags_by_state ON flags (state, opened_unix_s)",
+            # A player's report of the opponent at the end of a match: once per match.
+            """CREATE TABLE reports (
+                match_id TEXT NOT NULL,
+                reporter_id TEXT NOT NULL,
+                reported_id TEXT NOT NULL,
+                reason TEXT NOT NULL,
+                reported_unix_s DOUBLE PRECISION NOT NULL,
+                flag_id TEXT NOT NULL,
+                PRIMARY KEY (match_id, reporter_id)
+            )""",
+            "CREATE INDEX reports_by_reporter ON reports (reporter_id, reported_unix_s)",
+            "CREATE INDEX reports_by_flag ON reports (flag_id)",
+            # Marked accounts: no rated play, off the ladders.
+            """CREATE TABLE marked_players (
+                player_id TEXT PRIMARY KEY,
+                marked_unix_s DOUBLE PRECISION NOT NULL
+            )""",
+            # Every operator's action: who took it, on whom, and why.
+            """CREATE TABLE moderation_log (
+                at_unix_s DOUBLE PRECISION NOT NULL,
+                operator_id TEXT NOT NULL,
+                operator_name TEXT NOT NULL,
+                action TEXT NOT NULL,
+                player_id TEXT NOT NULL,
+                flag_id TEXT NOT NULL,
+                why TEXT NOT NULL
+            )""",
+            "CREATE INDEX moderation_by_player ON moderation_log (player_id, at_unix_s)",
+        ),
+    ),
 )
 
 

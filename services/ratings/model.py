@@ -28,6 +28,7 @@ class Verdict(enum.Enum):
     WIN = "win"
     LOSS = "loss"
     VOID = "void"
+    REFUND = "refund"  # rating lost to an account marked since, given back (moderation.py)
 
 
 class Recorded(enum.Enum):

@@ -7,9 +7,12 @@ from dataclasses import dataclass
 
 from games.registry import GAMES, Game
 from services.common.database import Session
+from services.ratings import measured
 from services.ratings.model import PlayerId, Standing, Verdict
 
 POINTS = 500  # the newest rated games a chart shows
+# A marked account is off every ladder (docs/fair-play.md): a condition on ``ladder`` rows.
+ON_LADDER = " AND player_id NOT IN (SELECT player_id FROM marked_players)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +29,7 @@ class GameProfile:
     ranked: int  # how many are on the ladder
     results: dict[Verdict, int]
     points: tuple[RatingPoint, ...]  # oldest first
+    spit: measured.SpitFigures | None = None  # Spit's races and reactions, once measured
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +39,7 @@ class Profile:
     guest: bool
     deleted: bool
     games: tuple[GameProfile, ...]
+    barred: bool = False  # marked for unfair play: off the ladders, no rated games
 
 
 def rank_of(session: Session, game: Game, found: Standing) -> tuple[int, int]:
@@ -45,7 +50,7 @@ def rank_of(session: Session, game: Game, found: Standing) -> tuple[int, int]:
     ahead, total = session.rows(
         "SELECT SUM(CASE WHEN rating > ? OR (rating = ? AND games > ?)"
         f" OR (rating = ? AND games = ? AND player_id < ? COLLATE {collation})"
-        " THEN 1 ELSE 0 END), COUNT(*) FROM ladder WHERE game = ? AND games > 0",
+        f" THEN 1 ELSE 0 END), COUNT(*) FROM ladder WHERE game = ? AND games > 0{ON_LADDER}",
         (rating, rating, games, rating, games, found.player_id, game.name),
     )[0]
     return int(ahead or 0) + 1, int(total)
@@ -55,18 +60,20 @@ def profile(
     session: Session, player_id: PlayerId, standing: dict[Game, Standing | None]
 ) -> Profile:
     """``player_id``'s profile; ``standing`` holds their ladder row in each game."""
+    barred = bool(session.rows("SELECT 1 FROM marked_players WHERE player_id = ?", (player_id,)))
     shown = []
     for game in GAMES:
         results = _results(session, player_id, game)
         found = standing[game]
         if not results and found is None:
             continue
-        rank, ranked = rank_of(session, game, found) if found is not None else (0, 0)
-        shown.append(
-            GameProfile(game, found, rank, ranked, results, _points(session, player_id, game))
-        )
+        ranked = found is not None and not barred
+        rank, on_ladder = rank_of(session, game, found) if found is not None and ranked else (0, 0)
+        figures = measured.figures(session, player_id) if game.name == "spit" else None
+        points = _points(session, player_id, game)
+        shown.append(GameProfile(game, found, rank, on_ladder, results, points, figures))
     name, guest, deleted = _named(session, player_id, standing)
-    return Profile(player_id, name, guest, deleted, tuple(shown))
+    return Profile(player_id, name, guest, deleted, tuple(shown), barred)
 
 
 def _results(session: Session, player_id: PlayerId, game: Game) -> dict[Verdict, int]:

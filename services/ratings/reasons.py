@@ -8,6 +8,8 @@ a sentence stored whole has to say it itself.
 from __future__ import annotations
 
 DELETED_NAME = "deleted player"
+# A rated game with a marked account (docs/fair-play.md) counts for neither side.
+BARRED = "one of the players is barred from rated play, so the game did not count"
 
 # (player id, name as stored: "" once the player is deleted), seat 0's then seat 1's.
 Seat = tuple[str, str]

@@ -17,11 +17,13 @@ from services.common.database import Database, SqliteFile
 from services.common.results import declare
 from services.ratings.config import Config
 from services.ratings.consumer import consume
+from services.ratings.fairness import Fairness
 from services.ratings.faults import Faults
+from services.ratings.measuring import measure
 from services.ratings.model import PlayerId
 from services.ratings.servicer import RatingsServicer
 from services.ratings.store import Store
-from wire.subjects import ACCOUNTS_STREAM, RATINGS_CONSUMER, RESULTS_STREAM
+from wire.subjects import ACCOUNTS_STREAM, FAIRPLAY_CONSUMER, RATINGS_CONSUMER, RESULTS_STREAM
 
 log = logging.getLogger("ratings")
 
@@ -31,16 +33,18 @@ class RatingsService:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.store = Store(
-            Database(config.database), rated_per_pair_per_day=config.rated_per_pair_per_day
-        )
+        database = Database(config.database)
+        self.store = Store(database, rated_per_pair_per_day=config.rated_per_pair_per_day)
+        self.fairness = Fairness(database, config.thresholds, config.reports_per_day)
 
     async def forget(self, player_id: str) -> None:
         """Blank a deleted account's name on the ladders and in history (``deletions.Forget``)."""
         await self.store.forget(PlayerId(player_id), time.time())
 
     def register(self, server: grpc.aio.Server) -> Sequence[str]:
-        ratings_pb2_grpc.add_RatingsServicer_to_server(RatingsServicer(self.store), server)
+        ratings_pb2_grpc.add_RatingsServicer_to_server(
+            RatingsServicer(self.store, self.fairness), server
+        )
         return [ratings_pb2.DESCRIPTOR.services_by_name["Ratings"].full_name]
 
     @contextlib.asynccontextmanager
@@ -58,6 +62,7 @@ class RatingsService:
             js = connection.jetstream()
             await declare(js, self.config.ack_wait_s, RATINGS_CONSUMER)
             await deletions.declare(js, RATINGS_CONSUMER, self.config.ack_wait_s)
+            await declare(js, self.config.ack_wait_s, FAIRPLAY_CONSUMER)
             consumer = asyncio.create_task(
                 consume(
                     js,
@@ -70,18 +75,25 @@ class RatingsService:
             )
             consumer.add_done_callback(tasks.stop_process_if_failed)
             stack.push_async_callback(tasks.stop, consumer)
+            measuring = asyncio.create_task(
+                measure(js, self.fairness, self.config.fetch_batch, self.config.idle_poll_s),
+                name="fairplay-reader",
+            )
+            measuring.add_done_callback(tasks.stop_process_if_failed)
+            stack.push_async_callback(tasks.stop, measuring)
             forgetting = asyncio.create_task(
                 deletions.consume(js, RATINGS_CONSUMER, self.forget, self.config.idle_poll_s),
                 name="deletions-consumer",
             )
             forgetting.add_done_callback(tasks.stop_process_if_failed)
             stack.push_async_callback(tasks.stop, forgetting)
-            for stream, name in (
-                (RESULTS_STREAM, "consumer-lag"),
-                (ACCOUNTS_STREAM, "deletions-lag"),
+            for stream, durable, name in (
+                (RESULTS_STREAM, RATINGS_CONSUMER, "consumer-lag"),
+                (RESULTS_STREAM, FAIRPLAY_CONSUMER, "fairplay-lag"),
+                (ACCOUNTS_STREAM, RATINGS_CONSUMER, "deletions-lag"),
             ):
                 lag = asyncio.create_task(
-                    natsmetrics.sample_pending(js, stream, RATINGS_CONSUMER), name=name
+                    natsmetrics.sample_pending(js, stream, durable), name=name
                 )
                 stack.push_async_callback(tasks.stop, lag)
             yield

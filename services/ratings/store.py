@@ -17,7 +17,7 @@ from typing import Any
 
 from games.registry import BY_NAME, GAMES, Game
 from services.common.database import Database, Session
-from services.ratings import ladder, migrations, reasons
+from services.ratings import ladder, migrations, moderation, reasons
 from services.ratings.errors import NotRanked, Reason
 from services.ratings.glicko2 import Rating
 from services.ratings.model import (
@@ -32,7 +32,7 @@ from services.ratings.model import (
     Verdict,
     Voided,
 )
-from services.ratings.profile import Profile, profile, rank_of
+from services.ratings.profile import ON_LADDER, Profile, profile, rank_of
 from services.ratings.settlement import SECONDS_PER_DAY, newcomer, settle
 
 # Every ``game`` column holds the game's registry name (games/registry.py), as stored
@@ -94,6 +94,15 @@ class Store:
     async def standing(self, player_id: PlayerId, game: Game) -> Standing | None:
         return await self.database.run(lambda s: standing(s, player_id, game))
 
+    async def rating(self, player_id: PlayerId, game: Game) -> tuple[Standing | None, bool]:
+        """The player's ladder row (None before their first rated game), and whether the
+        account is barred from rated play (marked, docs/fair-play.md)."""
+
+        def read(session: Session) -> tuple[Standing | None, bool]:
+            return standing(session, player_id, game), moderation.is_marked(session, player_id)
+
+        return await self.database.run(read)
+
     async def profile(self, player_id: PlayerId) -> Profile:
         """The player's profile (``profile.profile``); empty games for a stranger."""
 
@@ -136,7 +145,7 @@ def record(
             if found is not None:
                 standings[player.player_id] = found
         # Counted under the players' row locks: two results of one pair count one by one.
-        uncounted = _over_pair_cap(session, result, played_unix_s, per_pair) if rated else ""
+        uncounted = _uncounted(session, result, played_unix_s, per_pair) if rated else ""
         settlement = settle(result, standings, played_unix_s, uncounted)
         for row in settlement.standings:
             _update(session, result.game, row)
@@ -147,6 +156,14 @@ def record(
     if uncounted:
         return Recorded.UNCOUNTED
     return Recorded.RATED if rated else Recorded.UNRATED
+
+
+def _uncounted(session: Session, result: MatchResult, played_unix_s: float, per_pair: int) -> str:
+    """Return why a rated ``result`` does not count (a marked account played, or the pair's
+    cap is reached), or ''."""
+    if any(moderation.is_marked(session, p.player_id) for p in result.players):
+        return reasons.BARRED
+    return _over_pair_cap(session, result, played_unix_s, per_pair)
 
 
 def _over_pair_cap(
@@ -243,7 +260,7 @@ def _forget_in_reasons(session: Session, player_id: PlayerId) -> None:
 def top(session: Session, game: Game, limit: int) -> tuple[LadderEntry, ...]:
     """Return the first ``limit`` lines of ``game``'s ladder, ranked."""
     rows = session.rows(
-        f"SELECT {_STANDING} FROM ladder WHERE game = ? AND games > 0"
+        f"SELECT {_STANDING} FROM ladder WHERE game = ? AND games > 0{ON_LADDER}"
         " ORDER BY rating DESC, games DESC,"
         f" player_id COLLATE {session.dialect.binary_collation} LIMIT ?",
         (game.name, limit),
@@ -260,13 +277,13 @@ def around(
         NotRanked: when the player has no line on that ladder.
     """
     found = standing(session, player_id, game)
-    if found is None:
+    if found is None or moderation.is_marked(session, player_id):
         raise NotRanked(Reason.NOT_RANKED, f"{player_id} has no rated {game.name} game")
     collation = session.dialect.binary_collation
     rank, total = rank_of(session, game, found)
     first = ladder.page_start(rank, total, limit)
     rows = session.rows(
-        f"SELECT {_STANDING} FROM ladder WHERE game = ? AND games > 0"
+        f"SELECT {_STANDING} FROM ladder WHERE game = ? AND games > 0{ON_LADDER}"
         f" ORDER BY rating DESC, games DESC, player_id COLLATE {collation} LIMIT ? OFFSET ?",
         (game.name, limit, first - 1),
     )

@@ -63,6 +63,17 @@ def _stream(name: str) -> tuple[str, ...]:
     )
 
 
+def _read(name: str) -> tuple[str, ...]:
+    """Read what a stream holds, never declare or change it."""
+    api = "$JS.API"
+    return (
+        f"{api}.STREAM.INFO.{name}",
+        f"{api}.STREAM.MSG.GET.{name}",
+        f"{api}.DIRECT.GET.{name}",
+        f"{api}.DIRECT.GET.{name}.>",
+    )
+
+
 def _consumers(stream: str, name: str = "*") -> tuple[str, ...]:
     """Create, read and ack the consumers ``name`` (``*``: any, unnamed ones too) of
     ``stream``."""
@@ -151,10 +162,14 @@ USERS: dict[str, Permissions] = {
         ),
         subscribe=(),
     ),
+    # Ratings also reads finished logs back, to measure rated Spit matches (fair play).
     "ratings": Permissions(
         publish=(
             *_stream(RESULTS),
             *_consumers(RESULTS, subjects.RATINGS_CONSUMER),
+            *_consumers(RESULTS, subjects.FAIRPLAY_CONSUMER),
+            *_read(LOG),
+            *_consumers(LOG),
             *_stream(ACCOUNTS),
             *_consumers(ACCOUNTS, subjects.RATINGS_CONSUMER),
             *_JETSTREAM,

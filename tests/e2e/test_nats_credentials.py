@@ -37,8 +37,11 @@ ATTEMPTS: dict[tuple[str, str], set[str]] = {
     ("PUB", "pf.results.voided"): {"arbitration"},
     ("PUB", "pf.match.m1.view.0"): {"arbitration"},  # a forged update
     ("PUB", "pf.log.m1"): {"arbitration"},  # a forged log entry
-    ("PUB", "$JS.API.STREAM.MSG.GET.PF_MATCH_LOG"): {"arbitration"},  # reading a log
-    ("PUB", "$JS.API.CONSUMER.CREATE.PF_MATCH_LOG"): {"arbitration"},
+    # Reading a log: the arbitration, and ratings measuring a rated match (fair play).
+    ("PUB", "$JS.API.STREAM.MSG.GET.PF_MATCH_LOG"): {"arbitration", "ratings"},
+    ("PUB", "$JS.API.CONSUMER.CREATE.PF_MATCH_LOG"): {"arbitration", "ratings"},
+    ("PUB", "$JS.API.STREAM.UPDATE.PF_MATCH_LOG"): {"arbitration"},  # its limits changed
+    ("PUB", "$JS.API.CONSUMER.CREATE.PF_RESULTS.fairplay"): {"ratings"},
     ("PUB", "$JS.API.CONSUMER.CREATE.PF_RESULTS"): set(),  # reading every result
     ("PUB", "$JS.API.CONSUMER.CREATE.PF_RESULTS.ratings"): {"ratings"},
     ("PUB", "$JS.API.STREAM.DELETE.PF_RESULTS"): set(),

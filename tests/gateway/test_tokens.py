@@ -13,7 +13,7 @@ from aiohttp.test_utils import make_mocked_request
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.common.identity import PLAYER_ID
+from services.common.identity import OPERATOR, PLAYER_ID, ROLE
 from services.gateway.auth import TokenCheck, identity_hook
 from services.gateway.grpcweb import RequestRefused
 from services.gateway.routing import public_routes
@@ -325,3 +325,31 @@ def test_only_the_ended_sessions_are_refused(ended: list[str], shown: str) -> No
             check.identity(token)
     else:
         assert check.identity(token).session_id == shown
+
+
+async def test_an_operators_token_carries_the_role_to_the_services_and_no_other_does() -> None:
+    """The role is in the signed payload: only the accounts service's word puts it there."""
+    token, identity = issue_access(KEY, "a_olga", "Olga", "s_9", now_s=1000, operator=True)
+    assert identity.operator and _fields(token)["r"] == "operator"
+    assert verify(KEY, token, now_s=1001) == identity
+    plain, player = issue_access(KEY, "a_bob", "Bob", "s_8", now_s=1000)
+    assert not player.operator and "r" not in _fields(plain)
+    hook = identity_hook(TokenCheck(KEY, clock=lambda: 1001.0))
+    route = public_routes()["/photofinish.client.v1.Arena/GetFairPlayQueue"]
+
+    async def metadata(bearer: str, **headers: str) -> dict[str, str]:
+        request = make_mocked_request(
+            "POST", "/", headers={"authorization": f"Bearer {bearer}", **headers}
+        )
+        return {key: str(value) for key, value in await hook(request, route)}
+
+    assert (await metadata(token))[ROLE] == OPERATOR
+    # A player's own header, or a role written into a guest's payload, never counts.
+    assert ROLE not in await metadata(plain, **{"x-pf-role": "operator"})
+    payload = json.loads(base64.urlsafe_b64decode(plain.split(".")[0] + "=="))
+    payload["r"] = "operator"
+    forged = base64.urlsafe_b64encode(json.dumps(payload).encode()).decode().rstrip("=")
+    with pytest.raises(RequestRefused):
+        await metadata(f"{forged}.{plain.split('.')[1]}")
+    guest, _ = issue(KEY, "Gus", now_s=1000)
+    assert ROLE not in await metadata(guest)

@@ -16,6 +16,7 @@ from services.common.identity import PlayerId
 from services.common.serving import Listen, grpc_server
 from services.matchmaking.ratings import NEWCOMER_RATING, RatingsLookup
 from services.ratings import model
+from services.ratings.fairness import Fairness
 from services.ratings.servicer import RatingsServicer
 from services.ratings.store import Store
 
@@ -38,7 +39,9 @@ async def ratings_addr(tmp_path: Path) -> AsyncIterator[str]:
     await store.record(rated_win("m1", "ann", "bob"), 1_800_000_000.0)
 
     def register(server: grpc.aio.Server) -> Sequence[str]:
-        ratings_pb2_grpc.add_RatingsServicer_to_server(RatingsServicer(store), server)
+        ratings_pb2_grpc.add_RatingsServicer_to_server(
+            RatingsServicer(store, Fairness(store.database)), server
+        )
         return ["photofinish.ratings.v1.Ratings"]
 
     async with grpc_server(Listen("127.0.0.1", 0, 0), register) as (_, port, _health):

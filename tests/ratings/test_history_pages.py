@@ -12,6 +12,7 @@ from games.registry import BID, SPIT
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
 from services.common.serving import Listen, grpc_server
+from services.ratings.fairness import Fairness
 from services.ratings.servicer import RatingsServicer
 from services.ratings.store import Store
 from tests.ratings.results import void, win
@@ -22,7 +23,9 @@ NOW = 1_800_000_000.0
 @pytest.fixture
 async def stub(store: Store) -> AsyncIterator[ratings_pb2_grpc.RatingsAsyncStub]:
     def register(server: grpc.aio.Server) -> Sequence[str]:
-        ratings_pb2_grpc.add_RatingsServicer_to_server(RatingsServicer(store), server)
+        ratings_pb2_grpc.add_RatingsServicer_to_server(
+            RatingsServicer(store, Fairness(store.database)), server
+        )
         return ["photofinish.ratings.v1.Ratings"]
 
     async with (

@@ -13,6 +13,7 @@ from games.registry import BID, SPIT
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
 from services.common.serving import Listen, grpc_server
+from services.ratings.fairness import Fairness
 from services.ratings.servicer import RatingsServicer
 from services.ratings.store import Store
 from tests.ratings.results import put, standing, void, win
@@ -24,7 +25,9 @@ NOW = 1_800_000_000.0
 @pytest.fixture
 async def stub(store: Store) -> AsyncIterator[ratings_pb2_grpc.RatingsAsyncStub]:
     def register(server: grpc.aio.Server) -> Sequence[str]:
-        ratings_pb2_grpc.add_RatingsServicer_to_server(RatingsServicer(store), server)
+        ratings_pb2_grpc.add_RatingsServicer_to_server(
+            RatingsServicer(store, Fairness(store.database)), server
+        )
         return ["photofinish.ratings.v1.Ratings"]
 
     async with (
@@ -116,3 +119,73 @@ async def test_get_ladder_around_a_player_gives_their_page_or_not_found(
     info = error_details_pb2.ErrorInfo()
     status.details[0].Unpack(info)
     assert (info.reason, info.domain) == ("not_ranked", DOMAIN)
+
+
+def reason_of(error: grpc.aio.AioRpcError) -> tuple[grpc.StatusCode, str]:
+    status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    assert status is not None
+    info = error_details_pb2.ErrorInfo()
+    status.details[0].Unpack(info)
+    return error.code(), info.reason
+
+
+PLAYER = (("x-pf-player-id", "bob"), ("x-pf-player-name", "Bob"), ("x-pf-session-id", "s_1"))
+OPERATOR = (
+    ("x-pf-player-id", "ops"),
+    ("x-pf-player-name", "Olga"),
+    ("x-pf-session-id", "s_2"),
+    ("x-pf-role", "operator"),
+)
+
+
+async def test_a_player_is_refused_every_operators_method_and_an_operator_is_not(
+    store: Store, stub: ratings_pb2_grpc.RatingsAsyncStub
+) -> None:
+    await store.record(win("m1", "ann", "bob"), NOW)
+    await stub.ReportOpponent(
+        ratings_pb2.ReportOpponentRequest(match_id="m1", reason=ratings_pb2.REPORT_REASON_PROGRAM),
+        metadata=PLAYER,
+    )
+    calls = (
+        lambda md: stub.GetFairPlayQueue(ratings_pb2.GetFairPlayQueueRequest(), metadata=md),
+        lambda md: stub.GetFairPlayCase(
+            ratings_pb2.GetFairPlayCaseRequest(flag_id="x"), metadata=md
+        ),
+        lambda md: stub.SettleFlag(
+            ratings_pb2.SettleFlagRequest(
+                flag_id="x", action=ratings_pb2.FLAG_ACTION_MARK, why="because"
+            ),
+            metadata=md,
+        ),
+        lambda md: stub.GetMatchReactions(
+            ratings_pb2.GetMatchReactionsRequest(match_id="m1"), metadata=md
+        ),
+    )
+    # A player, a player who says they are an operator in another header, and nobody.
+    forged = (*PLAYER, ("x-pf-roles", "operator"), ("x-pf-role", "Operator"))
+    for metadata in (PLAYER, forged):
+        for call in calls:
+            with pytest.raises(grpc.aio.AioRpcError) as error:
+                await call(metadata)
+            assert reason_of(error.value) == (grpc.StatusCode.PERMISSION_DENIED, "operators_only")
+    with pytest.raises(grpc.aio.AioRpcError) as nobody:
+        await calls[0](())
+    assert nobody.value.code() is grpc.StatusCode.UNAUTHENTICATED
+    queue = await stub.GetFairPlayQueue(ratings_pb2.GetFairPlayQueueRequest(), metadata=OPERATOR)
+    (flag,) = queue.flags
+    assert (flag.player_id, flag.state) == ("ann", ratings_pb2.FLAG_STATE_OPEN)
+    assert [(r.reason, r.count) for r in flag.reports] == [(ratings_pb2.REPORT_REASON_PROGRAM, 1)]
+    settled = ratings_pb2.SettleFlagRequest(
+        flag_id=flag.flag_id, action=ratings_pb2.FLAG_ACTION_MARK, why="a program"
+    )
+    assert (await stub.SettleFlag(settled, metadata=OPERATOR)).refunds == 1
+    rating = await stub.GetRating(
+        ratings_pb2.GetRatingRequest(player_id="ann", game=game_pb2.GAME_SPIT)
+    )
+    assert rating.barred
+    with pytest.raises(grpc.aio.AioRpcError) as again:
+        await stub.SettleFlag(settled, metadata=OPERATOR)
+    assert reason_of(again.value) == (grpc.StatusCode.FAILED_PRECONDITION, "flag_settled")
+    with pytest.raises(grpc.aio.AioRpcError) as bad:
+        await stub.ReportOpponent(ratings_pb2.ReportOpponentRequest(match_id="m1"), metadata=PLAYER)
+    assert reason_of(bad.value) == (grpc.StatusCode.INVALID_ARGUMENT, "bad_report_reason")

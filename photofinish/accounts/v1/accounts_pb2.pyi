@@ -110,12 +110,15 @@ class Session(_message.Message):
     SESSION_ID_FIELD_NUMBER: _builtins.int
     REFRESH_TOKEN_FIELD_NUMBER: _builtins.int
     REFRESH_EXPIRES_UNIX_S_FIELD_NUMBER: _builtins.int
+    OPERATOR_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     username: _builtins.str
     session_id: _builtins.str
     refresh_token: _builtins.str
     """shown once; the service keeps only its hash"""
     refresh_expires_unix_s: _builtins.int
+    operator: _builtins.bool
+    """the account holds the operator role (the fair-play queue)"""
     def __init__(
         self,
         *,
@@ -124,10 +127,11 @@ class Session(_message.Message):
         session_id: _builtins.str = ...,
         refresh_token: _builtins.str = ...,
         refresh_expires_unix_s: _builtins.int = ...,
+        operator: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["player_id", b"player_id", "refresh_expires_unix_s", b"refresh_expires_unix_s", "refresh_token", b"refresh_token", "session_id", b"session_id", "username", b"username"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["operator", b"operator", "player_id", b"player_id", "refresh_expires_unix_s", b"refresh_expires_unix_s", "refresh_token", b"refresh_token", "session_id", b"session_id", "username", b"username"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

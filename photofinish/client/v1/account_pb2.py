@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#photofinish/client/v1/account.proto\x12\x15photofinish.client.v1\"C\n\rSignUpRequest\x12\x10\n\x08username\x18\x01 \x01(\t\x12\x10\n\x08password\x18\x02 \x01(\t\x12\x0e\n\x06\x64\x65vice\x18\x03 \x01(\t\"J\n\x14\x41\x63\x63ountSignInRequest\x12\x10\n\x08username\x18\x01 \x01(\t\x12\x10\n\x08password\x18\x02 \x01(\t\x12\x0e\n\x06\x64\x65vice\x18\x03 \x01(\t\".\n\x15RefreshSessionRequest\x12\x15\n\rrefresh_token\x18\x01 \x01(\t\"\xb7\x01\n\x0e\x41\x63\x63ountSession\x12\x14\n\x0c\x61\x63\x63\x65ss_token\x18\x01 \x01(\t\x12\x1e\n\x16\x61\x63\x63\x65ss_expires_at_unix\x18\x02 \x01(\x03\x12\x15\n\rrefresh_token\x18\x03 \x01(\t\x12\x1f\n\x17refresh_expires_at_unix\x18\x04 \x01(\x03\x12\x11\n\tplayer_id\x18\x05 \x01(\t\x12\x10\n\x08username\x18\x06 \x01(\t\x12\x12\n\nsession_id\x18\x07 \x01(\t\"\x14\n\x12ListDevicesRequest\"w\n\x06\x44\x65vice\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x0e\n\x06\x64\x65vice\x18\x02 \x01(\t\x12\x19\n\x11signed_in_at_unix\x18\x03 \x01(\x03\x12\x19\n\x11last_seen_at_unix\x18\x04 \x01(\x03\x12\x13\n\x0bthis_device\x18\x05 \x01(\x08\"B\n\x10ListDevicesReply\x12.\n\x07\x64\x65vices\x18\x01 \x03(\x0b\x32\x1d.photofinish.client.v1.Device\"8\n\x0eSignOutRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x12\n\neverywhere\x18\x02 \x01(\x08\")\n\x0cSignOutReply\x12\x19\n\x11\x65nded_session_ids\x18\x01 \x03(\t\"(\n\x14\x44\x65leteAccountRequest\x12\x10\n\x08password\x18\x01 \x01(\t\"\x18\n\x16\x42\x65ginAddPasskeyRequest\"\x1b\n\x19\x42\x65ginPasskeySignInRequest\">\n\x10PasskeyChallenge\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12\x14\n\x0coptions_json\x18\x02 \x01(\t\"P\n\x11\x41\x64\x64PasskeyRequest\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12\x17\n\x0f\x63redential_json\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\"`\n\x07Passkey\x12\x15\n\rcredential_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x15\n\radded_at_unix\x18\x03 \x01(\x03\x12\x19\n\x11last_used_at_unix\x18\x04 \x01(\x03\"\x15\n\x13ListPasskeysRequest\"E\n\x11ListPasskeysReply\x12\x30\n\x08passkeys\x18\x01 \x03(\x0b\x32\x1e.photofinish.client.v1.Passkey\"-\n\x14RemovePasskeyRequest\x12\x15\n\rcredential_id\x18\x01 \x01(\t\"U\n\x14PasskeySignInRequest\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12\x17\n\x0f\x63redential_json\x18\x02 \x01(\t\x12\x0e\n\x06\x64\x65vice\x18\x03 \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#photofinish/client/v1/account.proto\x12\x15photofinish.client.v1\"C\n\rSignUpRequest\x12\x10\n\x08username\x18\x01 \x01(\t\x12\x10\n\x08password\x18\x02 \x01(\t\x12\x0e\n\x06\x64\x65vice\x18\x03 \x01(\t\"J\n\x14\x41\x63\x63ountSignInRequest\x12\x10\n\x08username\x18\x01 \x01(\t\x12\x10\n\x08password\x18\x02 \x01(\t\x12\x0e\n\x06\x64\x65vice\x18\x03 \x01(\t\".\n\x15RefreshSessionRequest\x12\x15\n\rrefresh_token\x18\x01 \x01(\t\"\xc9\x01\n\x0e\x41\x63\x63ountSession\x12\x14\n\x0c\x61\x63\x63\x65ss_token\x18\x01 \x01(\t\x12\x1e\n\x16\x61\x63\x63\x65ss_expires_at_unix\x18\x02 \x01(\x03\x12\x15\n\rrefresh_token\x18\x03 \x01(\t\x12\x1f\n\x17refresh_expires_at_unix\x18\x04 \x01(\x03\x12\x11\n\tplayer_id\x18\x05 \x01(\t\x12\x10\n\x08username\x18\x06 \x01(\t\x12\x12\n\nsession_id\x18\x07 \x01(\t\x12\x10\n\x08operator\x18\x08 \x01(\x08\"\x14\n\x12ListDevicesRequest\"w\n\x06\x44\x65vice\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x0e\n\x06\x64\x65vice\x18\x02 \x01(\t\x12\x19\n\x11signed_in_at_unix\x18\x03 \x01(\x03\x12\x19\n\x11last_seen_at_unix\x18\x04 \x01(\x03\x12\x13\n\x0bthis_device\x18\x05 \x01(\x08\"B\n\x10ListDevicesReply\x12.\n\x07\x64\x65vices\x18\x01 \x03(\x0b\x32\x1d.photofinish.client.v1.Device\"8\n\x0eSignOutRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x12\n\neverywhere\x18\x02 \x01(\x08\")\n\x0cSignOutReply\x12\x19\n\x11\x65nded_session_ids\x18\x01 \x03(\t\"(\n\x14\x44\x65leteAccountRequest\x12\x10\n\x08password\x18\x01 \x01(\t\"\x18\n\x16\x42\x65ginAddPasskeyRequest\"\x1b\n\x19\x42\x65ginPasskeySignInRequest\">\n\x10PasskeyChallenge\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12\x14\n\x0coptions_json\x18\x02 \x01(\t\"P\n\x11\x41\x64\x64PasskeyRequest\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12\x17\n\x0f\x63redential_json\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\"`\n\x07Passkey\x12\x15\n\rcredential_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x15\n\radded_at_unix\x18\x03 \x01(\x03\x12\x19\n\x11last_used_at_unix\x18\x04 \x01(\x03\"\x15\n\x13ListPasskeysRequest\"E\n\x11ListPasskeysReply\x12\x30\n\x08passkeys\x18\x01 \x03(\x0b\x32\x1e.photofinish.client.v1.Passkey\"-\n\x14RemovePasskeyRequest\x12\x15\n\rcredential_id\x18\x01 \x01(\t\"U\n\x14PasskeySignInRequest\x12\x14\n\x0c\x63hallenge_id\x18\x01 \x01(\t\x12\x17\n\x0f\x63redential_json\x18\x02 \x01(\t\x12\x0e\n\x06\x64\x65vice\x18\x03 \x01(\tb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -38,35 +38,35 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REFRESHSESSIONREQUEST']._serialized_start=207
   _globals['_REFRESHSESSIONREQUEST']._serialized_end=253
   _globals['_ACCOUNTSESSION']._serialized_start=256
-  _globals['_ACCOUNTSESSION']._serialized_end=439
-  _globals['_LISTDEVICESREQUEST']._serialized_start=441
-  _globals['_LISTDEVICESREQUEST']._serialized_end=461
-  _globals['_DEVICE']._serialized_start=463
-  _globals['_DEVICE']._serialized_end=582
-  _globals['_LISTDEVICESREPLY']._serialized_start=584
-  _globals['_LISTDEVICESREPLY']._serialized_end=650
-  _globals['_SIGNOUTREQUEST']._serialized_start=652
-  _globals['_SIGNOUTREQUEST']._serialized_end=708
-  _globals['_SIGNOUTREPLY']._serialized_start=710
-  _globals['_SIGNOUTREPLY']._serialized_end=751
-  _globals['_DELETEACCOUNTREQUEST']._serialized_start=753
-  _globals['_DELETEACCOUNTREQUEST']._serialized_end=793
-  _globals['_BEGINADDPASSKEYREQUEST']._serialized_start=795
-  _globals['_BEGINADDPASSKEYREQUEST']._serialized_end=819
-  _globals['_BEGINPASSKEYSIGNINREQUEST']._serialized_start=821
-  _globals['_BEGINPASSKEYSIGNINREQUEST']._serialized_end=848
-  _globals['_PASSKEYCHALLENGE']._serialized_start=850
-  _globals['_PASSKEYCHALLENGE']._serialized_end=912
-  _globals['_ADDPASSKEYREQUEST']._serialized_start=914
-  _globals['_ADDPASSKEYREQUEST']._serialized_end=994
-  _globals['_PASSKEY']._serialized_start=996
-  _globals['_PASSKEY']._serialized_end=1092
-  _globals['_LISTPASSKEYSREQUEST']._serialized_start=1094
-  _globals['_LISTPASSKEYSREQUEST']._serialized_end=1115
-  _globals['_LISTPASSKEYSREPLY']._serialized_start=1117
-  _globals['_LISTPASSKEYSREPLY']._serialized_end=1186
-  _globals['_REMOVEPASSKEYREQUEST']._serialized_start=1188
-  _globals['_REMOVEPASSKEYREQUEST']._serialized_end=1233
-  _globals['_PASSKEYSIGNINREQUEST']._serialized_start=1235
-  _globals['_PASSKEYSIGNINREQUEST']._serialized_end=1320
+  _globals['_ACCOUNTSESSION']._serialized_end=457
+  _globals['_LISTDEVICESREQUEST']._serialized_start=459
+  _globals['_LISTDEVICESREQUEST']._serialized_end=479
+  _globals['_DEVICE']._serialized_start=481
+  _globals['_DEVICE']._serialized_end=600
+  _globals['_LISTDEVICESREPLY']._serialized_start=602
+  _globals['_LISTDEVICESREPLY']._serialized_end=668
+  _globals['_SIGNOUTREQUEST']._serialized_start=670
+  _globals['_SIGNOUTREQUEST']._serialized_end=726
+  _globals['_SIGNOUTREPLY']._serialized_start=728
+  _globals['_SIGNOUTREPLY']._serialized_end=769
+  _globals['_DELETEACCOUNTREQUEST']._serialized_start=771
+  _globals['_DELETEACCOUNTREQUEST']._serialized_end=811
+  _globals['_BEGINADDPASSKEYREQUEST']._serialized_start=813
+  _globals['_BEGINADDPASSKEYREQUEST']._serialized_end=837
+  _globals['_BEGINPASSKEYSIGNINREQUEST']._serialized_start=839
+  _globals['_BEGINPASSKEYSIGNINREQUEST']._serialized_end=866
+  _globals['_PASSKEYCHALLENGE']._serialized_start=868
+  _globals['_PASSKEYCHALLENGE']._serialized_end=930
+  _globals['_ADDPASSKEYREQUEST']._serialized_start=932
+  _globals['_ADDPASSKEYREQUEST']._serialized_end=1012
+  _globals['_PASSKEY']._serialized_start=1014
+  _globals['_PASSKEY']._serialized_end=1110
+  _globals['_LISTPASSKEYSREQUEST']._serialized_start=1112
+  _globals['_LISTPASSKEYSREQUEST']._serialized_end=1133
+  _globals['_LISTPASSKEYSREPLY']._serialized_start=1135
+  _globals['_LISTPASSKEYSREPLY']._serialized_end=1204
+  _globals['_REMOVEPASSKEYREQUEST']._serialized_start=1206
+  _globals['_REMOVEPASSKEYREQUEST']._serialized_end=1251
+  _globals['_PASSKEYSIGNINREQUEST']._serialized_start=1253
+  _globals['_PASSKEYSIGNINREQUEST']._serialized_end=1338
 # @@protoc_insertion_point(module_scope)

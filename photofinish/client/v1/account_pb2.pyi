@@ -108,6 +108,7 @@ class AccountSession(_message.Message):
     PLAYER_ID_FIELD_NUMBER: _builtins.int
     USERNAME_FIELD_NUMBER: _builtins.int
     SESSION_ID_FIELD_NUMBER: _builtins.int
+    OPERATOR_FIELD_NUMBER: _builtins.int
     access_token: _builtins.str
     access_expires_at_unix: _builtins.int
     refresh_token: _builtins.str
@@ -115,6 +116,8 @@ class AccountSession(_message.Message):
     player_id: _builtins.str
     username: _builtins.str
     session_id: _builtins.str
+    operator: _builtins.bool
+    """an operator: the page offers the fair-play queue"""
     def __init__(
         self,
         *,
@@ -125,10 +128,11 @@ class AccountSession(_message.Message):
         player_id: _builtins.str = ...,
         username: _builtins.str = ...,
         session_id: _builtins.str = ...,
+        operator: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["access_expires_at_unix", b"access_expires_at_unix", "access_token", b"access_token", "player_id", b"player_id", "refresh_expires_at_unix", b"refresh_expires_at_unix", "refresh_token", b"refresh_token", "session_id", b"session_id", "username", b"username"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["access_expires_at_unix", b"access_expires_at_unix", "access_token", b"access_token", "operator", b"operator", "player_id", b"player_id", "refresh_expires_at_unix", b"refresh_expires_at_unix", "refresh_token", b"refresh_token", "session_id", b"session_id", "username", b"username"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

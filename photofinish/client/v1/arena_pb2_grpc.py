@@ -181,6 +181,31 @@ class ArenaStub:
                 request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetProfileRequest.SerializeToString,
                 response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Profile.FromString,
                 _registered_method=True)
+        self.ReportOpponent = channel.unary_unary(
+                '/photofinish.client.v1.Arena/ReportOpponent',
+                request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.ReportOpponentRequest.SerializeToString,
+                response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.ReportOpponentReply.FromString,
+                _registered_method=True)
+        self.GetFairPlayQueue = channel.unary_unary(
+                '/photofinish.client.v1.Arena/GetFairPlayQueue',
+                request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetFairPlayQueueRequest.SerializeToString,
+                response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.FairPlayQueue.FromString,
+                _registered_method=True)
+        self.GetFairPlayCase = channel.unary_unary(
+                '/photofinish.client.v1.Arena/GetFairPlayCase',
+                request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetFairPlayCaseRequest.SerializeToString,
+                response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.FairPlayCase.FromString,
+                _registered_method=True)
+        self.SettleFlag = channel.unary_unary(
+                '/photofinish.client.v1.Arena/SettleFlag',
+                request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.SettleFlagRequest.SerializeToString,
+                response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.SettleFlagReply.FromString,
+                _registered_method=True)
+        self.GetMatchReactions = channel.unary_unary(
+                '/photofinish.client.v1.Arena/GetMatchReactions',
+                request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetMatchReactionsRequest.SerializeToString,
+                response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.MatchReactions.FromString,
+                _registered_method=True)
         self.GetMatchLog = channel.unary_unary(
                 '/photofinish.client.v1.Arena/GetMatchLog',
                 request_serializer=photofinish_dot_arbitration_dot_v1_dot_log__pb2.GetMatchLogRequest.SerializeToString,
@@ -412,6 +437,40 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ReportOpponent(self, request, context):
+        """Fair play (docs/fair-play.md): a player reports the opponent of a finished online
+        match (RESOURCE_EXHAUSTED `too_many_reports` past the day's few); the queue, a flag's
+        case, settling it and a match's measured reactions are for operators alone
+        (PERMISSION_DENIED `operators_only`).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetFairPlayQueue(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetFairPlayCase(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SettleFlag(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetMatchReactions(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetMatchLog(self, request, context):
         """After the end, a player's own match as the arbitration judged it: every command with its
         arrival stamp, every race with both stamps and the gap, every flag with its deadline.
@@ -614,6 +673,31 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.GetProfile,
                     request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetProfileRequest.FromString,
                     response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Profile.SerializeToString,
+            ),
+            'ReportOpponent': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReportOpponent,
+                    request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.ReportOpponentRequest.FromString,
+                    response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.ReportOpponentReply.SerializeToString,
+            ),
+            'GetFairPlayQueue': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetFairPlayQueue,
+                    request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetFairPlayQueueRequest.FromString,
+                    response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.FairPlayQueue.SerializeToString,
+            ),
+            'GetFairPlayCase': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetFairPlayCase,
+                    request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetFairPlayCaseRequest.FromString,
+                    response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.FairPlayCase.SerializeToString,
+            ),
+            'SettleFlag': grpc.unary_unary_rpc_method_handler(
+                    servicer.SettleFlag,
+                    request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.SettleFlagRequest.FromString,
+                    response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.SettleFlagReply.SerializeToString,
+            ),
+            'GetMatchReactions': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetMatchReactions,
+                    request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetMatchReactionsRequest.FromString,
+                    response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.MatchReactions.SerializeToString,
             ),
             'GetMatchLog': grpc.unary_unary_rpc_method_handler(
                     servicer.GetMatchLog,
@@ -1417,6 +1501,141 @@ class Arena:
             '/photofinish.client.v1.Arena/GetProfile',
             photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetProfileRequest.SerializeToString,
             photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Profile.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReportOpponent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/ReportOpponent',
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.ReportOpponentRequest.SerializeToString,
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.ReportOpponentReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetFairPlayQueue(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/GetFairPlayQueue',
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetFairPlayQueueRequest.SerializeToString,
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.FairPlayQueue.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetFairPlayCase(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/GetFairPlayCase',
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetFairPlayCaseRequest.SerializeToString,
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.FairPlayCase.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SettleFlag(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/SettleFlag',
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.SettleFlagRequest.SerializeToString,
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.SettleFlagReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetMatchReactions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.client.v1.Arena/GetMatchReactions',
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetMatchReactionsRequest.SerializeToString,
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.MatchReactions.FromString,
             options,
             channel_credentials,
             insecure,

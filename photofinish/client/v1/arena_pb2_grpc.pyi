@@ -85,6 +85,16 @@ class ArenaStub:
     GetRating: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetRatingRequest, _ratings_pb2.PlayerRating]
     GetProfile: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetProfileRequest, _ratings_pb2.Profile]
     """Any account's profile (public, like the ladder): ratings over time, rank, results."""
+    ReportOpponent: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.ReportOpponentRequest, _ratings_pb2.ReportOpponentReply]
+    """Fair play (docs/fair-play.md): a player reports the opponent of a finished online
+    match (RESOURCE_EXHAUSTED `too_many_reports` past the day's few); the queue, a flag's
+    case, settling it and a match's measured reactions are for operators alone
+    (PERMISSION_DENIED `operators_only`).
+    """
+    GetFairPlayQueue: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetFairPlayQueueRequest, _ratings_pb2.FairPlayQueue]
+    GetFairPlayCase: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetFairPlayCaseRequest, _ratings_pb2.FairPlayCase]
+    SettleFlag: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.SettleFlagRequest, _ratings_pb2.SettleFlagReply]
+    GetMatchReactions: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetMatchReactionsRequest, _ratings_pb2.MatchReactions]
     GetMatchLog: _grpc.UnaryUnaryMultiCallable[_log_pb2.GetMatchLogRequest, _log_pb2.MatchLog]
     """After the end, a player's own match as the arbitration judged it: every command with its
     arrival stamp, every race with both stamps and the gap, every flag with its deadline.
@@ -149,6 +159,16 @@ class ArenaAsyncStub(ArenaStub):
     GetRating: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetRatingRequest, _ratings_pb2.PlayerRating]  # type: ignore[assignment]
     GetProfile: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetProfileRequest, _ratings_pb2.Profile]  # type: ignore[assignment]
     """Any account's profile (public, like the ladder): ratings over time, rank, results."""
+    ReportOpponent: _aio.UnaryUnaryMultiCallable[_ratings_pb2.ReportOpponentRequest, _ratings_pb2.ReportOpponentReply]  # type: ignore[assignment]
+    """Fair play (docs/fair-play.md): a player reports the opponent of a finished online
+    match (RESOURCE_EXHAUSTED `too_many_reports` past the day's few); the queue, a flag's
+    case, settling it and a match's measured reactions are for operators alone
+    (PERMISSION_DENIED `operators_only`).
+    """
+    GetFairPlayQueue: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetFairPlayQueueRequest, _ratings_pb2.FairPlayQueue]  # type: ignore[assignment]
+    GetFairPlayCase: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetFairPlayCaseRequest, _ratings_pb2.FairPlayCase]  # type: ignore[assignment]
+    SettleFlag: _aio.UnaryUnaryMultiCallable[_ratings_pb2.SettleFlagRequest, _ratings_pb2.SettleFlagReply]  # type: ignore[assignment]
+    GetMatchReactions: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetMatchReactionsRequest, _ratings_pb2.MatchReactions]  # type: ignore[assignment]
     GetMatchLog: _aio.UnaryUnaryMultiCallable[_log_pb2.GetMatchLogRequest, _log_pb2.MatchLog]  # type: ignore[assignment]
     """After the end, a player's own match as the arbitration judged it: every command with its
     arrival stamp, every race with both stamps and the gap, every flag with its deadline.
@@ -378,6 +398,46 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_ratings_pb2.Profile, _abc.Awaitable[_ratings_pb2.Profile]]:
         """Any account's profile (public, like the ladder): ratings over time, rank, results."""
+
+    @_abc_1.abstractmethod
+    def ReportOpponent(
+        self,
+        request: _ratings_pb2.ReportOpponentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ratings_pb2.ReportOpponentReply, _abc.Awaitable[_ratings_pb2.ReportOpponentReply]]:
+        """Fair play (docs/fair-play.md): a player reports the opponent of a finished online
+        match (RESOURCE_EXHAUSTED `too_many_reports` past the day's few); the queue, a flag's
+        case, settling it and a match's measured reactions are for operators alone
+        (PERMISSION_DENIED `operators_only`).
+        """
+
+    @_abc_1.abstractmethod
+    def GetFairPlayQueue(
+        self,
+        request: _ratings_pb2.GetFairPlayQueueRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ratings_pb2.FairPlayQueue, _abc.Awaitable[_ratings_pb2.FairPlayQueue]]: ...
+
+    @_abc_1.abstractmethod
+    def GetFairPlayCase(
+        self,
+        request: _ratings_pb2.GetFairPlayCaseRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ratings_pb2.FairPlayCase, _abc.Awaitable[_ratings_pb2.FairPlayCase]]: ...
+
+    @_abc_1.abstractmethod
+    def SettleFlag(
+        self,
+        request: _ratings_pb2.SettleFlagRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ratings_pb2.SettleFlagReply, _abc.Awaitable[_ratings_pb2.SettleFlagReply]]: ...
+
+    @_abc_1.abstractmethod
+    def GetMatchReactions(
+        self,
+        request: _ratings_pb2.GetMatchReactionsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ratings_pb2.MatchReactions, _abc.Awaitable[_ratings_pb2.MatchReactions]]: ...
 
     @_abc_1.abstractmethod
     def GetMatchLog(

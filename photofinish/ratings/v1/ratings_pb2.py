@@ -25,15 +25,21 @@ _sym_db = _symbol_database.Default()
 from photofinish.game.v1 import game_pb2 as photofinish_dot_game_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n$photofinish/ratings/v1/ratings.proto\x12\x16photofinish.ratings.v1\x1a\x1ephotofinish/game/v1/game.proto\"d\n\x10GetLadderRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05limit\x18\x02 \x01(\x05\x12\x18\n\x10\x61round_player_id\x18\x03 \x01(\t\"\xaa\x01\n\x0bLadderEntry\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x0e\n\x06rating\x18\x04 \x01(\x01\x12\n\n\x02rd\x18\x05 \x01(\x01\x12\x13\n\x0bprovisional\x18\x06 \x01(\x08\x12\r\n\x05games\x18\x07 \x01(\x05\x12\x0c\n\x04wins\x18\x08 \x01(\x05\x12\r\n\x05guest\x18\t \x01(\x08\x12\x0f\n\x07\x64\x65leted\x18\n \x01(\x08\"g\n\x06Ladder\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\x34\n\x07\x65ntries\x18\x02 \x03(\x0b\x32#.photofinish.ratings.v1.LadderEntry\"n\n\x11GetHistoryRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05limit\x18\x03 \x01(\x05\x12\x0e\n\x06offset\x18\x04 \x01(\x05\"\x80\x03\n\x0cHistoryEntry\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x13\n\x0bopponent_id\x18\x02 \x01(\t\x12\x15\n\ropponent_name\x18\x03 \x01(\t\x12\x30\n\x07verdict\x18\x04 \x01(\x0e\x32\x1f.photofinish.ratings.v1.Verdict\x12\r\n\x05rated\x18\x05 \x01(\x08\x12\x12\n\nhas_rating\x18\x06 \x01(\x08\x12\x15\n\rrating_before\x18\x07 \x01(\x01\x12\x14\n\x0crating_after\x18\x08 \x01(\x01\x12\x0e\n\x06\x63hange\x18\t \x01(\x01\x12\x16\n\x0eplayed_unix_ms\x18\n \x01(\x03\x12\x13\n\x0bvoid_reason\x18\x0b \x01(\t\x12\'\n\x04game\x18\x0c \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\x18\n\x10uncounted_reason\x18\r \x01(\t\x12\x16\n\x0eopponent_guest\x18\x0e \x01(\x08\x12\x18\n\x10opponent_deleted\x18\x0f \x01(\x08\"\x8a\x01\n\x07History\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\x35\n\x07\x65ntries\x18\x03 \x03(\x0b\x32$.photofinish.ratings.v1.HistoryEntry\x12\x0c\n\x04more\x18\x04 \x01(\x08\"N\n\x10GetRatingRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\"\x8a\x01\n\x0cPlayerRating\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\x0e\n\x06rating\x18\x03 \x01(\x01\x12\n\n\x02rd\x18\x04 \x01(\x01\x12\x13\n\x0bprovisional\x18\x05 \x01(\x08\x12\r\n\x05games\x18\x06 \x01(\x05\"&\n\x11GetProfileRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\"5\n\x0bRatingPoint\x12\x16\n\x0eplayed_unix_ms\x18\x01 \x01(\x03\x12\x0e\n\x06rating\x18\x02 \x01(\x01\"\xf6\x01\n\x0bGameProfile\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05rated\x18\x02 \x01(\x08\x12\x0e\n\x06rating\x18\x03 \x01(\x01\x12\n\n\x02rd\x18\x04 \x01(\x01\x12\x13\n\x0bprovisional\x18\x05 \x01(\x08\x12\x0c\n\x04rank\x18\x06 \x01(\x05\x12\x0e\n\x06ranked\x18\x07 \x01(\x05\x12\x0c\n\x04wins\x18\x08 \x01(\x05\x12\x0e\n\x06losses\x18\t \x01(\x05\x12\r\n\x05voids\x18\n \x01(\x05\x12\x33\n\x06points\x18\x0b \x03(\x0b\x32#.photofinish.ratings.v1.RatingPoint\"~\n\x07Profile\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05guest\x18\x03 \x01(\x08\x12\x0f\n\x07\x64\x65leted\x18\x04 \x01(\x08\x12\x32\n\x05games\x18\x05 \x03(\x0b\x32#.photofinish.ratings.v1.GameProfile*W\n\x07Verdict\x12\x17\n\x13VERDICT_UNSPECIFIED\x10\x00\x12\x0f\n\x0bVERDICT_WIN\x10\x01\x12\x10\n\x0cVERDICT_LOSS\x10\x02\x12\x10\n\x0cVERDICT_VOID\x10\x03\x32\xf1\x02\n\x07Ratings\x12U\n\tGetLadder\x12(.photofinish.ratings.v1.GetLadderRequest\x1a\x1e.photofinish.ratings.v1.Ladder\x12X\n\nGetHistory\x12).photofinish.ratings.v1.GetHistoryRequest\x1a\x1f.photofinish.ratings.v1.History\x12[\n\tGetRating\x12(.photofinish.ratings.v1.GetRatingRequest\x1a$.photofinish.ratings.v1.PlayerRating\x12X\n\nGetProfile\x12).photofinish.ratings.v1.GetProfileRequest\x1a\x1f.photofinish.ratings.v1.Profileb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n$photofinish/ratings/v1/ratings.proto\x12\x16photofinish.ratings.v1\x1a\x1ephotofinish/game/v1/game.proto\"d\n\x10GetLadderRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05limit\x18\x02 \x01(\x05\x12\x18\n\x10\x61round_player_id\x18\x03 \x01(\t\"\xaa\x01\n\x0bLadderEntry\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x0e\n\x06rating\x18\x04 \x01(\x01\x12\n\n\x02rd\x18\x05 \x01(\x01\x12\x13\n\x0bprovisional\x18\x06 \x01(\x08\x12\r\n\x05games\x18\x07 \x01(\x05\x12\x0c\n\x04wins\x18\x08 \x01(\x05\x12\r\n\x05guest\x18\t \x01(\x08\x12\x0f\n\x07\x64\x65leted\x18\n \x01(\x08\"g\n\x06Ladder\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\x34\n\x07\x65ntries\x18\x02 \x03(\x0b\x32#.photofinish.ratings.v1.LadderEntry\"n\n\x11GetHistoryRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05limit\x18\x03 \x01(\x05\x12\x0e\n\x06offset\x18\x04 \x01(\x05\"\x80\x03\n\x0cHistoryEntry\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x13\n\x0bopponent_id\x18\x02 \x01(\t\x12\x15\n\ropponent_name\x18\x03 \x01(\t\x12\x30\n\x07verdict\x18\x04 \x01(\x0e\x32\x1f.photofinish.ratings.v1.Verdict\x12\r\n\x05rated\x18\x05 \x01(\x08\x12\x12\n\nhas_rating\x18\x06 \x01(\x08\x12\x15\n\rrating_before\x18\x07 \x01(\x01\x12\x14\n\x0crating_after\x18\x08 \x01(\x01\x12\x0e\n\x06\x63hange\x18\t \x01(\x01\x12\x16\n\x0eplayed_unix_ms\x18\n \x01(\x03\x12\x13\n\x0bvoid_reason\x18\x0b \x01(\t\x12\'\n\x04game\x18\x0c \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\x18\n\x10uncounted_reason\x18\r \x01(\t\x12\x16\n\x0eopponent_guest\x18\x0e \x01(\x08\x12\x18\n\x10opponent_deleted\x18\x0f \x01(\x08\"\x8a\x01\n\x07History\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\x35\n\x07\x65ntries\x18\x03 \x03(\x0b\x32$.photofinish.ratings.v1.HistoryEntry\x12\x0c\n\x04more\x18\x04 \x01(\x08\"N\n\x10GetRatingRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\"\x9a\x01\n\x0cPlayerRating\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\x0e\n\x06rating\x18\x03 \x01(\x01\x12\n\n\x02rd\x18\x04 \x01(\x01\x12\x13\n\x0bprovisional\x18\x05 \x01(\x08\x12\r\n\x05games\x18\x06 \x01(\x05\x12\x0e\n\x06\x62\x61rred\x18\x07 \x01(\x08\"&\n\x11GetProfileRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\"5\n\x0bRatingPoint\x12\x16\n\x0eplayed_unix_ms\x18\x01 \x01(\x03\x12\x0e\n\x06rating\x18\x02 \x01(\x01\"\xa9\x02\n\x0bGameProfile\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05rated\x18\x02 \x01(\x08\x12\x0e\n\x06rating\x18\x03 \x01(\x01\x12\n\n\x02rd\x18\x04 \x01(\x01\x12\x13\n\x0bprovisional\x18\x05 \x01(\x08\x12\x0c\n\x04rank\x18\x06 \x01(\x05\x12\x0e\n\x06ranked\x18\x07 \x01(\x05\x12\x0c\n\x04wins\x18\x08 \x01(\x05\x12\x0e\n\x06losses\x18\t \x01(\x05\x12\r\n\x05voids\x18\n \x01(\x05\x12\x33\n\x06points\x18\x0b \x03(\x0b\x32#.photofinish.ratings.v1.RatingPoint\x12\x31\n\x04spit\x18\x0c \x01(\x0b\x32#.photofinish.ratings.v1.SpitFigures\"\xef\x01\n\x0bSpitFigures\x12\x11\n\traces_won\x18\x01 \x01(\x05\x12\x12\n\nraces_lost\x18\x02 \x01(\x05\x12\x1d\n\x10median_margin_ms\x18\x03 \x01(\x01H\x00\x88\x01\x01\x12\x0f\n\x07\x61nswers\x18\x04 \x01(\x05\x12\x1d\n\x10median_answer_ms\x18\x05 \x01(\x01H\x01\x88\x01\x01\x12\x0e\n\x06\x63hains\x18\x06 \x01(\x05\x12\x1c\n\x0fmedian_chain_ms\x18\x07 \x01(\x01H\x02\x88\x01\x01\x42\x13\n\x11_median_margin_msB\x13\n\x11_median_answer_msB\x12\n\x10_median_chain_ms\"\x8e\x01\n\x07Profile\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05guest\x18\x03 \x01(\x08\x12\x0f\n\x07\x64\x65leted\x18\x04 \x01(\x08\x12\x32\n\x05games\x18\x05 \x03(\x0b\x32#.photofinish.ratings.v1.GameProfile\x12\x0e\n\x06\x62\x61rred\x18\x06 \x01(\x08\"_\n\x15ReportOpponentRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x34\n\x06reason\x18\x02 \x01(\x0e\x32$.photofinish.ratings.v1.ReportReason\"\x15\n\x13ReportOpponentReply\"\x19\n\x17GetFairPlayQueueRequest\"R\n\x0bReportCount\x12\x34\n\x06reason\x18\x01 \x01(\x0e\x32$.photofinish.ratings.v1.ReportReason\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\"\xcf\x01\n\x04\x46lag\x12\x0f\n\x07\x66lag_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x16\n\x0eopened_unix_ms\x18\x04 \x01(\x03\x12\x15\n\rreactions_why\x18\x05 \x01(\t\x12\x30\n\x05state\x18\x06 \x01(\x0e\x32!.photofinish.ratings.v1.FlagState\x12\x34\n\x07reports\x18\x07 \x03(\x0b\x32#.photofinish.ratings.v1.ReportCount\"<\n\rFairPlayQueue\x12+\n\x05\x66lags\x18\x01 \x03(\x0b\x32\x1c.photofinish.ratings.v1.Flag\")\n\x16GetFairPlayCaseRequest\x12\x0f\n\x07\x66lag_id\x18\x01 \x01(\t\"\x9d\x01\n\x08\x43\x61seGame\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x16\n\x0eplayed_unix_ms\x18\x02 \x01(\x03\x12\x15\n\ropponent_name\x18\x03 \x01(\t\x12\x0b\n\x03won\x18\x04 \x01(\x08\x12\x0f\n\x07\x61nswers\x18\x05 \x01(\x05\x12\x1d\n\x10median_answer_ms\x18\x06 \x01(\x01H\x00\x88\x01\x01\x42\x13\n\x11_median_answer_ms\"Y\n\x0fModerationEntry\x12\x12\n\nat_unix_ms\x18\x01 \x01(\x03\x12\x15\n\roperator_name\x18\x02 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x03 \x01(\t\x12\x0b\n\x03why\x18\x04 \x01(\t\"\xbb\x02\n\x0c\x46\x61irPlayCase\x12*\n\x04\x66lag\x18\x01 \x01(\x0b\x32\x1c.photofinish.ratings.v1.Flag\x12\x34\n\x07\x66igures\x18\x02 \x01(\x0b\x32#.photofinish.ratings.v1.SpitFigures\x12\x0e\n\x06\x62in_ms\x18\x03 \x01(\x05\x12\x0f\n\x07\x61nswers\x18\x04 \x03(\x05\x12\x18\n\x10\x65veryone_answers\x18\x05 \x03(\x05\x12\x0e\n\x06\x63hains\x18\x06 \x03(\x05\x12\x17\n\x0f\x65veryone_chains\x18\x07 \x03(\x05\x12/\n\x05games\x18\x08 \x03(\x0b\x32 .photofinish.ratings.v1.CaseGame\x12\x34\n\x03log\x18\t \x03(\x0b\x32\'.photofinish.ratings.v1.ModerationEntry\"e\n\x11SettleFlagRequest\x12\x0f\n\x07\x66lag_id\x18\x01 \x01(\t\x12\x32\n\x06\x61\x63tion\x18\x02 \x01(\x0e\x32\".photofinish.ratings.v1.FlagAction\x12\x0b\n\x03why\x18\x03 \x01(\t\"\"\n\x0fSettleFlagReply\x12\x0f\n\x07refunds\x18\x01 \x01(\x05\",\n\x18GetMatchReactionsRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"Q\n\x0cPlayReaction\x12\x13\n\x0b\x65ntry_index\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\n\n\x02ms\x18\x03 \x01(\x01\x12\r\n\x05\x63hain\x18\x04 \x01(\x08\"W\n\x0eMatchReactions\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x33\n\x05plays\x18\x02 \x03(\x0b\x32$.photofinish.ratings.v1.PlayReaction*k\n\x07Verdict\x12\x17\n\x13VERDICT_UNSPECIFIED\x10\x00\x12\x0f\n\x0bVERDICT_WIN\x10\x01\x12\x10\n\x0cVERDICT_LOSS\x10\x02\x12\x10\n\x0cVERDICT_VOID\x10\x03\x12\x12\n\x0eVERDICT_REFUND\x10\x04*\x98\x01\n\x0cReportReason\x12\x1d\n\x19REPORT_REASON_UNSPECIFIED\x10\x00\x12\x1a\n\x16REPORT_REASON_TOO_FAST\x10\x01\x12\x19\n\x15REPORT_REASON_PROGRAM\x10\x02\x12\x1a\n\x16REPORT_REASON_STALLING\x10\x03\x12\x16\n\x12REPORT_REASON_NAME\x10\x04*k\n\tFlagState\x12\x1a\n\x16\x46LAG_STATE_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x46LAG_STATE_OPEN\x10\x01\x12\x16\n\x12\x46LAG_STATE_CLEARED\x10\x02\x12\x15\n\x11\x46LAG_STATE_MARKED\x10\x03*V\n\nFlagAction\x12\x1b\n\x17\x46LAG_ACTION_UNSPECIFIED\x10\x00\x12\x15\n\x11\x46LAG_ACTION_CLEAR\x10\x01\x12\x14\n\x10\x46LAG_ACTION_MARK\x10\x02\x32\x85\x07\n\x07Ratings\x12U\n\tGetLadder\x12(.photofinish.ratings.v1.GetLadderRequest\x1a\x1e.photofinish.ratings.v1.Ladder\x12X\n\nGetHistory\x12).photofinish.ratings.v1.GetHistoryRequest\x1a\x1f.photofinish.ratings.v1.History\x12[\n\tGetRating\x12(.photofinish.ratings.v1.GetRatingRequest\x1a$.photofinish.ratings.v1.PlayerRating\x12X\n\nGetProfile\x12).photofinish.ratings.v1.GetProfileRequest\x1a\x1f.photofinish.ratings.v1.Profile\x12l\n\x0eReportOpponent\x12-.photofinish.ratings.v1.ReportOpponentRequest\x1a+.photofinish.ratings.v1.ReportOpponentReply\x12j\n\x10GetFairPlayQueue\x12/.photofinish.ratings.v1.GetFairPlayQueueRequest\x1a%.photofinish.ratings.v1.FairPlayQueue\x12g\n\x0fGetFairPlayCase\x12..photofinish.ratings.v1.GetFairPlayCaseRequest\x1a$.photofinish.ratings.v1.FairPlayCase\x12`\n\nSettleFlag\x12).photofinish.ratings.v1.SettleFlagRequest\x1a\'.photofinish.ratings.v1.SettleFlagReply\x12m\n\x11GetMatchReactions\x12\x30.photofinish.ratings.v1.GetMatchReactionsRequest\x1a&.photofinish.ratings.v1.MatchReactionsb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'photofinish.ratings.v1.ratings_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_VERDICT']._serialized_start=1809
-  _globals['_VERDICT']._serialized_end=1896
+  _globals['_VERDICT']._serialized_start=3607
+  _globals['_VERDICT']._serialized_end=3714
+  _globals['_REPORTREASON']._serialized_start=3717
+  _globals['_REPORTREASON']._serialized_end=3869
+  _globals['_FLAGSTATE']._serialized_start=3871
+  _globals['_FLAGSTATE']._serialized_end=3978
+  _globals['_FLAGACTION']._serialized_start=3980
+  _globals['_FLAGACTION']._serialized_end=4066
   _globals['_GETLADDERREQUEST']._serialized_start=96
   _globals['_GETLADDERREQUEST']._serialized_end=196
   _globals['_LADDERENTRY']._serialized_start=199
@@ -49,15 +55,47 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GETRATINGREQUEST']._serialized_start=1116
   _globals['_GETRATINGREQUEST']._serialized_end=1194
   _globals['_PLAYERRATING']._serialized_start=1197
-  _globals['_PLAYERRATING']._serialized_end=1335
-  _globals['_GETPROFILEREQUEST']._serialized_start=1337
-  _globals['_GETPROFILEREQUEST']._serialized_end=1375
-  _globals['_RATINGPOINT']._serialized_start=1377
-  _globals['_RATINGPOINT']._serialized_end=1430
-  _globals['_GAMEPROFILE']._serialized_start=1433
-  _globals['_GAMEPROFILE']._serialized_end=1679
-  _globals['_PROFILE']._serialized_start=1681
-  _globals['_PROFILE']._serialized_end=1807
-  _globals['_RATINGS']._serialized_start=1899
-  _globals['_RATINGS']._serialized_end=2268
+  _globals['_PLAYERRATING']._serialized_end=1351
+  _globals['_GETPROFILEREQUEST']._serialized_start=1353
+  _globals['_GETPROFILEREQUEST']._serialized_end=1391
+  _globals['_RATINGPOINT']._serialized_start=1393
+  _globals['_RATINGPOINT']._serialized_end=1446
+  _globals['_GAMEPROFILE']._serialized_start=1449
+  _globals['_GAMEPROFILE']._serialized_end=1746
+  _globals['_SPITFIGURES']._serialized_start=1749
+  _globals['_SPITFIGURES']._serialized_end=1988
+  _globals['_PROFILE']._serialized_start=1991
+  _globals['_PROFILE']._serialized_end=2133
+  _globals['_REPORTOPPONENTREQUEST']._serialized_start=2135
+  _globals['_REPORTOPPONENTREQUEST']._serialized_end=2230
+  _globals['_REPORTOPPONENTREPLY']._serialized_start=2232
+  _globals['_REPORTOPPONENTREPLY']._serialized_end=2253
+  _globals['_GETFAIRPLAYQUEUEREQUEST']._serialized_start=2255
+  _globals['_GETFAIRPLAYQUEUEREQUEST']._serialized_end=2280
+  _globals['_REPORTCOUNT']._serialized_start=2282
+  _globals['_REPORTCOUNT']._serialized_end=2364
+  _globals['_FLAG']._serialized_start=2367
+  _globals['_FLAG']._serialized_end=2574
+  _globals['_FAIRPLAYQUEUE']._serialized_start=2576
+  _globals['_FAIRPLAYQUEUE']._serialized_end=2636
+  _globals['_GETFAIRPLAYCASEREQUEST']._serialized_start=2638
+  _globals['_GETFAIRPLAYCASEREQUEST']._serialized_end=2679
+  _globals['_CASEGAME']._serialized_start=2682
+  _globals['_CASEGAME']._serialized_end=2839
+  _globals['_MODERATIONENTRY']._serialized_start=2841
+  _globals['_MODERATIONENTRY']._serialized_end=2930
+  _globals['_FAIRPLAYCASE']._serialized_start=2933
+  _globals['_FAIRPLAYCASE']._serialized_end=3248
+  _globals['_SETTLEFLAGREQUEST']._serialized_start=3250
+  _globals['_SETTLEFLAGREQUEST']._serialized_end=3351
+  _globals['_SETTLEFLAGREPLY']._serialized_start=3353
+  _globals['_SETTLEFLAGREPLY']._serialized_end=3387
+  _globals['_GETMATCHREACTIONSREQUEST']._serialized_start=3389
+  _globals['_GETMATCHREACTIONSREQUEST']._serialized_end=3433
+  _globals['_PLAYREACTION']._serialized_start=3435
+  _globals['_PLAYREACTION']._serialized_end=3516
+  _globals['_MATCHREACTIONS']._serialized_start=3518
+  _globals['_MATCHREACTIONS']._serialized_end=3605
+  _globals['_RATINGS']._serialized_start=4069
+  _globals['_RATINGS']._serialized_end=4970
 # @@protoc_insertion_point(module_scope)

@@ -31,6 +31,10 @@ class _VerdictEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Verdict.Value
     VERDICT_LOSS: _Verdict.ValueType  # 2
     VERDICT_VOID: _Verdict.ValueType  # 3
     """voided: no result, no rating change"""
+    VERDICT_REFUND: _Verdict.ValueType  # 4
+    """The rating lost in this match to an account marked since for unfair play, given back
+    (opponent_* name that account; played_unix_ms is when it was given back).
+    """
 
 class Verdict(_Verdict, metaclass=_VerdictEnumTypeWrapper): ...
 
@@ -39,7 +43,80 @@ VERDICT_WIN: Verdict.ValueType  # 1
 VERDICT_LOSS: Verdict.ValueType  # 2
 VERDICT_VOID: Verdict.ValueType  # 3
 """voided: no result, no rating change"""
+VERDICT_REFUND: Verdict.ValueType  # 4
+"""The rating lost in this match to an account marked since for unfair play, given back
+(opponent_* name that account; played_unix_ms is when it was given back).
+"""
 Global___Verdict: _TypeAlias = Verdict  # noqa: Y015
+
+class _ReportReason:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ReportReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ReportReason.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    REPORT_REASON_UNSPECIFIED: _ReportReason.ValueType  # 0
+    REPORT_REASON_TOO_FAST: _ReportReason.ValueType  # 1
+    """plays faster than a person could"""
+    REPORT_REASON_PROGRAM: _ReportReason.ValueType  # 2
+    """a program plays for them"""
+    REPORT_REASON_STALLING: _ReportReason.ValueType  # 3
+    """lets the clock run on purpose"""
+    REPORT_REASON_NAME: _ReportReason.ValueType  # 4
+    """an offensive name"""
+
+class ReportReason(_ReportReason, metaclass=_ReportReasonEnumTypeWrapper): ...
+
+REPORT_REASON_UNSPECIFIED: ReportReason.ValueType  # 0
+REPORT_REASON_TOO_FAST: ReportReason.ValueType  # 1
+"""plays faster than a person could"""
+REPORT_REASON_PROGRAM: ReportReason.ValueType  # 2
+"""a program plays for them"""
+REPORT_REASON_STALLING: ReportReason.ValueType  # 3
+"""lets the clock run on purpose"""
+REPORT_REASON_NAME: ReportReason.ValueType  # 4
+"""an offensive name"""
+Global___ReportReason: _TypeAlias = ReportReason  # noqa: Y015
+
+class _FlagState:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _FlagStateEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_FlagState.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    FLAG_STATE_UNSPECIFIED: _FlagState.ValueType  # 0
+    FLAG_STATE_OPEN: _FlagState.ValueType  # 1
+    FLAG_STATE_CLEARED: _FlagState.ValueType  # 2
+    FLAG_STATE_MARKED: _FlagState.ValueType  # 3
+
+class FlagState(_FlagState, metaclass=_FlagStateEnumTypeWrapper): ...
+
+FLAG_STATE_UNSPECIFIED: FlagState.ValueType  # 0
+FLAG_STATE_OPEN: FlagState.ValueType  # 1
+FLAG_STATE_CLEARED: FlagState.ValueType  # 2
+FLAG_STATE_MARKED: FlagState.ValueType  # 3
+Global___FlagState: _TypeAlias = FlagState  # noqa: Y015
+
+class _FlagAction:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _FlagActionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_FlagAction.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    FLAG_ACTION_UNSPECIFIED: _FlagAction.ValueType  # 0
+    FLAG_ACTION_CLEAR: _FlagAction.ValueType  # 1
+    """nothing unfair: close the flag"""
+    FLAG_ACTION_MARK: _FlagAction.ValueType  # 2
+    """No rated play, off the ladders, and every opponent gets back what they lost to it."""
+
+class FlagAction(_FlagAction, metaclass=_FlagActionEnumTypeWrapper): ...
+
+FLAG_ACTION_UNSPECIFIED: FlagAction.ValueType  # 0
+FLAG_ACTION_CLEAR: FlagAction.ValueType  # 1
+"""nothing unfair: close the flag"""
+FLAG_ACTION_MARK: FlagAction.ValueType  # 2
+"""No rated play, off the ladders, and every opponent gets back what they lost to it."""
+Global___FlagAction: _TypeAlias = FlagAction  # noqa: Y015
 
 @_typing.final
 class GetLadderRequest(_message.Message):
@@ -305,12 +382,15 @@ class PlayerRating(_message.Message):
     RD_FIELD_NUMBER: _builtins.int
     PROVISIONAL_FIELD_NUMBER: _builtins.int
     GAMES_FIELD_NUMBER: _builtins.int
+    BARRED_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     game: _game_pb2.Game.ValueType
     rating: _builtins.float
     rd: _builtins.float
     provisional: _builtins.bool
     games: _builtins.int
+    barred: _builtins.bool
+    """the account was marked for unfair play: no rated games"""
     def __init__(
         self,
         *,
@@ -320,10 +400,11 @@ class PlayerRating(_message.Message):
         rd: _builtins.float = ...,
         provisional: _builtins.bool = ...,
         games: _builtins.int = ...,
+        barred: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "games", b"games", "player_id", b"player_id", "provisional", b"provisional", "rating", b"rating", "rd", b"rd"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["barred", b"barred", "game", b"game", "games", b"games", "player_id", b"player_id", "provisional", b"provisional", "rating", b"rating", "rd", b"rd"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -387,6 +468,7 @@ class GameProfile(_message.Message):
     LOSSES_FIELD_NUMBER: _builtins.int
     VOIDS_FIELD_NUMBER: _builtins.int
     POINTS_FIELD_NUMBER: _builtins.int
+    SPIT_FIELD_NUMBER: _builtins.int
     game: _game_pb2.Game.ValueType
     rated: _builtins.bool
     """false: no rated game yet (rating, rd and rank are unset)"""
@@ -405,6 +487,10 @@ class GameProfile(_message.Message):
     def points(self) -> _containers.RepeatedCompositeFieldContainer[Global___RatingPoint]:
         """oldest first, at most 500 (the newest)"""
 
+    @_builtins.property
+    def spit(self) -> Global___SpitFigures:
+        """Spit, once a rated game of the player's was measured"""
+
     def __init__(
         self,
         *,
@@ -419,14 +505,70 @@ class GameProfile(_message.Message):
         losses: _builtins.int = ...,
         voids: _builtins.int = ...,
         points: _abc.Iterable[Global___RatingPoint] | None = ...,
+        spit: Global___SpitFigures | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["spit", b"spit"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "losses", b"losses", "points", b"points", "provisional", b"provisional", "rank", b"rank", "ranked", b"ranked", "rated", b"rated", "rating", b"rating", "rd", b"rd", "voids", b"voids", "wins", b"wins"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "losses", b"losses", "points", b"points", "provisional", b"provisional", "rank", b"rank", "ranked", b"ranked", "rated", b"rated", "rating", b"rating", "rd", b"rd", "spit", b"spit", "voids", b"voids", "wins", b"wins"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GameProfile: _TypeAlias = GameProfile  # noqa: Y015
+
+@_typing.final
+class SpitFigures(_message.Message):
+    """What the server's stamps say of a player over their rated Spit games."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RACES_WON_FIELD_NUMBER: _builtins.int
+    RACES_LOST_FIELD_NUMBER: _builtins.int
+    MEDIAN_MARGIN_MS_FIELD_NUMBER: _builtins.int
+    ANSWERS_FIELD_NUMBER: _builtins.int
+    MEDIAN_ANSWER_MS_FIELD_NUMBER: _builtins.int
+    CHAINS_FIELD_NUMBER: _builtins.int
+    MEDIAN_CHAIN_MS_FIELD_NUMBER: _builtins.int
+    races_won: _builtins.int
+    """two plays on one pile: the earlier arrival won"""
+    races_lost: _builtins.int
+    median_margin_ms: _builtins.float
+    """of the races won"""
+    answers: _builtins.int
+    """plays answering a change the player did not make"""
+    median_answer_ms: _builtins.float
+    """from the change to the play's arrival"""
+    chains: _builtins.int
+    """plays the player's own previous play made possible"""
+    median_chain_ms: _builtins.float
+    def __init__(
+        self,
+        *,
+        races_won: _builtins.int = ...,
+        races_lost: _builtins.int = ...,
+        median_margin_ms: _builtins.float | None = ...,
+        answers: _builtins.int = ...,
+        median_answer_ms: _builtins.float | None = ...,
+        chains: _builtins.int = ...,
+        median_chain_ms: _builtins.float | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_median_answer_ms", b"_median_answer_ms", "_median_chain_ms", b"_median_chain_ms", "_median_margin_ms", b"_median_margin_ms", "median_answer_ms", b"median_answer_ms", "median_chain_ms", b"median_chain_ms", "median_margin_ms", b"median_margin_ms"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_median_answer_ms", b"_median_answer_ms", "_median_chain_ms", b"_median_chain_ms", "_median_margin_ms", b"_median_margin_ms", "answers", b"answers", "chains", b"chains", "median_answer_ms", b"median_answer_ms", "median_chain_ms", b"median_chain_ms", "median_margin_ms", b"median_margin_ms", "races_lost", b"races_lost", "races_won", b"races_won"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__median_answer_ms: _TypeAlias = _typing.Literal["median_answer_ms"]  # noqa: Y015
+    _WhichOneofArgType__median_answer_ms: _TypeAlias = _typing.Literal["_median_answer_ms", b"_median_answer_ms"]  # noqa: Y015
+    _WhichOneofReturnType__median_chain_ms: _TypeAlias = _typing.Literal["median_chain_ms"]  # noqa: Y015
+    _WhichOneofArgType__median_chain_ms: _TypeAlias = _typing.Literal["_median_chain_ms", b"_median_chain_ms"]  # noqa: Y015
+    _WhichOneofReturnType__median_margin_ms: _TypeAlias = _typing.Literal["median_margin_ms"]  # noqa: Y015
+    _WhichOneofArgType__median_margin_ms: _TypeAlias = _typing.Literal["_median_margin_ms", b"_median_margin_ms"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__median_answer_ms) -> _WhichOneofReturnType__median_answer_ms | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__median_chain_ms) -> _WhichOneofReturnType__median_chain_ms | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__median_margin_ms) -> _WhichOneofReturnType__median_margin_ms | None: ...
+
+Global___SpitFigures: _TypeAlias = SpitFigures  # noqa: Y015
 
 @_typing.final
 class Profile(_message.Message):
@@ -437,11 +579,14 @@ class Profile(_message.Message):
     GUEST_FIELD_NUMBER: _builtins.int
     DELETED_FIELD_NUMBER: _builtins.int
     GAMES_FIELD_NUMBER: _builtins.int
+    BARRED_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     name: _builtins.str
     """as the newest match named them ("" for a deleted account)"""
     guest: _builtins.bool
     deleted: _builtins.bool
+    barred: _builtins.bool
+    """marked for unfair play: off the ladders (rank unset), no rated games"""
     @_builtins.property
     def games(self) -> _containers.RepeatedCompositeFieldContainer[Global___GameProfile]:
         """games with at least one match, in the menus' order"""
@@ -454,11 +599,409 @@ class Profile(_message.Message):
         guest: _builtins.bool = ...,
         deleted: _builtins.bool = ...,
         games: _abc.Iterable[Global___GameProfile] | None = ...,
+        barred: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deleted", b"deleted", "games", b"games", "guest", b"guest", "name", b"name", "player_id", b"player_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["barred", b"barred", "deleted", b"deleted", "games", b"games", "guest", b"guest", "name", b"name", "player_id", b"player_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Profile: _TypeAlias = Profile  # noqa: Y015
+
+@_typing.final
+class ReportOpponentRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    """a finished online match of the caller's"""
+    reason: Global___ReportReason.ValueType
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        reason: Global___ReportReason.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "reason", b"reason"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReportOpponentRequest: _TypeAlias = ReportOpponentRequest  # noqa: Y015
+
+@_typing.final
+class ReportOpponentReply(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReportOpponentReply: _TypeAlias = ReportOpponentReply  # noqa: Y015
+
+@_typing.final
+class GetFairPlayQueueRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetFairPlayQueueRequest: _TypeAlias = GetFairPlayQueueRequest  # noqa: Y015
+
+@_typing.final
+class ReportCount(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REASON_FIELD_NUMBER: _builtins.int
+    COUNT_FIELD_NUMBER: _builtins.int
+    reason: Global___ReportReason.ValueType
+    count: _builtins.int
+    def __init__(
+        self,
+        *,
+        reason: Global___ReportReason.ValueType = ...,
+        count: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["count", b"count", "reason", b"reason"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReportCount: _TypeAlias = ReportCount  # noqa: Y015
+
+@_typing.final
+class Flag(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    FLAG_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    OPENED_UNIX_MS_FIELD_NUMBER: _builtins.int
+    REACTIONS_WHY_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    REPORTS_FIELD_NUMBER: _builtins.int
+    flag_id: _builtins.str
+    player_id: _builtins.str
+    name: _builtins.str
+    opened_unix_ms: _builtins.int
+    reactions_why: _builtins.str
+    """what the reactions showed; "" when reports opened it"""
+    state: Global___FlagState.ValueType
+    @_builtins.property
+    def reports(self) -> _containers.RepeatedCompositeFieldContainer[Global___ReportCount]: ...
+    def __init__(
+        self,
+        *,
+        flag_id: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+        name: _builtins.str = ...,
+        opened_unix_ms: _builtins.int = ...,
+        reactions_why: _builtins.str = ...,
+        state: Global___FlagState.ValueType = ...,
+        reports: _abc.Iterable[Global___ReportCount] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["flag_id", b"flag_id", "name", b"name", "opened_unix_ms", b"opened_unix_ms", "player_id", b"player_id", "reactions_why", b"reactions_why", "reports", b"reports", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Flag: _TypeAlias = Flag  # noqa: Y015
+
+@_typing.final
+class FairPlayQueue(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    FLAGS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def flags(self) -> _containers.RepeatedCompositeFieldContainer[Global___Flag]:
+        """the open ones, oldest first"""
+
+    def __init__(
+        self,
+        *,
+        flags: _abc.Iterable[Global___Flag] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["flags", b"flags"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FairPlayQueue: _TypeAlias = FairPlayQueue  # noqa: Y015
+
+@_typing.final
+class GetFairPlayCaseRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    FLAG_ID_FIELD_NUMBER: _builtins.int
+    flag_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        flag_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["flag_id", b"flag_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetFairPlayCaseRequest: _TypeAlias = GetFairPlayCaseRequest  # noqa: Y015
+
+@_typing.final
+class CaseGame(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    PLAYED_UNIX_MS_FIELD_NUMBER: _builtins.int
+    OPPONENT_NAME_FIELD_NUMBER: _builtins.int
+    WON_FIELD_NUMBER: _builtins.int
+    ANSWERS_FIELD_NUMBER: _builtins.int
+    MEDIAN_ANSWER_MS_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    played_unix_ms: _builtins.int
+    opponent_name: _builtins.str
+    won: _builtins.bool
+    answers: _builtins.int
+    median_answer_ms: _builtins.float
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        played_unix_ms: _builtins.int = ...,
+        opponent_name: _builtins.str = ...,
+        won: _builtins.bool = ...,
+        answers: _builtins.int = ...,
+        median_answer_ms: _builtins.float | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_median_answer_ms", b"_median_answer_ms", "median_answer_ms", b"median_answer_ms"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_median_answer_ms", b"_median_answer_ms", "answers", b"answers", "match_id", b"match_id", "median_answer_ms", b"median_answer_ms", "opponent_name", b"opponent_name", "played_unix_ms", b"played_unix_ms", "won", b"won"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__median_answer_ms: _TypeAlias = _typing.Literal["median_answer_ms"]  # noqa: Y015
+    _WhichOneofArgType__median_answer_ms: _TypeAlias = _typing.Literal["_median_answer_ms", b"_median_answer_ms"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__median_answer_ms) -> _WhichOneofReturnType__median_answer_ms | None: ...
+
+Global___CaseGame: _TypeAlias = CaseGame  # noqa: Y015
+
+@_typing.final
+class ModerationEntry(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    AT_UNIX_MS_FIELD_NUMBER: _builtins.int
+    OPERATOR_NAME_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    WHY_FIELD_NUMBER: _builtins.int
+    at_unix_ms: _builtins.int
+    operator_name: _builtins.str
+    action: _builtins.str
+    """"clear" or "mark" """
+    why: _builtins.str
+    def __init__(
+        self,
+        *,
+        at_unix_ms: _builtins.int = ...,
+        operator_name: _builtins.str = ...,
+        action: _builtins.str = ...,
+        why: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "at_unix_ms", b"at_unix_ms", "operator_name", b"operator_name", "why", b"why"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ModerationEntry: _TypeAlias = ModerationEntry  # noqa: Y015
+
+@_typing.final
+class FairPlayCase(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    FLAG_FIELD_NUMBER: _builtins.int
+    FIGURES_FIELD_NUMBER: _builtins.int
+    BIN_MS_FIELD_NUMBER: _builtins.int
+    ANSWERS_FIELD_NUMBER: _builtins.int
+    EVERYONE_ANSWERS_FIELD_NUMBER: _builtins.int
+    CHAINS_FIELD_NUMBER: _builtins.int
+    EVERYONE_CHAINS_FIELD_NUMBER: _builtins.int
+    GAMES_FIELD_NUMBER: _builtins.int
+    LOG_FIELD_NUMBER: _builtins.int
+    bin_ms: _builtins.int
+    """each histogram's bins are this wide; the last holds every slower one"""
+    @_builtins.property
+    def flag(self) -> Global___Flag: ...
+    @_builtins.property
+    def figures(self) -> Global___SpitFigures: ...
+    @_builtins.property
+    def answers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """the player's answers per bin"""
+
+    @_builtins.property
+    def everyone_answers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """every measured player's"""
+
+    @_builtins.property
+    def chains(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def everyone_chains(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def games(self) -> _containers.RepeatedCompositeFieldContainer[Global___CaseGame]:
+        """the player's measured games, newest first"""
+
+    @_builtins.property
+    def log(self) -> _containers.RepeatedCompositeFieldContainer[Global___ModerationEntry]:
+        """every action on the player, newest first"""
+
+    def __init__(
+        self,
+        *,
+        flag: Global___Flag | None = ...,
+        figures: Global___SpitFigures | None = ...,
+        bin_ms: _builtins.int = ...,
+        answers: _abc.Iterable[_builtins.int] | None = ...,
+        everyone_answers: _abc.Iterable[_builtins.int] | None = ...,
+        chains: _abc.Iterable[_builtins.int] | None = ...,
+        everyone_chains: _abc.Iterable[_builtins.int] | None = ...,
+        games: _abc.Iterable[Global___CaseGame] | None = ...,
+        log: _abc.Iterable[Global___ModerationEntry] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["figures", b"figures", "flag", b"flag"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answers", b"answers", "bin_ms", b"bin_ms", "chains", b"chains", "everyone_answers", b"everyone_answers", "everyone_chains", b"everyone_chains", "figures", b"figures", "flag", b"flag", "games", b"games", "log", b"log"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FairPlayCase: _TypeAlias = FairPlayCase  # noqa: Y015
+
+@_typing.final
+class SettleFlagRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    FLAG_ID_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    WHY_FIELD_NUMBER: _builtins.int
+    flag_id: _builtins.str
+    action: Global___FlagAction.ValueType
+    why: _builtins.str
+    """required: 1 to 500 characters, kept in the log"""
+    def __init__(
+        self,
+        *,
+        flag_id: _builtins.str = ...,
+        action: Global___FlagAction.ValueType = ...,
+        why: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "flag_id", b"flag_id", "why", b"why"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SettleFlagRequest: _TypeAlias = SettleFlagRequest  # noqa: Y015
+
+@_typing.final
+class SettleFlagReply(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REFUNDS_FIELD_NUMBER: _builtins.int
+    refunds: _builtins.int
+    """the opponents' games whose lost rating was given back"""
+    def __init__(
+        self,
+        *,
+        refunds: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["refunds", b"refunds"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SettleFlagReply: _TypeAlias = SettleFlagReply  # noqa: Y015
+
+@_typing.final
+class GetMatchReactionsRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetMatchReactionsRequest: _TypeAlias = GetMatchReactionsRequest  # noqa: Y015
+
+@_typing.final
+class PlayReaction(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ENTRY_INDEX_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    MS_FIELD_NUMBER: _builtins.int
+    CHAIN_FIELD_NUMBER: _builtins.int
+    entry_index: _builtins.int
+    """the play's entry in the match log (a replay's step)"""
+    player_id: _builtins.str
+    ms: _builtins.float
+    chain: _builtins.bool
+    def __init__(
+        self,
+        *,
+        entry_index: _builtins.int = ...,
+        player_id: _builtins.str = ...,
+        ms: _builtins.float = ...,
+        chain: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chain", b"chain", "entry_index", b"entry_index", "ms", b"ms", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayReaction: _TypeAlias = PlayReaction  # noqa: Y015
+
+@_typing.final
+class MatchReactions(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    PLAYS_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    @_builtins.property
+    def plays(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayReaction]: ...
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        plays: _abc.Iterable[Global___PlayReaction] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "plays", b"plays"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MatchReactions: _TypeAlias = MatchReactions  # noqa: Y015

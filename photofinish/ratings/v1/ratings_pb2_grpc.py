@@ -54,6 +54,31 @@ class RatingsStub:
                 request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetProfileRequest.SerializeToString,
                 response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Profile.FromString,
                 _registered_method=True)
+        self.ReportOpponent = channel.unary_unary(
+                '/photofinish.ratings.v1.Ratings/ReportOpponent',
+                request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.ReportOpponentRequest.SerializeToString,
+                response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.ReportOpponentReply.FromString,
+                _registered_method=True)
+        self.GetFairPlayQueue = channel.unary_unary(
+                '/photofinish.ratings.v1.Ratings/GetFairPlayQueue',
+                request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetFairPlayQueueRequest.SerializeToString,
+                response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.FairPlayQueue.FromString,
+                _registered_method=True)
+        self.GetFairPlayCase = channel.unary_unary(
+                '/photofinish.ratings.v1.Ratings/GetFairPlayCase',
+                request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetFairPlayCaseRequest.SerializeToString,
+                response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.FairPlayCase.FromString,
+                _registered_method=True)
+        self.SettleFlag = channel.unary_unary(
+                '/photofinish.ratings.v1.Ratings/SettleFlag',
+                request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.SettleFlagRequest.SerializeToString,
+                response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.SettleFlagReply.FromString,
+                _registered_method=True)
+        self.GetMatchReactions = channel.unary_unary(
+                '/photofinish.ratings.v1.Ratings/GetMatchReactions',
+                request_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetMatchReactionsRequest.SerializeToString,
+                response_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.MatchReactions.FromString,
+                _registered_method=True)
 
 
 class RatingsServicer:
@@ -88,6 +113,39 @@ class RatingsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ReportOpponent(self, request, context):
+        """Fair play (docs/fair-play.md). A player reports the opponent of a finished online
+        match; the rest is for operators alone (PERMISSION_DENIED `operators_only` otherwise).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetFairPlayQueue(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetFairPlayCase(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SettleFlag(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetMatchReactions(self, request, context):
+        """Each measured play of a finished rated Spit match, for the replay an operator reads.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RatingsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -110,6 +168,31 @@ def add_RatingsServicer_to_server(servicer, server):
                     servicer.GetProfile,
                     request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetProfileRequest.FromString,
                     response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Profile.SerializeToString,
+            ),
+            'ReportOpponent': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReportOpponent,
+                    request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.ReportOpponentRequest.FromString,
+                    response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.ReportOpponentReply.SerializeToString,
+            ),
+            'GetFairPlayQueue': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetFairPlayQueue,
+                    request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetFairPlayQueueRequest.FromString,
+                    response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.FairPlayQueue.SerializeToString,
+            ),
+            'GetFairPlayCase': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetFairPlayCase,
+                    request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetFairPlayCaseRequest.FromString,
+                    response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.FairPlayCase.SerializeToString,
+            ),
+            'SettleFlag': grpc.unary_unary_rpc_method_handler(
+                    servicer.SettleFlag,
+                    request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.SettleFlagRequest.FromString,
+                    response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.SettleFlagReply.SerializeToString,
+            ),
+            'GetMatchReactions': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetMatchReactions,
+                    request_deserializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetMatchReactionsRequest.FromString,
+                    response_serializer=photofinish_dot_ratings_dot_v1_dot_ratings__pb2.MatchReactions.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -220,6 +303,141 @@ class Ratings:
             '/photofinish.ratings.v1.Ratings/GetProfile',
             photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetProfileRequest.SerializeToString,
             photofinish_dot_ratings_dot_v1_dot_ratings__pb2.Profile.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReportOpponent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.ratings.v1.Ratings/ReportOpponent',
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.ReportOpponentRequest.SerializeToString,
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.ReportOpponentReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetFairPlayQueue(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.ratings.v1.Ratings/GetFairPlayQueue',
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetFairPlayQueueRequest.SerializeToString,
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.FairPlayQueue.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetFairPlayCase(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.ratings.v1.Ratings/GetFairPlayCase',
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetFairPlayCaseRequest.SerializeToString,
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.FairPlayCase.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SettleFlag(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.ratings.v1.Ratings/SettleFlag',
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.SettleFlagRequest.SerializeToString,
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.SettleFlagReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetMatchReactions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/photofinish.ratings.v1.Ratings/GetMatchReactions',
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.GetMatchReactionsRequest.SerializeToString,
+            photofinish_dot_ratings_dot_v1_dot_ratings__pb2.MatchReactions.FromString,
             options,
             channel_credentials,
             insecure,

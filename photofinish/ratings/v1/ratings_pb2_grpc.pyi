@@ -42,6 +42,15 @@ class RatingsStub:
     """One player's profile: for each game they played, the rating now (with RD and rank),
     games won, lost and voided, and the rating after each rated game, oldest first.
     """
+    ReportOpponent: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.ReportOpponentRequest, _ratings_pb2.ReportOpponentReply]
+    """Fair play (docs/fair-play.md). A player reports the opponent of a finished online
+    match; the rest is for operators alone (PERMISSION_DENIED `operators_only` otherwise).
+    """
+    GetFairPlayQueue: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetFairPlayQueueRequest, _ratings_pb2.FairPlayQueue]
+    GetFairPlayCase: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetFairPlayCaseRequest, _ratings_pb2.FairPlayCase]
+    SettleFlag: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.SettleFlagRequest, _ratings_pb2.SettleFlagReply]
+    GetMatchReactions: _grpc.UnaryUnaryMultiCallable[_ratings_pb2.GetMatchReactionsRequest, _ratings_pb2.MatchReactions]
+    """Each measured play of a finished rated Spit match, for the replay an operator reads."""
 
 @_typing.type_check_only
 class RatingsAsyncStub(RatingsStub):
@@ -57,6 +66,15 @@ class RatingsAsyncStub(RatingsStub):
     """One player's profile: for each game they played, the rating now (with RD and rank),
     games won, lost and voided, and the rating after each rated game, oldest first.
     """
+    ReportOpponent: _aio.UnaryUnaryMultiCallable[_ratings_pb2.ReportOpponentRequest, _ratings_pb2.ReportOpponentReply]  # type: ignore[assignment]
+    """Fair play (docs/fair-play.md). A player reports the opponent of a finished online
+    match; the rest is for operators alone (PERMISSION_DENIED `operators_only` otherwise).
+    """
+    GetFairPlayQueue: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetFairPlayQueueRequest, _ratings_pb2.FairPlayQueue]  # type: ignore[assignment]
+    GetFairPlayCase: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetFairPlayCaseRequest, _ratings_pb2.FairPlayCase]  # type: ignore[assignment]
+    SettleFlag: _aio.UnaryUnaryMultiCallable[_ratings_pb2.SettleFlagRequest, _ratings_pb2.SettleFlagReply]  # type: ignore[assignment]
+    GetMatchReactions: _aio.UnaryUnaryMultiCallable[_ratings_pb2.GetMatchReactionsRequest, _ratings_pb2.MatchReactions]  # type: ignore[assignment]
+    """Each measured play of a finished rated Spit match, for the replay an operator reads."""
 
 class RatingsServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -93,5 +111,44 @@ class RatingsServicer(metaclass=_abc_1.ABCMeta):
         """One player's profile: for each game they played, the rating now (with RD and rank),
         games won, lost and voided, and the rating after each rated game, oldest first.
         """
+
+    @_abc_1.abstractmethod
+    def ReportOpponent(
+        self,
+        request: _ratings_pb2.ReportOpponentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ratings_pb2.ReportOpponentReply, _abc.Awaitable[_ratings_pb2.ReportOpponentReply]]:
+        """Fair play (docs/fair-play.md). A player reports the opponent of a finished online
+        match; the rest is for operators alone (PERMISSION_DENIED `operators_only` otherwise).
+        """
+
+    @_abc_1.abstractmethod
+    def GetFairPlayQueue(
+        self,
+        request: _ratings_pb2.GetFairPlayQueueRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ratings_pb2.FairPlayQueue, _abc.Awaitable[_ratings_pb2.FairPlayQueue]]: ...
+
+    @_abc_1.abstractmethod
+    def GetFairPlayCase(
+        self,
+        request: _ratings_pb2.GetFairPlayCaseRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ratings_pb2.FairPlayCase, _abc.Awaitable[_ratings_pb2.FairPlayCase]]: ...
+
+    @_abc_1.abstractmethod
+    def SettleFlag(
+        self,
+        request: _ratings_pb2.SettleFlagRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ratings_pb2.SettleFlagReply, _abc.Awaitable[_ratings_pb2.SettleFlagReply]]: ...
+
+    @_abc_1.abstractmethod
+    def GetMatchReactions(
+        self,
+        request: _ratings_pb2.GetMatchReactionsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_ratings_pb2.MatchReactions, _abc.Awaitable[_ratings_pb2.MatchReactions]]:
+        """Each measured play of a finished rated Spit match, for the replay an operator reads."""
 
 def add_RatingsServicer_to_server(servicer: RatingsServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file photofinish/ratings/v1/ratings.proto.
  */
 export const file_photofinish_ratings_v1_ratings: GenFile = /*@__PURE__*/
-  fileDesc("CiRwaG90b2ZpbmlzaC9yYXRpbmdzL3YxL3JhdGluZ3MucHJvdG8SFnBob3RvZmluaXNoLnJhdGluZ3MudjEiZAoQR2V0TGFkZGVyUmVxdWVzdBInCgRnYW1lGAEgASgOMhkucGhvdG9maW5pc2guZ2FtZS52MS5HYW1lEg0KBWxpbWl0GAIgASgFEhgKEGFyb3VuZF9wbGF5ZXJfaWQYAyABKAkiqgEKC0xhZGRlckVudHJ5EgwKBHJhbmsYASABKAUSEQoJcGxheWVyX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDgoGcmF0aW5nGAQgASgBEgoKAnJkGAUgASgBEhMKC3Byb3Zpc2lvbmFsGAYgASgIEg0KBWdhbWVzGAcgASgFEgwKBHdpbnMYCCABKAUSDQoFZ3Vlc3QYCSABKAgSDwoHZGVsZXRlZBgKIAEoCCJnCgZMYWRkZXISJwoEZ2FtZRgBIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuR2FtZRI0CgdlbnRyaWVzGAIgAygLMiMucGhvdG9maW5pc2gucmF0aW5ncy52MS5MYWRkZXJFbnRyeSJuChFHZXRIaXN0b3J5UmVxdWVzdBIRCglwbGF5ZXJfaWQYASABKAkSJwoEZ2FtZRgCIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuR2FtZRINCgVsaW1pdBgDIAEoBRIOCgZvZmZzZXQYBCABKAUigAMKDEhpc3RvcnlFbnRyeRIQCghtYXRjaF9pZBgBIAEoCRITCgtvcHBvbmVudF9pZBgCIAEoCRIVCg1vcHBvbmVudF9uYW1lGAMgASgJEjAKB3ZlcmRpY3QYBCABKA4yHy5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLlZlcmRpY3QSDQoFcmF0ZWQYBSABKAgSEgoKaGFzX3JhdGluZxgGIAEoCBIVCg1yYXRpbmdfYmVmb3JlGAcgASgBEhQKDHJhdGluZ19hZnRlchgIIAEoARIOCgZjaGFuZ2UYCSABKAESFgoOcGxheWVkX3VuaXhfbXMYCiABKAMSEwoLdm9pZF9yZWFzb24YCyABKAkSJwoEZ2FtZRgMIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuR2FtZRIYChB1bmNvdW50ZWRfcmVhc29uGA0gASgJEhYKDm9wcG9uZW50X2d1ZXN0GA4gASgIEhgKEG9wcG9uZW50X2RlbGV0ZWQYDyABKAgiigEKB0hpc3RvcnkSEQoJcGxheWVyX2lkGAEgASgJEicKBGdhbWUYAiABKA4yGS5waG90b2ZpbmlzaC5nYW1lLnYxLkdhbWUSNQoHZW50cmllcxgDIAMoCzIkLnBob3RvZmluaXNoLnJhdGluZ3MudjEuSGlzdG9yeUVudHJ5EgwKBG1vcmUYBCABKAgiTgoQR2V0UmF0aW5nUmVxdWVzdBIRCglwbGF5ZXJfaWQYASABKAkSJwoEZ2FtZRgCIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuR2FtZSKKAQoMUGxheWVyUmF0aW5nEhEKCXBsYXllcl9pZBgBIAEoCRInCgRnYW1lGAIgASgOMhkucGhvdG9maW5pc2guZ2FtZS52MS5HYW1lEg4KBnJhdGluZxgDIAEoARIKCgJyZBgEIAEoARITCgtwcm92aXNpb25hbBgFIAEoCBINCgVnYW1lcxgGIAEoBSImChFHZXRQcm9maWxlUmVxdWVzdBIRCglwbGF5ZXJfaWQYASABKAkiNQoLUmF0aW5nUG9pbnQSFgoOcGxheWVkX3VuaXhfbXMYASABKAMSDgoGcmF0aW5nGAIgASgBIvYBCgtHYW1lUHJvZmlsZRInCgRnYW1lGAEgASgOMhkucGhvdG9maW5pc2guZ2FtZS52MS5HYW1lEg0KBXJhdGVkGAIgASgIEg4KBnJhdGluZxgDIAEoARIKCgJyZBgEIAEoARITCgtwcm92aXNpb25hbBgFIAEoCBIMCgRyYW5rGAYgASgFEg4KBnJhbmtlZBgHIAEoBRIMCgR3aW5zGAggASgFEg4KBmxvc3NlcxgJIAEoBRINCgV2b2lkcxgKIAEoBRIzCgZwb2ludHMYCyADKAsyIy5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLlJhdGluZ1BvaW50In4KB1Byb2ZpbGUSEQoJcGxheWVyX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFZ3Vlc3QYAyABKAgSDwoHZGVsZXRlZBgEIAEoCBIyCgVnYW1lcxgFIAMoCzIjLnBob3RvZmluaXNoLnJhdGluZ3MudjEuR2FtZVByb2ZpbGUqVwoHVmVyZGljdBIXChNWRVJESUNUX1VOU1BFQ0lGSUVEEAASDwoLVkVSRElDVF9XSU4QARIQCgxWRVJESUNUX0xPU1MQAhIQCgxWRVJESUNUX1ZPSUQQAzLxAgoHUmF0aW5ncxJVCglHZXRMYWRkZXISKC5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLkdldExhZGRlclJlcXVlc3QaHi5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLkxhZGRlchJYCgpHZXRIaXN0b3J5EikucGhvdG9maW5pc2gucmF0aW5ncy52MS5HZXRIaXN0b3J5UmVxdWVzdBofLnBob3RvZmluaXNoLnJhdGluZ3MudjEuSGlzdG9yeRJbCglHZXRSYXRpbmcSKC5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLkdldFJhdGluZ1JlcXVlc3QaJC5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLlBsYXllclJhdGluZxJYCgpHZXRQcm9maWxlEikucGhvdG9maW5pc2gucmF0aW5ncy52MS5HZXRQcm9maWxlUmVxdWVzdBofLnBob3RvZmluaXNoLnJhdGluZ3MudjEuUHJvZmlsZWIGcHJvdG8z", [file_photofinish_game_v1_game]);
+  fileDesc("CiRwaG90b2ZpbmlzaC9yYXRpbmdzL3YxL3JhdGluZ3MucHJvdG8SFnBob3RvZmluaXNoLnJhdGluZ3MudjEiZAoQR2V0TGFkZGVyUmVxdWVzdBInCgRnYW1lGAEgASgOMhkucGhvdG9maW5pc2guZ2FtZS52MS5HYW1lEg0KBWxpbWl0GAIgASgFEhgKEGFyb3VuZF9wbGF5ZXJfaWQYAyABKAkiqgEKC0xhZGRlckVudHJ5EgwKBHJhbmsYASABKAUSEQoJcGxheWVyX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDgoGcmF0aW5nGAQgASgBEgoKAnJkGAUgASgBEhMKC3Byb3Zpc2lvbmFsGAYgASgIEg0KBWdhbWVzGAcgASgFEgwKBHdpbnMYCCABKAUSDQoFZ3Vlc3QYCSABKAgSDwoHZGVsZXRlZBgKIAEoCCJnCgZMYWRkZXISJwoEZ2FtZRgBIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuR2FtZRI0CgdlbnRyaWVzGAIgAygLMiMucGhvdG9maW5pc2gucmF0aW5ncy52MS5MYWRkZXJFbnRyeSJuChFHZXRIaXN0b3J5UmVxdWVzdBIRCglwbGF5ZXJfaWQYASABKAkSJwoEZ2FtZRgCIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuR2FtZRINCgVsaW1pdBgDIAEoBRIOCgZvZmZzZXQYBCABKAUigAMKDEhpc3RvcnlFbnRyeRIQCghtYXRjaF9pZBgBIAEoCRITCgtvcHBvbmVudF9pZBgCIAEoCRIVCg1vcHBvbmVudF9uYW1lGAMgASgJEjAKB3ZlcmRpY3QYBCABKA4yHy5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLlZlcmRpY3QSDQoFcmF0ZWQYBSABKAgSEgoKaGFzX3JhdGluZxgGIAEoCBIVCg1yYXRpbmdfYmVmb3JlGAcgASgBEhQKDHJhdGluZ19hZnRlchgIIAEoARIOCgZjaGFuZ2UYCSABKAESFgoOcGxheWVkX3VuaXhfbXMYCiABKAMSEwoLdm9pZF9yZWFzb24YCyABKAkSJwoEZ2FtZRgMIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuR2FtZRIYChB1bmNvdW50ZWRfcmVhc29uGA0gASgJEhYKDm9wcG9uZW50X2d1ZXN0GA4gASgIEhgKEG9wcG9uZW50X2RlbGV0ZWQYDyABKAgiigEKB0hpc3RvcnkSEQoJcGxheWVyX2lkGAEgASgJEicKBGdhbWUYAiABKA4yGS5waG90b2ZpbmlzaC5nYW1lLnYxLkdhbWUSNQoHZW50cmllcxgDIAMoCzIkLnBob3RvZmluaXNoLnJhdGluZ3MudjEuSGlzdG9yeUVudHJ5EgwKBG1vcmUYBCABKAgiTgoQR2V0UmF0aW5nUmVxdWVzdBIRCglwbGF5ZXJfaWQYASABKAkSJwoEZ2FtZRgCIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuR2FtZSKaAQoMUGxheWVyUmF0aW5nEhEKCXBsYXllcl9pZBgBIAEoCRInCgRnYW1lGAIgASgOMhkucGhvdG9maW5pc2guZ2FtZS52MS5HYW1lEg4KBnJhdGluZxgDIAEoARIKCgJyZBgEIAEoARITCgtwcm92aXNpb25hbBgFIAEoCBINCgVnYW1lcxgGIAEoBRIOCgZiYXJyZWQYByABKAgiJgoRR2V0UHJvZmlsZVJlcXVlc3QSEQoJcGxheWVyX2lkGAEgASgJIjUKC1JhdGluZ1BvaW50EhYKDnBsYXllZF91bml4X21zGAEgASgDEg4KBnJhdGluZxgCIAEoASKpAgoLR2FtZVByb2ZpbGUSJwoEZ2FtZRgBIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuR2FtZRINCgVyYXRlZBgCIAEoCBIOCgZyYXRpbmcYAyABKAESCgoCcmQYBCABKAESEwoLcHJvdmlzaW9uYWwYBSABKAgSDAoEcmFuaxgGIAEoBRIOCgZyYW5rZWQYByABKAUSDAoEd2lucxgIIAEoBRIOCgZsb3NzZXMYCSABKAUSDQoFdm9pZHMYCiABKAUSMwoGcG9pbnRzGAsgAygLMiMucGhvdG9maW5pc2gucmF0aW5ncy52MS5SYXRpbmdQb2ludBIxCgRzcGl0GAwgASgLMiMucGhvdG9maW5pc2gucmF0aW5ncy52MS5TcGl0RmlndXJlcyLvAQoLU3BpdEZpZ3VyZXMSEQoJcmFjZXNfd29uGAEgASgFEhIKCnJhY2VzX2xvc3QYAiABKAUSHQoQbWVkaWFuX21hcmdpbl9tcxgDIAEoAUgAiAEBEg8KB2Fuc3dlcnMYBCABKAUSHQoQbWVkaWFuX2Fuc3dlcl9tcxgFIAEoAUgBiAEBEg4KBmNoYWlucxgGIAEoBRIcCg9tZWRpYW5fY2hhaW5fbXMYByABKAFIAogBAUITChFfbWVkaWFuX21hcmdpbl9tc0ITChFfbWVkaWFuX2Fuc3dlcl9tc0ISChBfbWVkaWFuX2NoYWluX21zIo4BCgdQcm9maWxlEhEKCXBsYXllcl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWd1ZXN0GAMgASgIEg8KB2RlbGV0ZWQYBCABKAgSMgoFZ2FtZXMYBSADKAsyIy5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLkdhbWVQcm9maWxlEg4KBmJhcnJlZBgGIAEoCCJfChVSZXBvcnRPcHBvbmVudFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSNAoGcmVhc29uGAIgASgOMiQucGhvdG9maW5pc2gucmF0aW5ncy52MS5SZXBvcnRSZWFzb24iFQoTUmVwb3J0T3Bwb25lbnRSZXBseSIZChdHZXRGYWlyUGxheVF1ZXVlUmVxdWVzdCJSCgtSZXBvcnRDb3VudBI0CgZyZWFzb24YASABKA4yJC5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLlJlcG9ydFJlYXNvbhINCgVjb3VudBgCIAEoBSLPAQoERmxhZxIPCgdmbGFnX2lkGAEgASgJEhEKCXBsYXllcl9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEhYKDm9wZW5lZF91bml4X21zGAQgASgDEhUKDXJlYWN0aW9uc193aHkYBSABKAkSMAoFc3RhdGUYBiABKA4yIS5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLkZsYWdTdGF0ZRI0CgdyZXBvcnRzGAcgAygLMiMucGhvdG9maW5pc2gucmF0aW5ncy52MS5SZXBvcnRDb3VudCI8Cg1GYWlyUGxheVF1ZXVlEisKBWZsYWdzGAEgAygLMhwucGhvdG9maW5pc2gucmF0aW5ncy52MS5GbGFnIikKFkdldEZhaXJQbGF5Q2FzZVJlcXVlc3QSDwoHZmxhZ19pZBgBIAEoCSKdAQoIQ2FzZUdhbWUSEAoIbWF0Y2hfaWQYASABKAkSFgoOcGxheWVkX3VuaXhfbXMYAiABKAMSFQoNb3Bwb25lbnRfbmFtZRgDIAEoCRILCgN3b24YBCABKAgSDwoHYW5zd2VycxgFIAEoBRIdChBtZWRpYW5fYW5zd2VyX21zGAYgASgBSACIAQFCEwoRX21lZGlhbl9hbnN3ZXJfbXMiWQoPTW9kZXJhdGlvbkVudHJ5EhIKCmF0X3VuaXhfbXMYASABKAMSFQoNb3BlcmF0b3JfbmFtZRgCIAEoCRIOCgZhY3Rpb24YAyABKAkSCwoDd2h5GAQgASgJIrsCCgxGYWlyUGxheUNhc2USKgoEZmxhZxgBIAEoCzIcLnBob3RvZmluaXNoLnJhdGluZ3MudjEuRmxhZxI0CgdmaWd1cmVzGAIgASgLMiMucGhvdG9maW5pc2gucmF0aW5ncy52MS5TcGl0RmlndXJlcxIOCgZiaW5fbXMYAyABKAUSDwoHYW5zd2VycxgEIAMoBRIYChBldmVyeW9uZV9hbnN3ZXJzGAUgAygFEg4KBmNoYWlucxgGIAMoBRIXCg9ldmVyeW9uZV9jaGFpbnMYByADKAUSLwoFZ2FtZXMYCCADKAsyIC5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLkNhc2VHYW1lEjQKA2xvZxgJIAMoCzInLnBob3RvZmluaXNoLnJhdGluZ3MudjEuTW9kZXJhdGlvbkVudHJ5ImUKEVNldHRsZUZsYWdSZXF1ZXN0Eg8KB2ZsYWdfaWQYASABKAkSMgoGYWN0aW9uGAIgASgOMiIucGhvdG9maW5pc2gucmF0aW5ncy52MS5GbGFnQWN0aW9uEgsKA3doeRgDIAEoCSIiCg9TZXR0bGVGbGFnUmVwbHkSDwoHcmVmdW5kcxgBIAEoBSIsChhHZXRNYXRjaFJlYWN0aW9uc1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiUQoMUGxheVJlYWN0aW9uEhMKC2VudHJ5X2luZGV4GAEgASgFEhEKCXBsYXllcl9pZBgCIAEoCRIKCgJtcxgDIAEoARINCgVjaGFpbhgEIAEoCCJXCg5NYXRjaFJlYWN0aW9ucxIQCghtYXRjaF9pZBgBIAEoCRIzCgVwbGF5cxgCIAMoCzIkLnBob3RvZmluaXNoLnJhdGluZ3MudjEuUGxheVJlYWN0aW9uKmsKB1ZlcmRpY3QSFwoTVkVSRElDVF9VTlNQRUNJRklFRBAAEg8KC1ZFUkRJQ1RfV0lOEAESEAoMVkVSRElDVF9MT1NTEAISEAoMVkVSRElDVF9WT0lEEAMSEgoOVkVSRElDVF9SRUZVTkQQBCqYAQoMUmVwb3J0UmVhc29uEh0KGVJFUE9SVF9SRUFTT05fVU5TUEVDSUZJRUQQABIaChZSRVBPUlRfUkVBU09OX1RPT19GQVNUEAESGQoVUkVQT1JUX1JFQVNPTl9QUk9HUkFNEAISGgoWUkVQT1JUX1JFQVNPTl9TVEFMTElORxADEhYKElJFUE9SVF9SRUFTT05fTkFNRRAEKmsKCUZsYWdTdGF0ZRIaChZGTEFHX1NUQVRFX1VOU1BFQ0lGSUVEEAASEwoPRkxBR19TVEFURV9PUEVOEAESFgoSRkxBR19TVEFURV9DTEVBUkVEEAISFQoRRkxBR19TVEFURV9NQVJLRUQQAypWCgpGbGFnQWN0aW9uEhsKF0ZMQUdfQUNUSU9OX1VOU1BFQ0lGSUVEEAASFQoRRkxBR19BQ1RJT05fQ0xFQVIQARIUChBGTEFHX0FDVElPTl9NQVJLEAIyhQcKB1JhdGluZ3MSVQoJR2V0TGFkZGVyEigucGhvdG9maW5pc2gucmF0aW5ncy52MS5HZXRMYWRkZXJSZXF1ZXN0Gh4ucGhvdG9maW5pc2gucmF0aW5ncy52MS5MYWRkZXISWAoKR2V0SGlzdG9yeRIpLnBob3RvZmluaXNoLnJhdGluZ3MudjEuR2V0SGlzdG9yeVJlcXVlc3QaHy5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLkhpc3RvcnkSWwoJR2V0UmF0aW5nEigucGhvdG9maW5pc2gucmF0aW5ncy52MS5HZXRSYXRpbmdSZXF1ZXN0GiQucGhvdG9maW5pc2gucmF0aW5ncy52MS5QbGF5ZXJSYXRpbmcSWAoKR2V0UHJvZmlsZRIpLnBob3RvZmluaXNoLnJhdGluZ3MudjEuR2V0UHJvZmlsZVJlcXVlc3QaHy5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLlByb2ZpbGUSbAoOUmVwb3J0T3Bwb25lbnQSLS5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLlJlcG9ydE9wcG9uZW50UmVxdWVzdBorLnBob3RvZmluaXNoLnJhdGluZ3MudjEuUmVwb3J0T3Bwb25lbnRSZXBseRJqChBHZXRGYWlyUGxheVF1ZXVlEi8ucGhvdG9maW5pc2gucmF0aW5ncy52MS5HZXRGYWlyUGxheVF1ZXVlUmVxdWVzdBolLnBob3RvZmluaXNoLnJhdGluZ3MudjEuRmFpclBsYXlRdWV1ZRJnCg9HZXRGYWlyUGxheUNhc2USLi5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLkdldEZhaXJQbGF5Q2FzZVJlcXVlc3QaJC5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLkZhaXJQbGF5Q2FzZRJgCgpTZXR0bGVGbGFnEikucGhvdG9maW5pc2gucmF0aW5ncy52MS5TZXR0bGVGbGFnUmVxdWVzdBonLnBob3RvZmluaXNoLnJhdGluZ3MudjEuU2V0dGxlRmxhZ1JlcGx5Em0KEUdldE1hdGNoUmVhY3Rpb25zEjAucGhvdG9maW5pc2gucmF0aW5ncy52MS5HZXRNYXRjaFJlYWN0aW9uc1JlcXVlc3QaJi5waG90b2ZpbmlzaC5yYXRpbmdzLnYxLk1hdGNoUmVhY3Rpb25zYgZwcm90bzM", [file_photofinish_game_v1_game]);
 
 /**
  * @generated from message photofinish.ratings.v1.GetLadderRequest
@@ -367,6 +367,13 @@ export type PlayerRating = Message<"photofinish.ratings.v1.PlayerRating"> & {
    * @generated from field: int32 games = 6;
    */
   games: number;
+
+  /**
+   * the account was marked for unfair play: no rated games
+   *
+   * @generated from field: bool barred = 7;
+   */
+  barred: boolean;
 };
 
 /**
@@ -485,6 +492,13 @@ export type GameProfile = Message<"photofinish.ratings.v1.GameProfile"> & {
    * @generated from field: repeated photofinish.ratings.v1.RatingPoint points = 11;
    */
   points: RatingPoint[];
+
+  /**
+   * Spit, once a rated game of the player's was measured
+   *
+   * @generated from field: photofinish.ratings.v1.SpitFigures spit = 12;
+   */
+  spit?: SpitFigures | undefined;
 };
 
 /**
@@ -493,6 +507,65 @@ export type GameProfile = Message<"photofinish.ratings.v1.GameProfile"> & {
  */
 export const GameProfileSchema: GenMessage<GameProfile> = /*@__PURE__*/
   messageDesc(file_photofinish_ratings_v1_ratings, 10);
+
+/**
+ * What the server's stamps say of a player over their rated Spit games.
+ *
+ * @generated from message photofinish.ratings.v1.SpitFigures
+ */
+export type SpitFigures = Message<"photofinish.ratings.v1.SpitFigures"> & {
+  /**
+   * two plays on one pile: the earlier arrival won
+   *
+   * @generated from field: int32 races_won = 1;
+   */
+  racesWon: number;
+
+  /**
+   * @generated from field: int32 races_lost = 2;
+   */
+  racesLost: number;
+
+  /**
+   * of the races won
+   *
+   * @generated from field: optional double median_margin_ms = 3;
+   */
+  medianMarginMs?: number | undefined;
+
+  /**
+   * plays answering a change the player did not make
+   *
+   * @generated from field: int32 answers = 4;
+   */
+  answers: number;
+
+  /**
+   * from the change to the play's arrival
+   *
+   * @generated from field: optional double median_answer_ms = 5;
+   */
+  medianAnswerMs?: number | undefined;
+
+  /**
+   * plays the player's own previous play made possible
+   *
+   * @generated from field: int32 chains = 6;
+   */
+  chains: number;
+
+  /**
+   * @generated from field: optional double median_chain_ms = 7;
+   */
+  medianChainMs?: number | undefined;
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.SpitFigures.
+ * Use `create(SpitFiguresSchema)` to create a new message.
+ */
+export const SpitFiguresSchema: GenMessage<SpitFigures> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 11);
 
 /**
  * @generated from message photofinish.ratings.v1.Profile
@@ -526,6 +599,13 @@ export type Profile = Message<"photofinish.ratings.v1.Profile"> & {
    * @generated from field: repeated photofinish.ratings.v1.GameProfile games = 5;
    */
   games: GameProfile[];
+
+  /**
+   * marked for unfair play: off the ladders (rank unset), no rated games
+   *
+   * @generated from field: bool barred = 6;
+   */
+  barred: boolean;
 };
 
 /**
@@ -533,7 +613,428 @@ export type Profile = Message<"photofinish.ratings.v1.Profile"> & {
  * Use `create(ProfileSchema)` to create a new message.
  */
 export const ProfileSchema: GenMessage<Profile> = /*@__PURE__*/
-  messageDesc(file_photofinish_ratings_v1_ratings, 11);
+  messageDesc(file_photofinish_ratings_v1_ratings, 12);
+
+/**
+ * @generated from message photofinish.ratings.v1.ReportOpponentRequest
+ */
+export type ReportOpponentRequest = Message<"photofinish.ratings.v1.ReportOpponentRequest"> & {
+  /**
+   * a finished online match of the caller's
+   *
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * @generated from field: photofinish.ratings.v1.ReportReason reason = 2;
+   */
+  reason: ReportReason;
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.ReportOpponentRequest.
+ * Use `create(ReportOpponentRequestSchema)` to create a new message.
+ */
+export const ReportOpponentRequestSchema: GenMessage<ReportOpponentRequest> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 13);
+
+/**
+ * @generated from message photofinish.ratings.v1.ReportOpponentReply
+ */
+export type ReportOpponentReply = Message<"photofinish.ratings.v1.ReportOpponentReply"> & {
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.ReportOpponentReply.
+ * Use `create(ReportOpponentReplySchema)` to create a new message.
+ */
+export const ReportOpponentReplySchema: GenMessage<ReportOpponentReply> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 14);
+
+/**
+ * @generated from message photofinish.ratings.v1.GetFairPlayQueueRequest
+ */
+export type GetFairPlayQueueRequest = Message<"photofinish.ratings.v1.GetFairPlayQueueRequest"> & {
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.GetFairPlayQueueRequest.
+ * Use `create(GetFairPlayQueueRequestSchema)` to create a new message.
+ */
+export const GetFairPlayQueueRequestSchema: GenMessage<GetFairPlayQueueRequest> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 15);
+
+/**
+ * @generated from message photofinish.ratings.v1.ReportCount
+ */
+export type ReportCount = Message<"photofinish.ratings.v1.ReportCount"> & {
+  /**
+   * @generated from field: photofinish.ratings.v1.ReportReason reason = 1;
+   */
+  reason: ReportReason;
+
+  /**
+   * @generated from field: int32 count = 2;
+   */
+  count: number;
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.ReportCount.
+ * Use `create(ReportCountSchema)` to create a new message.
+ */
+export const ReportCountSchema: GenMessage<ReportCount> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 16);
+
+/**
+ * @generated from message photofinish.ratings.v1.Flag
+ */
+export type Flag = Message<"photofinish.ratings.v1.Flag"> & {
+  /**
+   * @generated from field: string flag_id = 1;
+   */
+  flagId: string;
+
+  /**
+   * @generated from field: string player_id = 2;
+   */
+  playerId: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: int64 opened_unix_ms = 4;
+   */
+  openedUnixMs: bigint;
+
+  /**
+   * what the reactions showed; "" when reports opened it
+   *
+   * @generated from field: string reactions_why = 5;
+   */
+  reactionsWhy: string;
+
+  /**
+   * @generated from field: photofinish.ratings.v1.FlagState state = 6;
+   */
+  state: FlagState;
+
+  /**
+   * @generated from field: repeated photofinish.ratings.v1.ReportCount reports = 7;
+   */
+  reports: ReportCount[];
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.Flag.
+ * Use `create(FlagSchema)` to create a new message.
+ */
+export const FlagSchema: GenMessage<Flag> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 17);
+
+/**
+ * @generated from message photofinish.ratings.v1.FairPlayQueue
+ */
+export type FairPlayQueue = Message<"photofinish.ratings.v1.FairPlayQueue"> & {
+  /**
+   * the open ones, oldest first
+   *
+   * @generated from field: repeated photofinish.ratings.v1.Flag flags = 1;
+   */
+  flags: Flag[];
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.FairPlayQueue.
+ * Use `create(FairPlayQueueSchema)` to create a new message.
+ */
+export const FairPlayQueueSchema: GenMessage<FairPlayQueue> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 18);
+
+/**
+ * @generated from message photofinish.ratings.v1.GetFairPlayCaseRequest
+ */
+export type GetFairPlayCaseRequest = Message<"photofinish.ratings.v1.GetFairPlayCaseRequest"> & {
+  /**
+   * @generated from field: string flag_id = 1;
+   */
+  flagId: string;
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.GetFairPlayCaseRequest.
+ * Use `create(GetFairPlayCaseRequestSchema)` to create a new message.
+ */
+export const GetFairPlayCaseRequestSchema: GenMessage<GetFairPlayCaseRequest> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 19);
+
+/**
+ * @generated from message photofinish.ratings.v1.CaseGame
+ */
+export type CaseGame = Message<"photofinish.ratings.v1.CaseGame"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * @generated from field: int64 played_unix_ms = 2;
+   */
+  playedUnixMs: bigint;
+
+  /**
+   * @generated from field: string opponent_name = 3;
+   */
+  opponentName: string;
+
+  /**
+   * @generated from field: bool won = 4;
+   */
+  won: boolean;
+
+  /**
+   * @generated from field: int32 answers = 5;
+   */
+  answers: number;
+
+  /**
+   * @generated from field: optional double median_answer_ms = 6;
+   */
+  medianAnswerMs?: number | undefined;
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.CaseGame.
+ * Use `create(CaseGameSchema)` to create a new message.
+ */
+export const CaseGameSchema: GenMessage<CaseGame> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 20);
+
+/**
+ * @generated from message photofinish.ratings.v1.ModerationEntry
+ */
+export type ModerationEntry = Message<"photofinish.ratings.v1.ModerationEntry"> & {
+  /**
+   * @generated from field: int64 at_unix_ms = 1;
+   */
+  atUnixMs: bigint;
+
+  /**
+   * @generated from field: string operator_name = 2;
+   */
+  operatorName: string;
+
+  /**
+   * "clear" or "mark"
+   *
+   * @generated from field: string action = 3;
+   */
+  action: string;
+
+  /**
+   * @generated from field: string why = 4;
+   */
+  why: string;
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.ModerationEntry.
+ * Use `create(ModerationEntrySchema)` to create a new message.
+ */
+export const ModerationEntrySchema: GenMessage<ModerationEntry> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 21);
+
+/**
+ * @generated from message photofinish.ratings.v1.FairPlayCase
+ */
+export type FairPlayCase = Message<"photofinish.ratings.v1.FairPlayCase"> & {
+  /**
+   * @generated from field: photofinish.ratings.v1.Flag flag = 1;
+   */
+  flag?: Flag | undefined;
+
+  /**
+   * @generated from field: photofinish.ratings.v1.SpitFigures figures = 2;
+   */
+  figures?: SpitFigures | undefined;
+
+  /**
+   * each histogram's bins are this wide; the last holds every slower one
+   *
+   * @generated from field: int32 bin_ms = 3;
+   */
+  binMs: number;
+
+  /**
+   * the player's answers per bin
+   *
+   * @generated from field: repeated int32 answers = 4;
+   */
+  answers: number[];
+
+  /**
+   * every measured player's
+   *
+   * @generated from field: repeated int32 everyone_answers = 5;
+   */
+  everyoneAnswers: number[];
+
+  /**
+   * @generated from field: repeated int32 chains = 6;
+   */
+  chains: number[];
+
+  /**
+   * @generated from field: repeated int32 everyone_chains = 7;
+   */
+  everyoneChains: number[];
+
+  /**
+   * the player's measured games, newest first
+   *
+   * @generated from field: repeated photofinish.ratings.v1.CaseGame games = 8;
+   */
+  games: CaseGame[];
+
+  /**
+   * every action on the player, newest first
+   *
+   * @generated from field: repeated photofinish.ratings.v1.ModerationEntry log = 9;
+   */
+  log: ModerationEntry[];
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.FairPlayCase.
+ * Use `create(FairPlayCaseSchema)` to create a new message.
+ */
+export const FairPlayCaseSchema: GenMessage<FairPlayCase> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 22);
+
+/**
+ * @generated from message photofinish.ratings.v1.SettleFlagRequest
+ */
+export type SettleFlagRequest = Message<"photofinish.ratings.v1.SettleFlagRequest"> & {
+  /**
+   * @generated from field: string flag_id = 1;
+   */
+  flagId: string;
+
+  /**
+   * @generated from field: photofinish.ratings.v1.FlagAction action = 2;
+   */
+  action: FlagAction;
+
+  /**
+   * required: 1 to 500 characters, kept in the log
+   *
+   * @generated from field: string why = 3;
+   */
+  why: string;
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.SettleFlagRequest.
+ * Use `create(SettleFlagRequestSchema)` to create a new message.
+ */
+export const SettleFlagRequestSchema: GenMessage<SettleFlagRequest> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 23);
+
+/**
+ * @generated from message photofinish.ratings.v1.SettleFlagReply
+ */
+export type SettleFlagReply = Message<"photofinish.ratings.v1.SettleFlagReply"> & {
+  /**
+   * the opponents' games whose lost rating was given back
+   *
+   * @generated from field: int32 refunds = 1;
+   */
+  refunds: number;
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.SettleFlagReply.
+ * Use `create(SettleFlagReplySchema)` to create a new message.
+ */
+export const SettleFlagReplySchema: GenMessage<SettleFlagReply> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 24);
+
+/**
+ * @generated from message photofinish.ratings.v1.GetMatchReactionsRequest
+ */
+export type GetMatchReactionsRequest = Message<"photofinish.ratings.v1.GetMatchReactionsRequest"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.GetMatchReactionsRequest.
+ * Use `create(GetMatchReactionsRequestSchema)` to create a new message.
+ */
+export const GetMatchReactionsRequestSchema: GenMessage<GetMatchReactionsRequest> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 25);
+
+/**
+ * @generated from message photofinish.ratings.v1.PlayReaction
+ */
+export type PlayReaction = Message<"photofinish.ratings.v1.PlayReaction"> & {
+  /**
+   * the play's entry in the match log (a replay's step)
+   *
+   * @generated from field: int32 entry_index = 1;
+   */
+  entryIndex: number;
+
+  /**
+   * @generated from field: string player_id = 2;
+   */
+  playerId: string;
+
+  /**
+   * @generated from field: double ms = 3;
+   */
+  ms: number;
+
+  /**
+   * @generated from field: bool chain = 4;
+   */
+  chain: boolean;
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.PlayReaction.
+ * Use `create(PlayReactionSchema)` to create a new message.
+ */
+export const PlayReactionSchema: GenMessage<PlayReaction> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 26);
+
+/**
+ * @generated from message photofinish.ratings.v1.MatchReactions
+ */
+export type MatchReactions = Message<"photofinish.ratings.v1.MatchReactions"> & {
+  /**
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * @generated from field: repeated photofinish.ratings.v1.PlayReaction plays = 2;
+   */
+  plays: PlayReaction[];
+};
+
+/**
+ * Describes the message photofinish.ratings.v1.MatchReactions.
+ * Use `create(MatchReactionsSchema)` to create a new message.
+ */
+export const MatchReactionsSchema: GenMessage<MatchReactions> = /*@__PURE__*/
+  messageDesc(file_photofinish_ratings_v1_ratings, 27);
 
 /**
  * @generated from enum photofinish.ratings.v1.Verdict
@@ -560,6 +1061,14 @@ export enum Verdict {
    * @generated from enum value: VERDICT_VOID = 3;
    */
   VOID = 3,
+
+  /**
+   * The rating lost in this match to an account marked since for unfair play, given back
+   * (opponent_* name that account; played_unix_ms is when it was given back).
+   *
+   * @generated from enum value: VERDICT_REFUND = 4;
+   */
+  REFUND = 4,
 }
 
 /**
@@ -567,6 +1076,111 @@ export enum Verdict {
  */
 export const VerdictSchema: GenEnum<Verdict> = /*@__PURE__*/
   enumDesc(file_photofinish_ratings_v1_ratings, 0);
+
+/**
+ * @generated from enum photofinish.ratings.v1.ReportReason
+ */
+export enum ReportReason {
+  /**
+   * @generated from enum value: REPORT_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * plays faster than a person could
+   *
+   * @generated from enum value: REPORT_REASON_TOO_FAST = 1;
+   */
+  TOO_FAST = 1,
+
+  /**
+   * a program plays for them
+   *
+   * @generated from enum value: REPORT_REASON_PROGRAM = 2;
+   */
+  PROGRAM = 2,
+
+  /**
+   * lets the clock run on purpose
+   *
+   * @generated from enum value: REPORT_REASON_STALLING = 3;
+   */
+  STALLING = 3,
+
+  /**
+   * an offensive name
+   *
+   * @generated from enum value: REPORT_REASON_NAME = 4;
+   */
+  NAME = 4,
+}
+
+/**
+ * Describes the enum photofinish.ratings.v1.ReportReason.
+ */
+export const ReportReasonSchema: GenEnum<ReportReason> = /*@__PURE__*/
+  enumDesc(file_photofinish_ratings_v1_ratings, 1);
+
+/**
+ * @generated from enum photofinish.ratings.v1.FlagState
+ */
+export enum FlagState {
+  /**
+   * @generated from enum value: FLAG_STATE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: FLAG_STATE_OPEN = 1;
+   */
+  OPEN = 1,
+
+  /**
+   * @generated from enum value: FLAG_STATE_CLEARED = 2;
+   */
+  CLEARED = 2,
+
+  /**
+   * @generated from enum value: FLAG_STATE_MARKED = 3;
+   */
+  MARKED = 3,
+}
+
+/**
+ * Describes the enum photofinish.ratings.v1.FlagState.
+ */
+export const FlagStateSchema: GenEnum<FlagState> = /*@__PURE__*/
+  enumDesc(file_photofinish_ratings_v1_ratings, 2);
+
+/**
+ * @generated from enum photofinish.ratings.v1.FlagAction
+ */
+export enum FlagAction {
+  /**
+   * @generated from enum value: FLAG_ACTION_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * nothing unfair: close the flag
+   *
+   * @generated from enum value: FLAG_ACTION_CLEAR = 1;
+   */
+  CLEAR = 1,
+
+  /**
+   * No rated play, off the ladders, and every opponent gets back what they lost to it.
+   *
+   * @generated from enum value: FLAG_ACTION_MARK = 2;
+   */
+  MARK = 2,
+}
+
+/**
+ * Describes the enum photofinish.ratings.v1.FlagAction.
+ */
+export const FlagActionSchema: GenEnum<FlagAction> = /*@__PURE__*/
+  enumDesc(file_photofinish_ratings_v1_ratings, 3);
 
 /**
  * @generated from service photofinish.ratings.v1.Ratings
@@ -611,6 +1225,51 @@ export const Ratings: GenService<{
     methodKind: "unary";
     input: typeof GetProfileRequestSchema;
     output: typeof ProfileSchema;
+  },
+  /**
+   * Fair play (docs/fair-play.md). A player reports the opponent of a finished online
+   * match; the rest is for operators alone (PERMISSION_DENIED `operators_only` otherwise).
+   *
+   * @generated from rpc photofinish.ratings.v1.Ratings.ReportOpponent
+   */
+  reportOpponent: {
+    methodKind: "unary";
+    input: typeof ReportOpponentRequestSchema;
+    output: typeof ReportOpponentReplySchema;
+  },
+  /**
+   * @generated from rpc photofinish.ratings.v1.Ratings.GetFairPlayQueue
+   */
+  getFairPlayQueue: {
+    methodKind: "unary";
+    input: typeof GetFairPlayQueueRequestSchema;
+    output: typeof FairPlayQueueSchema;
+  },
+  /**
+   * @generated from rpc photofinish.ratings.v1.Ratings.GetFairPlayCase
+   */
+  getFairPlayCase: {
+    methodKind: "unary";
+    input: typeof GetFairPlayCaseRequestSchema;
+    output: typeof FairPlayCaseSchema;
+  },
+  /**
+   * @generated from rpc photofinish.ratings.v1.Ratings.SettleFlag
+   */
+  settleFlag: {
+    methodKind: "unary";
+    input: typeof SettleFlagRequestSchema;
+    output: typeof SettleFlagReplySchema;
+  },
+  /**
+   * Each measured play of a finished rated Spit match, for the replay an operator reads.
+   *
+   * @generated from rpc photofinish.ratings.v1.Ratings.GetMatchReactions
+   */
+  getMatchReactions: {
+    methodKind: "unary";
+    input: typeof GetMatchReactionsRequestSchema;
+    output: typeof MatchReactionsSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_photofinish_ratings_v1_ratings, 0);
