@@ -310,6 +310,39 @@ class ArenaClient:
         request = ratings_pb2.GetProfileRequest(player_id=player_id)
         return await self.web.unary(f"{ARENA}/GetProfile", request, ratings_pb2.Profile)
 
+    async def report_opponent(
+        self, match_id: str, reason: ratings_pb2.ReportReason.ValueType
+    ) -> ratings_pb2.ReportOpponentReply:
+        """Report the opponent of a finished online match of the caller's (fair play)."""
+        request = ratings_pb2.ReportOpponentRequest(match_id=match_id, reason=reason)
+        return await self.web.unary(
+            f"{ARENA}/ReportOpponent", request, ratings_pb2.ReportOpponentReply
+        )
+
+    async def fair_play_queue(self) -> ratings_pb2.FairPlayQueue:
+        """Return the open fair-play flags (operators only: ``operators_only`` otherwise)."""
+        request = ratings_pb2.GetFairPlayQueueRequest()
+        return await self.web.unary(f"{ARENA}/GetFairPlayQueue", request, ratings_pb2.FairPlayQueue)
+
+    async def fair_play_case(self, flag_id: str) -> ratings_pb2.FairPlayCase:
+        """Return one flag's evidence (operators only)."""
+        request = ratings_pb2.GetFairPlayCaseRequest(flag_id=flag_id)
+        return await self.web.unary(f"{ARENA}/GetFairPlayCase", request, ratings_pb2.FairPlayCase)
+
+    async def settle_flag(
+        self, flag_id: str, action: ratings_pb2.FlagAction.ValueType, why: str
+    ) -> ratings_pb2.SettleFlagReply:
+        """Clear a flag or mark its account, saying why (operators only)."""
+        request = ratings_pb2.SettleFlagRequest(flag_id=flag_id, action=action, why=why)
+        return await self.web.unary(f"{ARENA}/SettleFlag", request, ratings_pb2.SettleFlagReply)
+
+    async def match_reactions(self, match_id: str) -> ratings_pb2.MatchReactions:
+        """Return each measured play of a rated Spit match (operators only)."""
+        request = ratings_pb2.GetMatchReactionsRequest(match_id=match_id)
+        return await self.web.unary(
+            f"{ARENA}/GetMatchReactions", request, ratings_pb2.MatchReactions
+        )
+
     async def match_log(self, match_id: str) -> log_pb2.MatchLog:
         """Return a finished match's arbitration log (the caller must have played in it).
 
