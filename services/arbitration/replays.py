@@ -36,7 +36,11 @@ class Replays:
         self._timeout_s = timeout_s
 
     async def fetch(
-        self, request: replay_pb2.GetReplayRequest, player_id: str, held: Match | None
+        self,
+        request: replay_pb2.GetReplayRequest,
+        player_id: str,
+        held: Match | None,
+        operator: bool = False,
     ) -> replay_pb2.Replay:
         """Return the page of the replay from ``request.first_step`` for ``player_id``.
 
@@ -44,7 +48,8 @@ class Replays:
             Rejection: as ``LogReader.fetch``; OUT_OF_RANGE ``no_such_step`` past the last
                 step; UNAVAILABLE ``rules_unavailable`` when no rules instance answers.
         """
-        log = (await self._log_reader.fetch(request.match_id, player_id, held)).entries
+        found = await self._log_reader.fetch(request.match_id, player_id, held, operator)
+        log = found.entries
         first = request.first_step
         if first >= len(log):
             raise Rejection(

@@ -17,7 +17,7 @@ from services.arbitration.matches import Matches
 from services.arbitration.matchlog.reader import LogReader
 from services.arbitration.publisher import build_update
 from services.arbitration.replays import Replays
-from services.common.identity import player_id_of, received_ns_of
+from services.common.identity import is_operator, player_id_of, received_ns_of
 from services.common.rejection import Rejection
 from services.common.watching import SPECTATORS
 
@@ -78,7 +78,12 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
             if self._log_reader is None:
                 raise Rejection(grpc.StatusCode.UNIMPLEMENTED, "no_log", "no log store here")
             held = self._matches.find(request.match_id)
-            return await self._log_reader.fetch(request.match_id, player_id_of(context), held)
+            return await self._log_reader.fetch(
+                request.match_id,
+                player_id_of(context),
+                held,
+                is_operator(context.invocation_metadata()),
+            )
         except Rejection as rejection:
             await rejection.abort(context)
             raise AssertionError("abort returns by raising") from None
@@ -92,7 +97,9 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
             if self._replays is None:
                 raise Rejection(grpc.StatusCode.UNIMPLEMENTED, "no_log", "no log store here")
             held = self._matches.find(request.match_id)
-            return await self._replays.fetch(request, player_id_of(context), held)
+            return await self._replays.fetch(
+                request, player_id_of(context), held, is_operator(context.invocation_metadata())
+            )
         except Rejection as rejection:
             await rejection.abort(context)
             raise AssertionError("abort returns by raising") from None

@@ -66,6 +66,13 @@ def test_a_stranger_cannot_read_a_log_live_or_finished(closed: bool) -> None:
     assert refused.value.reason == "not_your_match"
 
 
+def test_an_operator_reads_any_finished_match_s_log_but_no_live_one() -> None:
+    check_reader(PLAYERS, "olga", closed=True, operator=True)
+    with pytest.raises(Rejection) as refused:
+        check_reader(PLAYERS, "olga", closed=False, operator=True)
+    assert refused.value.reason == "match_live"
+
+
 @pytest.mark.parametrize("match_id", ["", "*", ">", "a.b", "a b", "x" * 65, "a\nb"])
 def test_a_match_id_that_could_widen_the_subject_is_refused(match_id: str) -> None:
     with pytest.raises(Rejection) as refused:

@@ -124,6 +124,8 @@ async def test_a_fast_client_is_flagged_marked_and_refunded_and_a_person_is_not(
     case = await olga.fair_play_case(flag.flag_id)
     assert sum(case.answers) == case.figures.answers and sum(case.everyone_answers) > 0
     assert {g.match_id for g in case.games} == set(played)
+    # The operator reads the flagged games' logs (replays), as no other stranger may.
+    assert (await olga.match_log(played[0])).entries
     reactions = await olga.match_reactions(played[0])
     assert {p.player_id for p in reactions.plays} == {fast.player_id, person.player_id}
 

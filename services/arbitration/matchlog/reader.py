@@ -2,8 +2,9 @@
 
 The stream is the only source: a log reads the same from any arbitration instance and
 after a restart. A log is readable once it holds its last entry (the match finished or
-was voided), and only by the match's players: nothing in it is secret after the end, but
-there is no public-match setting yet, so the narrower rule holds until one exists.
+was voided), and only by the match's players, and by operators weighing a fair-play flag:
+nothing in it is secret after the end, but there is no public-match setting yet, so the
+narrower rule holds until one exists.
 """
 
 from __future__ import annotations
@@ -25,14 +26,17 @@ from wire import subjects
 ANSWER_RETRY_S = 5.0  # a player waiting for a log is told it is unavailable sooner
 
 
-def check_reader(players: Sequence[events_pb2.Player], player_id: str, closed: bool) -> None:
-    """Return if ``player_id`` may read the log now.
+def check_reader(
+    players: Sequence[events_pb2.Player], player_id: str, closed: bool, operator: bool = False
+) -> None:
+    """Return if ``player_id`` (an ``operator``: any match's) may read the log now.
 
     Raises:
         Rejection: PERMISSION_DENIED ``not_your_match`` for anyone but the players;
             FAILED_PRECONDITION ``match_live`` before the match is over.
     """
-    check_player(players, player_id)
+    if not operator:
+        check_player(players, player_id)
     if not closed:
         raise Rejection(
             grpc.StatusCode.FAILED_PRECONDITION,
@@ -82,10 +86,13 @@ class LogReader:
     def __init__(self, js: JetStreamContext) -> None:
         self._js = js
 
-    async def fetch(self, match_id: str, player_id: str, held: Match | None) -> log_pb2.MatchLog:
+    async def fetch(
+        self, match_id: str, player_id: str, held: Match | None, operator: bool = False
+    ) -> log_pb2.MatchLog:
         """Return the match's whole log for ``player_id``.
 
-        ``held`` is the match when this instance runs it (it may still be live).
+        ``held`` is the match when this instance runs it (it may still be live). An
+        ``operator`` (the fair-play queue's) reads any finished match's, to weigh a flag.
 
         Raises:
             Rejection: as ``check_match_id`` and ``check_reader``; NOT_FOUND
@@ -94,14 +101,15 @@ class LogReader:
         check_match_id(match_id)
         try:
             if held is not None:
-                check_reader(held.created.players, player_id, held.is_over())
+                check_reader(held.created.players, player_id, held.is_over(), operator)
             else:
                 # Its first entry names the players: a stranger's ask reads that alone,
                 # never a whole log.
                 header = await first_entry(self._js, match_id)
                 if header is None or header.kind != log_pb2.ENTRY_KIND_OPENED:
                     raise _unknown(match_id)
-                check_player(header.created.players, player_id)
+                if not operator:
+                    check_player(header.created.players, player_id)
             log = await read_entries(self._js, match_id, ANSWER_RETRY_S)
         except (nats.errors.Error, OSError) as error:
             raise Rejection(
@@ -109,7 +117,7 @@ class LogReader:
             ) from None
         if not log or log[0].kind != log_pb2.ENTRY_KIND_OPENED:
             raise _unknown(match_id)
-        check_reader(log[0].created.players, player_id, is_closed(log))
+        check_reader(log[0].created.players, player_id, is_closed(log), operator)
         return log_pb2.MatchLog(match_id=match_id, entries=log)
 
 
