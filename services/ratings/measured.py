@@ -120,14 +120,17 @@ def figures(session: Session, player_id: PlayerId) -> SpitFigures | None:
     )
 
 
-def histogram(session: Session, player_id: PlayerId | None, chain: bool) -> list[int]:
-    """How many answers (or chains) fell in each bin, for one player or (None) everyone."""
+def histogram(
+    session: Session, player_id: PlayerId, chain: bool, others: bool = False
+) -> list[int]:
+    """How many answers (or chains) fell in each bin: the player's, or with ``others``
+    everyone else's (the population a flagged player is drawn against)."""
     edges = " ".join(f"WHEN ms < {(b + 1) * BIN_MS} THEN {b}" for b in range(BINS - 1))
-    whose = "" if player_id is None else " AND player_id = ?"
+    whose = "<>" if others else "="
     rows = session.rows(
         f"SELECT CASE {edges} ELSE {BINS - 1} END AS bin, COUNT(*) FROM reactions"
-        f" WHERE chain = ?{whose} GROUP BY bin",
-        (int(chain), *(() if player_id is None else (player_id,))),
+        f" WHERE chain = ? AND player_id {whose} ? GROUP BY bin",
+        (int(chain), player_id),
     )
     counts = [0] * BINS
     for bin_, count in rows:

@@ -188,9 +188,9 @@ def case(session: Session, flag_id: str) -> Case:
         flag=flag,
         figures=measured.figures(session, player),
         answers=measured.histogram(session, player, chain=False),
-        everyone_answers=measured.histogram(session, None, chain=False),
+        everyone_answers=measured.histogram(session, player, chain=False, others=True),
         chains=measured.histogram(session, player, chain=True),
-        everyone_chains=measured.histogram(session, None, chain=True),
+        everyone_chains=measured.histogram(session, player, chain=True, others=True),
         games=_games(session, player),
         log=_logged(session, player),
     )

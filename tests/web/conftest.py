@@ -24,6 +24,7 @@ class Arena:
     browser: Browser
     ops_password: str = ""  # the operator's, for /ops
     nats_url: str = ""  # the operator's: to publish as a service would (results from before)
+    data_dir: Path = Path()  # the stack's: its SQLite files (an operator's role granted there)
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
@@ -34,4 +35,4 @@ async def arena(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Arena
         extra_env=(("PF_BOTS_THINK_SCALE", THINK_SCALE), *FAST_PLAY_ENV),
     )
     async with run_stack(config) as stack, chromium() as browser:
-        yield Arena(stack.gateway_url, browser, stack.ops_password, stack.nats_url)
+        yield Arena(stack.gateway_url, browser, stack.ops_password, stack.nats_url, config.data_dir)

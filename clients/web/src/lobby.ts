@@ -28,6 +28,7 @@ export interface LobbyActions {
   playerGames(playerId: string, name: string): void; // another player's, from a ladder
   profile(playerId: string, name: string): void; // an account's profile, from a ladder
   watchLive(): void; // the matches in play, to watch as a spectator
+  fairPlay(): void; // the fair-play queue (operators only)
   tournaments: TournamentsActions;
 }
 
@@ -54,6 +55,7 @@ export class Lobby {
           : h("button.primary#keep-games", { type: "button", onclick: () => actions.keepGames() }, msg("lobby.keep_games")),
         h("button#watch-live", { type: "button", onclick: () => actions.watchLive() }, msg("live.title")),
         h("button#my-games", { type: "button", onclick: () => actions.myGames() }, msg("games.mine")),
+        session.operator ? h("button#fair-play", { type: "button", onclick: () => actions.fairPlay() }, msg("fairplay.title")) : null,
         h("button.link#sign-out", { type: "button", onclick: () => actions.onSignOut() }, msg("devices.sign_out")),
       ),
       this.status,

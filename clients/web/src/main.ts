@@ -16,6 +16,7 @@ import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaki
 import { LivePage } from "./live";
 import { Lobby } from "./lobby";
 import { MatchView, type Board, type MatchContext } from "./match";
+import { FairPlayPage } from "./fairplay";
 import { GamesPage } from "./mygames";
 import { ProfilePage } from "./profile";
 import { ReplayPage, replayHash } from "./replay";
@@ -90,6 +91,7 @@ function showLobby(session: Session): void {
     keepGames: () => showKeepGames(session),
     devices: () => showDevices(session),
     watchLive: () => showLive(session),
+    fairPlay: () => showFairPlay(session),
     myGames: () => showGames(session, session.playerId, session.name),
     playerGames: (playerId, name) => showGames(session, playerId, name),
     profile: (playerId, name) => showProfile(session, playerId, name),
@@ -140,12 +142,32 @@ function showGames(session: Session, playerId: string, name: string): void {
 function showProfile(session: Session, playerId: string, name: string): void {
   matchView = null;
   shownMatch = null;
-  const page = new ProfilePage(playerId, name, {
-    back: () => (history.replaceState(null, "", location.pathname), showLobby(session)),
-    games: (id, shown) => showGames(session, id, shown),
-    tournament: (tournamentId) => showTournament(session, tournamentId),
-  });
+  const page = new ProfilePage(
+    playerId,
+    name,
+    {
+      back: () => (history.replaceState(null, "", location.pathname), showLobby(session)),
+      games: (id, shown) => showGames(session, id, shown),
+      tournament: (tournamentId) => showTournament(session, tournamentId),
+      replay: (matchId) => showReplay(session, matchId, 0, () => showProfile(session, playerId, name)),
+    },
+    session.playerId,
+  );
   history.replaceState(null, "", `#profile/${encodeURIComponent(playerId)}/${encodeURIComponent(name)}`);
+  show(page.root, page);
+  page.start();
+}
+
+/** The fair-play queue (#fair-play): for operators; anyone else is refused by the server. */
+function showFairPlay(session: Session): void {
+  matchView = null;
+  shownMatch = null;
+  const page = new FairPlayPage({
+    back: () => (history.replaceState(null, "", location.pathname), showLobby(session)),
+    replay: (matchId) => showReplay(session, matchId, 0, () => showFairPlay(session)),
+    profile: (id, shown) => showProfile(session, id, shown),
+  });
+  history.replaceState(null, "", "#fair-play");
   show(page.root, page);
   page.start();
 }
@@ -171,6 +193,7 @@ function showAddressed(session: Session): boolean {
   if (what === "replay" && id) showReplay(session, id, Number(rest) || 0, mine);
   else if (what === "games" && id) showGames(session, id, rest || t("games.a_player"));
   else if (what === "profile" && id) showProfile(session, id, rest || t("games.a_player"));
+  else if (what === "fair-play") showFairPlay(session);
   else return false;
   return true;
 }

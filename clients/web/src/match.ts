@@ -15,6 +15,7 @@ import type { HistoryEntry } from "./gen/photofinish/ratings/v1/ratings_pb";
 import { playerName, versusLinked, versusShown, versusText } from "./names";
 import { choose, newest, type Screen } from "./perspective";
 import { PlaySocket, SocketClosed } from "./play";
+import { reportPanel } from "./report";
 import { isTokenRefusal, tokens } from "./session";
 import type { CurrentMatch, Session } from "./store";
 import { voidWords } from "./voids";
@@ -350,6 +351,10 @@ export class MatchView {
     }
     const rating = h("p.rating-change", msg(last.rated ? "end.rating_waiting" : "end.unrated"));
     parts.push(rating, this.again(last), h("button#leave", { type: "button", onclick: () => this.onLeave() }, msg("end.back_to_lobby")));
+    if (last.mode === Mode.ONLINE && this.ctx.match.seats.length === 1) {
+      const opponent = playerName(last.players[1 - this.ctx.match.seats[0]!], msg("match.your_opponent"));
+      parts.push(reportPanel(last.matchId, opponent, this.abort.signal));
+    }
     this.endHost.replaceChildren(h("div.end-panel", parts));
     if (last.rated) await this.showRatingChange(last, rating);
   }

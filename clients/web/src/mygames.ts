@@ -122,6 +122,7 @@ export class GamesPage {
 
 function resultText(e: HistoryEntry): Message | string {
   if (e.verdict === Verdict.VOID) return msg("games.void", { reason: e.voidReason ? voidWords(e.voidReason) : msg("games.no_reason") });
+  if (e.verdict === Verdict.REFUND) return msg("games.refund");
   return e.verdict === Verdict.WIN ? msg("games.won") : e.verdict === Verdict.LOSS ? msg("games.lost") : "?";
 }
 

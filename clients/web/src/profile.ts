@@ -7,7 +7,7 @@ import { h } from "./dom";
 import { dateText, decimal } from "./i18n/figures";
 import { setText } from "./i18n/live";
 import { msg, t } from "./i18n/messages";
-import type { GameProfile, Profile } from "./gen/photofinish/ratings/v1/ratings_pb";
+import { Verdict, type GameProfile, type HistoryEntry, type Profile, type SpitFigures } from "./gen/photofinish/ratings/v1/ratings_pb";
 import type { PlayerTournaments } from "./gen/photofinish/tournaments/v1/tournaments_pb";
 import { pointsText } from "./following";
 import { gameName } from "./match";
@@ -17,11 +17,23 @@ const CHART_HEIGHT = 180;
 const MIN_POINTS = 2; // a line needs two
 const MIN_WIDTH = 200;
 const DAY_S = 86_400;
+const RECENT = 5; // games listed on the profile; the rest a page at a time (My games)
 
 export interface ProfileActions {
   back(): void;
   games(playerId: string, name: string): void; // every match of theirs, a page at a time
   tournament(tournamentId: string): void; // one they finished in
+  replay(matchId: string): void; // a recent game the reader played in
+}
+
+/** What the server's stamps say of a player's Spit: races, and reactions to the opponent. */
+export function spitFigures(figures: SpitFigures): HTMLElement[] {
+  const ms = (value: number | undefined) => () => (value === undefined ? "–" : decimal(value));
+  return [
+    h("p.profile-races", msg("profile.races", { won: figures.racesWon, lost: figures.racesLost, margin: ms(figures.medianMarginMs) })),
+    h("p.profile-reaction", msg("profile.reaction", { median: ms(figures.medianAnswerMs), count: figures.answers })),
+    h("p.profile-chain", msg("profile.chain", { median: ms(figures.medianChainMs), count: figures.chains })),
+  ];
 }
 
 export class ProfilePage {
@@ -29,6 +41,7 @@ export class ProfilePage {
   private readonly heading = h("h2#profile-name");
   private readonly body = h("div.profile-games", { "aria-live": "polite" });
   private readonly tournaments = h("section.profile-tournaments");
+  private readonly recent = h("section.profile-recent");
   private readonly abort = new AbortController();
   private readonly charts: uPlot[] = [];
   private shown: Profile | null = null;
@@ -41,11 +54,13 @@ export class ProfilePage {
     private readonly playerId: string,
     name: string,
     private readonly actions: ProfileActions,
+    private readonly readerId = "", // who reads it: their own games open in the replay
   ) {
     this.heading.append(name);
     this.root.append(
       h("header.lobby-head", this.heading, h("button.link#profile-back", { type: "button", onclick: () => actions.back() }, msg("common.back_to_lobby"))),
       this.body,
+      this.recent,
       this.tournaments,
       h("button#profile-all-games", { type: "button", onclick: () => actions.games(playerId, name) }, msg("profile.all_games")),
     );
@@ -66,15 +81,33 @@ export class ProfilePage {
   private async load(): Promise<void> {
     const signal = this.abort.signal;
     try {
-      const [profile, tournaments] = await Promise.all([
+      const [profile, tournaments, history] = await Promise.all([
         arena.getProfile({ playerId: this.playerId }, { signal }),
         arena.getPlayerTournaments({ playerId: this.playerId }, { signal }),
+        arena.getHistory({ playerId: this.playerId, limit: RECENT }, { signal }),
       ]);
       this.show(profile);
-      if (!profile.guest || profile.deleted) this.showTournaments(tournaments);
+      if (!profile.guest || profile.deleted) {
+        this.showRecent(history.entries);
+        this.showTournaments(tournaments);
+      }
     } catch (error) {
       if (!signal.aborted) setText(this.body, msg("profile.unavailable", { detail: explain(refusal(error)) }));
     }
+  }
+
+  /** The newest games, each the reader played in opening its replay. */
+  private showRecent(entries: HistoryEntry[]): void {
+    if (!entries.length) return;
+    const line = (e: HistoryEntry) => {
+      const when = new Date(Number(e.playedUnixMs));
+      const result = e.verdict === Verdict.WIN ? "games.won" : e.verdict === Verdict.LOSS ? "games.lost" : e.verdict === Verdict.REFUND ? "games.refund" : "games.void_short";
+      const words = msg("profile.recent_line", { date: () => dateText(when, { dateStyle: "medium" }), game: gameName(e.game), opponent: e.opponentDeleted ? msg("names.deleted") : e.opponentName, result: msg(result) });
+      const reader = this.readerId && (this.readerId === this.playerId || this.readerId === e.opponentId);
+      const replay = reader ? [" ", h("button.link.profile-replay", { type: "button", onclick: () => this.actions.replay(e.matchId) }, msg("games.replay"))] : [];
+      return h("li", { dataset: { match: e.matchId } }, words, ...replay);
+    };
+    this.recent.replaceChildren(h("h3", msg("profile.recent")), h("ul.profile-recent-list", entries.map(line)));
   }
 
   /** How many tournaments they entered, and their best finishes, each opening its page. */
@@ -94,11 +127,12 @@ export class ProfilePage {
       this.body.replaceChildren(h("p.profile-note", msg("profile.guest")));
       return;
     }
+    const barred = profile.barred ? [h("p.profile-barred#profile-barred", msg("profile.barred"))] : [];
     if (!profile.games.length) {
       this.body.replaceChildren(h("p.profile-note", msg("profile.none")));
       return;
     }
-    this.body.replaceChildren(...profile.games.map((game) => this.game(game)));
+    this.body.replaceChildren(...barred, ...profile.games.map((game) => this.game(game)));
     this.shown = profile;
     this.drawCharts();
   }
@@ -132,6 +166,7 @@ export class ProfilePage {
       h("h3", gameName(game.game)),
       ...rating,
       h("p.profile-results", msg("profile.results", { wins: game.wins, losses: game.losses, voids: game.voids })),
+      ...(game.spit ? spitFigures(game.spit) : []),
       this.chartHost(game),
     );
   }

@@ -6,6 +6,8 @@ import { h } from "./dom";
 import { setText } from "./i18n/live";
 import { msg, type Words } from "./i18n/messages";
 import type { ReplayStep } from "./gen/photofinish/arbitration/v1/replay_pb";
+import type { PlayReaction } from "./gen/photofinish/ratings/v1/ratings_pb";
+import { decimal } from "./i18n/figures";
 import type { View } from "./gen/photofinish/game/v1/game_pb";
 import { gameName } from "./match";
 import { playerName } from "./names";
@@ -36,6 +38,7 @@ export class ReplayPage {
   private readonly board = h("div.replay-board-host");
   private readonly status = h("p.replay-status", { role: "status" }, msg("replay.loading"));
   private diverged = false; // the status says where the engines part from the log
+  private reactions = new Map<number, PlayReaction>(); // by log entry: an operator's view
   private readonly onKey = (event: KeyboardEvent) => this.key(event);
   private readonly abort = new AbortController();
 
@@ -89,6 +92,11 @@ export class ReplayPage {
     }
     const header = this.steps[0]?.entry;
     this.names = (header?.created?.players ?? []).map((p) => playerName(p));
+    if (this.session.operator) {
+      // Each measured play's reaction (rated Spit only): an operator weighing a flag.
+      const measured = await arena.getMatchReactions({ matchId: this.matchId }, { signal: this.abort.signal }).catch(() => null);
+      for (const play of measured?.plays ?? []) this.reactions.set(play.entryIndex, play);
+    }
   }
 
   private layout(): void {
@@ -128,6 +136,7 @@ export class ReplayPage {
       h("p.step-title#replay-title", entry ? stepTitle(entry, this.names) : ""),
       entry?.race ? racePanel(entry.race, this.names) : null,
       shown?.decisionTime ? decisionPanel(shown.decisionTime, this.names) : null,
+      this.reactionLine(entry?.index),
       ...(entry ? entryDetails(entry) : []).map((line) => h("p.step-detail", line)),
     ];
     this.facts.replaceChildren(...parts.filter((part) => part !== null));
@@ -135,6 +144,13 @@ export class ReplayPage {
     const mine = (this.steps[0]?.entry?.created?.players ?? []).findIndex((p) => p.playerId === this.session.playerId);
     this.board.replaceChildren(replayBoard(this.boards[this.at] ?? [], entry, this.names, Math.max(0, mine)));
     this.actions.shown(this.matchId, this.at);
+  }
+
+  private reactionLine(index: bigint | number | undefined): HTMLElement | null {
+    const play = index === undefined ? undefined : this.reactions.get(Number(index));
+    if (!play) return null;
+    const kind = msg(play.chain ? "replay.reaction_chain" : "replay.reaction_answer");
+    return h("p.step-reaction#replay-reaction", msg("replay.reaction", { ms: () => decimal(play.ms), kind }));
   }
 
   private key(event: KeyboardEvent): void {

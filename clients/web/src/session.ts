@@ -102,6 +102,7 @@ export class SessionTokens implements TokenSource {
       name: reply.username,
       expiresAtUnix: Number(reply.refreshExpiresAtUnix),
       account: { sessionId: reply.sessionId, refreshToken: reply.refreshToken },
+      ...(reply.operator ? { operator: true } : {}),
     };
     saveSession(session);
     this.session = session;

@@ -9,6 +9,7 @@ export interface Session {
   name: string; // a guest's display name, or an account's username
   expiresAtUnix: number; // when the guest's token, or the account's refresh token, expires
   account?: AccountKeys; // absent for a guest
+  operator?: boolean; // an account with the operator role: the page offers the fair-play queue
 }
 
 /** What an account's session keeps across reloads: the refresh token is used up at each refresh. */

@@ -854,7 +854,7 @@ class FairPlayCase(_message.Message):
 
     @_builtins.property
     def everyone_answers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """every measured player's"""
+        """every other measured player's"""
 
     @_builtins.property
     def chains(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...

@@ -877,7 +877,7 @@ export type FairPlayCase = Message<"photofinish.ratings.v1.FairPlayCase"> & {
   answers: number[];
 
   /**
-   * every measured player's
+   * every other measured player's
    *
    * @generated from field: repeated int32 everyone_answers = 5;
    */
