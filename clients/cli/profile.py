@@ -1,6 +1,7 @@
 """A player's profile as text, as the page shows it (clients/web/src/profile.ts): each
-game's rating, rank and results, the rating over time as a line of bars, and the best
-tournament finishes. Reached from a ladder: its rank, typed after the ladder is shown."""
+game's rating, rank and results, the rating over time as a line of bars, Spit's races and
+reactions, and the best tournament finishes. Reached from a ladder: its rank, typed after
+the ladder is shown."""
 
 from __future__ import annotations
 
@@ -45,6 +46,8 @@ def profile_text(
     lines = [t("cli.profile.title", name=name)]
     if profile.guest and not profile.deleted:
         return "\n".join([*lines, t("profile.guest")])
+    if profile.barred:
+        lines.append(t("profile.barred"))
     if not profile.games:
         lines.append(t("profile.none"))
     for game in profile.games:
@@ -85,7 +88,25 @@ def _game_lines(game: ratings_pb2.GameProfile) -> list[str]:
     if len(ratings) >= 2:
         first, last = f"{ratings[0]:.0f}", f"{ratings[-1]:.0f}"
         lines.append(t("cli.profile.trend", bars=bars(ratings), first=first, last=last))
+    if game.HasField("spit"):
+        lines += spit_lines(game.spit)
     return lines
+
+
+def spit_lines(figures: ratings_pb2.SpitFigures) -> list[str]:
+    """Spit's races and reactions, as the page words them."""
+
+    def ms(present: bool, value: float) -> str:
+        return f"{value:.0f}" if present else "–"
+
+    margin = ms(figures.HasField("median_margin_ms"), figures.median_margin_ms)
+    answer = ms(figures.HasField("median_answer_ms"), figures.median_answer_ms)
+    chain = ms(figures.HasField("median_chain_ms"), figures.median_chain_ms)
+    return [
+        t("profile.races", won=figures.races_won, lost=figures.races_lost, margin=margin),
+        t("profile.reaction", median=answer, count=figures.answers),
+        t("profile.chain", median=chain, count=figures.chains),
+    ]
 
 
 def bars(values: list[float]) -> str:

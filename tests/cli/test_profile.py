@@ -73,3 +73,32 @@ def test_the_profile_in_arabic_and_korean_has_no_english_left() -> None:
         with speaking(code):
             text = profile_text(profile(), tournaments())
         assert english_left(text) == set(), (code, text)
+
+
+def test_spit_races_and_reactions_and_a_marked_account_are_shown() -> None:
+    shown = profile()
+    shown.barred = True
+    shown.games[0].spit.CopyFrom(
+        ratings_pb2.SpitFigures(
+            races_won=5,
+            races_lost=2,
+            median_margin_ms=18.4,
+            answers=40,
+            median_answer_ms=452.2,
+            chains=1,
+            median_chain_ms=201.0,
+        )
+    )
+    lines = profile_text(shown, tournaments()).splitlines()
+    assert lines[1].startswith("This account was marked for unfair play")
+    assert lines[6:9] == [
+        "  Races: 5 won, 2 lost; median winning margin 18 ms",
+        "  Median reaction: 452 ms, over 40 answers to the opponent's plays",
+        "  Median chained play: 201 ms, over 1 play",
+    ]
+    shown.games[0].spit.CopyFrom(ratings_pb2.SpitFigures(races_lost=1))
+    lines = profile_text(shown, tournaments()).splitlines()
+    assert lines[6] == "  Races: 0 won, 1 lost; median winning margin – ms"
+    with speaking("ko"):
+        korean = profile_text(shown, tournaments())
+    assert "경합: 0승 1패" in korean and not english_left(korean)
