@@ -5,15 +5,19 @@ the ladder is shown."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from clients.arena import ArenaClient
 from clients.cli.choices import game_name
 from clients.cli.console import INTERRUPT, Console
 from clients.cli.names import shown_name
 from clients.cli.words import t
+from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2
 from photofinish.tournaments.v1 import tournaments_pb2
 
 BARS = "▁▂▃▄▅▆▇█"
+RECENT = 5  # the newest games listed
 TREND_POINTS = 40  # the newest rated games a line of bars shows
 
 
@@ -35,13 +39,16 @@ async def show_from_ladder(
         return
     profile = await client.get_profile(found.player_id)
     tournaments = await client.player_tournaments(found.player_id)
-    console.say(profile_text(profile, tournaments))
+    recent = await client.get_history(found.player_id, game_pb2.GAME_UNSPECIFIED, limit=RECENT)
+    console.say(profile_text(profile, tournaments, recent))
 
 
 def profile_text(
-    profile: ratings_pb2.Profile, tournaments: tournaments_pb2.PlayerTournaments
+    profile: ratings_pb2.Profile,
+    tournaments: tournaments_pb2.PlayerTournaments,
+    recent: ratings_pb2.History | None = None,
 ) -> str:
-    """The profile as lines of text."""
+    """The profile as lines of text (``recent``: their newest games)."""
     name = shown_name(profile.name, guest=profile.guest, deleted=profile.deleted)
     lines = [t("cli.profile.title", name=name)]
     if profile.guest and not profile.deleted:
@@ -53,6 +60,9 @@ def profile_text(
     for game in profile.games:
         lines.append(f"{game_name(game.game)}")
         lines += [f"  {line}" for line in _game_lines(game)]
+    if recent is not None and recent.entries:
+        lines.append(t("profile.recent"))
+        lines += [f"  {_recent_line(entry)}" for entry in recent.entries]
     lines.append(t("profile.tournaments"))
     lines.append(f"  {t('profile.entered', count=tournaments.entered)}")
     for finish in tournaments.best:
@@ -107,6 +117,27 @@ def spit_lines(figures: ratings_pb2.SpitFigures) -> list[str]:
         t("profile.reaction", median=answer, count=figures.answers),
         t("profile.chain", median=chain, count=figures.chains),
     ]
+
+
+_RESULTS = {
+    ratings_pb2.VERDICT_WIN: "games.won",
+    ratings_pb2.VERDICT_LOSS: "games.lost",
+    ratings_pb2.VERDICT_REFUND: "games.refund",
+}
+
+
+def _recent_line(entry: ratings_pb2.HistoryEntry) -> str:
+    played = datetime.fromtimestamp(entry.played_unix_ms / 1000, UTC).strftime("%Y-%m-%d")
+    opponent = shown_name(
+        entry.opponent_name, guest=entry.opponent_guest, deleted=entry.opponent_deleted
+    )
+    return t(
+        "profile.recent_line",
+        date=played,
+        game=game_name(entry.game),
+        opponent=opponent,
+        result=t(_RESULTS.get(entry.verdict, "games.void_short")),
+    )
 
 
 def bars(values: list[float]) -> str:

@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import aiohttp
+import nats
 import pytest
 import pytest_asyncio
 
+from clients.arena import ArenaClient
+from clients.cli.console import Console
 from clients.cli.names import shown_name
+from clients.cli.profile import show_from_ladder
 from clients.cli.render_common import LABEL_WIDTH
 from clients.cli.words import pad, speaking, t
+from games.registry import SPIT
+from photofinish.game.v1 import game_pb2
+from photofinish.ratings.v1 import ratings_pb2
+from services.ratings.model import Finished, MatchId, Mode, Player, PlayerId
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.cli.terminal import Terminal, first_legal
+from tests.ratings.results import publish
+from tests.waiting import poll_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -288,3 +300,44 @@ async def test_an_arabic_and_a_korean_terminal_play_one_challenge_each_in_its_ow
         assert await terminal.finish() == 0, terminal.text()
         assert terminal.transcript[-1] == said(language, "cli.bye")
     assert [line for line in hala.transcript + minji.transcript if "Traceback" in line] == []
+
+
+async def test_a_rank_typed_after_a_ladder_shows_that_players_profile(stack: Stack) -> None:
+    """Rated results published as the arbitration publishes them; the terminal's ladder,
+    then rank 1's profile: ratings, results, the newest games, tournaments."""
+    async with aiohttp.ClientSession() as http:
+        ada = ArenaClient(http, stack.gateway_url)
+        await ada.sign_up_new("Ada")
+        connection = await nats.connect(stack.nats_url)
+        try:
+            js = connection.jetstream()
+            for number in range(3):
+                rival = Player(PlayerId(f"a_rival{number}"), f"Rival{number}")
+                me = Player(PlayerId(ada.player_id), ada.name)
+                result = Finished(MatchId(f"cli-{number}"), SPIT, (me, rival), 0, True, Mode.ONLINE)
+                await publish(js, result)
+        finally:
+            await connection.close()
+        ladder = await poll_until(
+            "Ada on the ladder",
+            lambda: _ladder_with(ada, game_pb2.GAME_SPIT),
+        )
+        out = io.StringIO()
+        console = Console(io.StringIO(f"{_rank_of(ladder, ada.player_id)}\n"), out)
+        console.start()
+        await show_from_ladder(ada, console, ladder)
+    text = out.getvalue()
+    assert f"{ada.name}: profile" in text and "Won 3 · lost 0 · void 0" in text
+    recent = text.split("Recent games\n", 1)[1].splitlines()[:3]
+    assert all(" · Spit against Rival" in line and line.endswith(": Won") for line in recent)
+
+
+async def _ladder_with(
+    client: ArenaClient, game: game_pb2.Game.ValueType
+) -> ratings_pb2.Ladder | None:
+    ladder = await client.ladder(game)
+    return ladder if any(e.player_id == client.player_id for e in ladder.entries) else None
+
+
+def _rank_of(ladder: ratings_pb2.Ladder, player_id: str) -> int:
+    return next(e.rank for e in ladder.entries if e.player_id == player_id)

@@ -102,3 +102,30 @@ def test_spit_races_and_reactions_and_a_marked_account_are_shown() -> None:
     with speaking("ko"):
         korean = profile_text(shown, tournaments())
     assert "경합: 0승 1패" in korean and not english_left(korean)
+
+
+def test_the_newest_games_are_listed() -> None:
+    day = 1_800_000_000_000  # 2027-01-15 08:00 UTC
+    recent = ratings_pb2.History(
+        entries=[
+            ratings_pb2.HistoryEntry(
+                game=game_pb2.GAME_SPIT,
+                opponent_name="Bo",
+                verdict=ratings_pb2.VERDICT_REFUND,
+                played_unix_ms=day,
+            ),
+            ratings_pb2.HistoryEntry(
+                game=game_pb2.GAME_BID,
+                opponent_deleted=True,
+                verdict=ratings_pb2.VERDICT_WIN,
+                played_unix_ms=day,
+            ),
+        ]
+    )
+    lines = profile_text(profile(), tournaments(), recent).splitlines()
+    start = lines.index("Recent games")
+    assert lines[start + 1 : start + 3] == [
+        "  2027-01-15 · Spit against Bo: Rating given back (the opponent was marked for unfair"
+        " play)",
+        "  2027-01-15 · Spectacular Bid against deleted player: Won",
+    ]
