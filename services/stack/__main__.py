@@ -58,7 +58,7 @@ async def main(args: argparse.Namespace) -> None:
             f"  Play in a terminal: .venv/bin/python -m clients.cli --url {page}\n"
             f"  Ops page:           {page}/ops  (user operator, password in"
             f" {config.data_dir / OPS_PASSWORD_FILE}, new each start)\n"
-            f"  Fair-play queue:    {page}/#/fair-play  (operators: make operator NAME=…)\n"
+            f"  Fair-play queue:    {page}/#fair-play  (operators: make operator NAME=…)\n"
             f"  Gateway's metrics:  http://{stack.address('gateway', 'metrics')}/metrics\n"
             f"  NATS:               nats://{host}:{port}  ({users})\n"
             f"  Logs:               {config.data_dir / 'logs'}\n"
