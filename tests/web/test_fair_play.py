@@ -123,6 +123,7 @@ async def test_a_report_reaches_the_operator_who_marks_the_account(arena: Arena)
         await page.click("#replay-next")
     assert "ms" in await reaction.inner_text()
     await both_sizes(page, "fairplay-replay")
+    assert await page.inner_text("#replay-back") == english("replay.back_to_queue")
     await page.click("#replay-back")
 
     await page.locator(f".fairplay-flag[data-player='{speedy.player_id}']").click()

@@ -8,7 +8,7 @@ import { DevicesPage } from "./devices";
 import { h } from "./dom";
 import { chosenLanguage, languageMenu } from "./i18n/choice";
 import { relabelPage } from "./i18n/live";
-import { msg, t, useLanguage, type Catalog, type Words } from "./i18n/messages";
+import { msg, t, useLanguage, type Catalog, type Key, type Words } from "./i18n/messages";
 import { TournamentBar, TournamentFollower, pointsText } from "./following";
 import { Status } from "./gen/photofinish/arbitration/v1/arbitration_pb";
 import { Game } from "./gen/photofinish/game/v1/game_pb";
@@ -149,7 +149,7 @@ function showProfile(session: Session, playerId: string, name: string): void {
       back: () => (history.replaceState(null, "", location.pathname), showLobby(session)),
       games: (id, shown) => showGames(session, id, shown),
       tournament: (tournamentId) => showTournament(session, tournamentId),
-      replay: (matchId) => showReplay(session, matchId, 0, () => showProfile(session, playerId, name)),
+      replay: (matchId) => showReplay(session, matchId, 0, () => showProfile(session, playerId, name), "replay.back_to_profile"),
     },
     session.playerId,
   );
@@ -164,7 +164,7 @@ function showFairPlay(session: Session): void {
   shownMatch = null;
   const page = new FairPlayPage({
     back: () => (history.replaceState(null, "", location.pathname), showLobby(session)),
-    replay: (matchId) => showReplay(session, matchId, 0, () => showFairPlay(session)),
+    replay: (matchId) => showReplay(session, matchId, 0, () => showFairPlay(session), "replay.back_to_queue"),
     profile: (id, shown) => showProfile(session, id, shown),
   });
   history.replaceState(null, "", "#fair-play");
@@ -173,13 +173,13 @@ function showFairPlay(session: Session): void {
 }
 
 /** A finished match step by step; the address names the step shown (#replay/<match>/<n>). */
-function showReplay(session: Session, matchId: string, step: number, back: () => void): void {
+function showReplay(session: Session, matchId: string, step: number, back: () => void, backLabel?: Key): void {
   matchView = null;
   shownMatch = null;
   const page = new ReplayPage(matchId, session, {
     back,
     shown: (id, at) => history.replaceState(null, "", replayHash(id, at)),
-  }, step);
+  }, step, backLabel);
   replayPage = page;
   show(page.root, page);
   void page.start();

@@ -4,7 +4,7 @@
 import { arena, explain, refusal } from "./api";
 import { h } from "./dom";
 import { setText } from "./i18n/live";
-import { msg, type Words } from "./i18n/messages";
+import { msg, type Key, type Words } from "./i18n/messages";
 import type { ReplayStep } from "./gen/photofinish/arbitration/v1/replay_pb";
 import type { PlayReaction } from "./gen/photofinish/ratings/v1/ratings_pb";
 import { decimal } from "./i18n/figures";
@@ -47,9 +47,10 @@ export class ReplayPage {
     private readonly session: Session,
     private readonly actions: ReplayActions,
     private readonly firstShown = 0,
+    private readonly backLabel: Key = "replay.back", // where Back goes: My games unless told
   ) {
     this.slider.addEventListener("input", () => this.go(Number(this.slider.value)));
-    this.root.append(h("header.replay-head", h("button.link#replay-back", { type: "button", onclick: () => actions.back() }, msg("replay.back")), h("h2", msg("games.replay"))), this.status);
+    this.root.append(h("header.replay-head", h("button.link#replay-back", { type: "button", onclick: () => actions.back() }, msg(this.backLabel)), h("h2", msg("games.replay"))), this.status);
   }
 
   async start(): Promise<void> {
