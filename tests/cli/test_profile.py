@@ -98,7 +98,7 @@ def test_spit_races_and_reactions_and_a_marked_account_are_shown() -> None:
     ]
     shown.games[0].spit.CopyFrom(ratings_pb2.SpitFigures(races_lost=1))
     lines = profile_text(shown, tournaments()).splitlines()
-    assert lines[6] == "  Races: 0 won, 1 lost; median winning margin – ms"
+    assert lines[6] == "  Races: 0 won, 1 lost"  # no margin without a race won
     with speaking("ko"):
         korean = profile_text(shown, tournaments())
     assert "경합: 0승 1패" in korean and not english_left(korean)
