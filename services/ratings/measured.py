@@ -84,6 +84,24 @@ def reactions_since(session: Session, player_id: PlayerId, since_unix_s: float) 
     return [Reaction(0, float(ms), bool(chain), int(index)) for ms, chain, index in rows]
 
 
+def answers_by_match(
+    session: Session, player_id: PlayerId, match_ids: Sequence[MatchId]
+) -> dict[MatchId, list[float]]:
+    """The player's answers (not chains) in each of ``match_ids``, in one query."""
+    if not match_ids:
+        return {}
+    marks = ", ".join("?" * len(match_ids))
+    rows = session.rows(
+        "SELECT match_id, ms FROM reactions WHERE player_id = ? AND chain = 0"
+        f" AND match_id IN ({marks})",
+        (player_id, *match_ids),
+    )
+    found: dict[MatchId, list[float]] = {match_id: [] for match_id in match_ids}
+    for match_id, ms in rows:
+        found[MatchId(str(match_id))].append(float(ms))
+    return found
+
+
 def of_match(session: Session, match_id: MatchId) -> list[tuple[PlayerId, Reaction]]:
     """Every measured play of one match, in log order, with its player."""
     rows = session.rows(
@@ -120,17 +138,15 @@ def figures(session: Session, player_id: PlayerId) -> SpitFigures | None:
     )
 
 
-def histogram(
-    session: Session, player_id: PlayerId, chain: bool, others: bool = False
-) -> list[int]:
-    """How many answers (or chains) fell in each bin: the player's, or with ``others``
-    everyone else's (the population a flagged player is drawn against)."""
+def histogram(session: Session, player_id: PlayerId, others: bool = False) -> list[int]:
+    """How many answers fell in each bin: the player's, or with ``others`` everyone
+    else's (the population a flagged player is drawn against)."""
     edges = " ".join(f"WHEN ms < {(b + 1) * BIN_MS} THEN {b}" for b in range(BINS - 1))
     whose = "<>" if others else "="
     rows = session.rows(
         f"SELECT CASE {edges} ELSE {BINS - 1} END AS bin, COUNT(*) FROM reactions"
-        f" WHERE chain = ? AND player_id {whose} ? GROUP BY bin",
-        (int(chain), player_id),
+        f" WHERE chain = 0 AND player_id {whose} ? GROUP BY bin",
+        (player_id,),
     )
     counts = [0] * BINS
     for bin_, count in rows:

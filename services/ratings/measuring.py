@@ -11,6 +11,7 @@ logged and acked, so it does not block the rest.
 from __future__ import annotations
 
 import logging
+from typing import TypeGuard
 
 import nats.errors
 from nats.aio.msg import Msg
@@ -23,7 +24,7 @@ from services.fairplay.reactions import spit_reactions
 from services.ratings.codec import decode_result
 from services.ratings.errors import Malformed
 from services.ratings.fairness import Fairness
-from services.ratings.model import Finished
+from services.ratings.model import Finished, MatchResult
 from wire.subjects import FAIRPLAY_CONSUMER, RESULTS_STREAM
 
 log = logging.getLogger("ratings.fairplay")
@@ -43,7 +44,7 @@ async def measure(js: JetStreamContext, fairness: Fairness, batch: int, idle_s: 
         await sub.unsubscribe()
 
 
-def is_measured(result: object) -> bool:
+def is_measured(result: MatchResult) -> TypeGuard[Finished]:
     """Whether a result's match is measured: a finished Spit match that moves ratings."""
     return (
         isinstance(result, Finished)
@@ -59,7 +60,7 @@ async def handle(js: JetStreamContext, message: Msg, fairness: Fairness) -> tupl
     except Malformed:
         await message.term()  # the ratings consumer counts and logs it
         return ()
-    if not isinstance(result, Finished) or not is_measured(result):
+    if not is_measured(result):
         await message.ack()
         return ()
     fields: dict[str, object] = {"match": result.match_id}

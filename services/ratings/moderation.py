@@ -92,9 +92,7 @@ class Case:
     flag: Flag
     figures: measured.SpitFigures | None
     answers: list[int]  # the player's histogram (measured.BINS bins)
-    everyone_answers: list[int]
-    chains: list[int]
-    everyone_chains: list[int]
+    everyone_answers: list[int]  # every other player's
     games: tuple[Game, ...]
     log: tuple[Logged, ...]
 
@@ -187,10 +185,8 @@ def case(session: Session, flag_id: str) -> Case:
     return Case(
         flag=flag,
         figures=measured.figures(session, player),
-        answers=measured.histogram(session, player, chain=False),
-        everyone_answers=measured.histogram(session, player, chain=False, others=True),
-        chains=measured.histogram(session, player, chain=True),
-        everyone_chains=measured.histogram(session, player, chain=True, others=True),
+        answers=measured.histogram(session, player),
+        everyone_answers=measured.histogram(session, player, others=True),
         games=_games(session, player),
         log=_logged(session, player),
     )
@@ -353,25 +349,18 @@ def _games(session: Session, player_id: PlayerId, limit: int = 50) -> tuple[Game
         " WHERE h.player_id = ? AND h.seat < 2 ORDER BY h.played_unix_s DESC LIMIT ?",
         (player_id, limit),
     )
-    games = []
-    for match_id, played, opponent, verdict in rows:
-        answers = [
-            reaction.ms
-            for player, reaction in measured.of_match(session, MatchId(str(match_id)))
-            if player == player_id and not reaction.chain
-        ]
-        median = measured.median(answers)
-        games.append(
-            Game(
-                MatchId(str(match_id)),
-                float(played),
-                str(opponent),
-                verdict == "win",
-                len(answers),
-                median,
-            )
+    answers = measured.answers_by_match(session, player_id, [MatchId(str(row[0])) for row in rows])
+    return tuple(
+        Game(
+            MatchId(str(match_id)),
+            float(played),
+            str(opponent),
+            verdict == "win",
+            len(answers[MatchId(str(match_id))]),
+            measured.median(answers[MatchId(str(match_id))]),
         )
-    return tuple(games)
+        for match_id, played, opponent, verdict in rows
+    )
 
 
 def _logged(session: Session, player_id: PlayerId) -> tuple[Logged, ...]:

@@ -91,8 +91,6 @@ def encode_case(found: Case) -> ratings_pb2.FairPlayCase:
         bin_ms=measured.BIN_MS,
         answers=found.answers,
         everyone_answers=found.everyone_answers,
-        chains=found.chains,
-        everyone_chains=found.everyone_chains,
         log=[
             ratings_pb2.ModerationEntry(
                 at_unix_ms=round(entry.at_unix_s * 1000),

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from games.registry import GAMES, Game
 from services.common.database import Session
-from services.ratings import measured
+from services.ratings import measured, moderation
 from services.ratings.model import PlayerId, Standing, Verdict
 
 POINTS = 500  # the newest rated games a chart shows
@@ -60,7 +60,7 @@ def profile(
     session: Session, player_id: PlayerId, standing: dict[Game, Standing | None]
 ) -> Profile:
     """``player_id``'s profile; ``standing`` holds their ladder row in each game."""
-    barred = bool(session.rows("SELECT 1 FROM marked_players WHERE player_id = ?", (player_id,)))
+    barred = moderation.is_marked(session, player_id)
     shown = []
     for game in GAMES:
         results = _results(session, player_id, game)

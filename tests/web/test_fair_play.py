@@ -65,6 +65,11 @@ async def report_at_the_end(page: Page, speedy: ArenaClient, steady: ArenaClient
     await page.click("#report-send")
     await page.locator("#report-status", has_text=english("report.sent")).wait_for()
     await both_sizes(page, "fairplay-report")
+    for code, word in (("ar", "أرسل البلاغ"), ("ko", "신고 보내기")):
+        await page.select_option("#language", code)
+        await page.locator("#report-send", has_text=word).wait_for()
+        await both_sizes(page, f"fairplay-report-{code}")
+    await page.select_option("#language", "en")
     return created.match_id
 
 
@@ -112,6 +117,12 @@ async def test_a_report_reaches_the_operator_who_marks_the_account(arena: Arena)
     await games.nth(1).wait_for()
     assert await games.count() == 2  # the game played through the API, and the page's
     await both_sizes(page, "fairplay-case")
+    # In Arabic (right to left) and Korean: every word from the catalogs, nothing cut.
+    for code, word in (("ar", "طابور اللعب النزيه"), ("ko", "페어플레이 대기열")):
+        await page.select_option("#language", code)
+        await page.locator(".fairplay h2", has_text=word).wait_for()
+        await both_sizes(page, f"fairplay-case-{code}")
+    await page.select_option("#language", "en")
 
     # The played game's replay, where a play shows its reaction.
     await page.locator(f"#fairplay-games li[data-match='{fast_seat.match_id}'] button").click()

@@ -838,8 +838,6 @@ class FairPlayCase(_message.Message):
     BIN_MS_FIELD_NUMBER: _builtins.int
     ANSWERS_FIELD_NUMBER: _builtins.int
     EVERYONE_ANSWERS_FIELD_NUMBER: _builtins.int
-    CHAINS_FIELD_NUMBER: _builtins.int
-    EVERYONE_CHAINS_FIELD_NUMBER: _builtins.int
     GAMES_FIELD_NUMBER: _builtins.int
     LOG_FIELD_NUMBER: _builtins.int
     bin_ms: _builtins.int
@@ -857,10 +855,6 @@ class FairPlayCase(_message.Message):
         """every other measured player's"""
 
     @_builtins.property
-    def chains(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
-    @_builtins.property
-    def everyone_chains(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
-    @_builtins.property
     def games(self) -> _containers.RepeatedCompositeFieldContainer[Global___CaseGame]:
         """the player's measured games, newest first"""
 
@@ -876,14 +870,12 @@ class FairPlayCase(_message.Message):
         bin_ms: _builtins.int = ...,
         answers: _abc.Iterable[_builtins.int] | None = ...,
         everyone_answers: _abc.Iterable[_builtins.int] | None = ...,
-        chains: _abc.Iterable[_builtins.int] | None = ...,
-        everyone_chains: _abc.Iterable[_builtins.int] | None = ...,
         games: _abc.Iterable[Global___CaseGame] | None = ...,
         log: _abc.Iterable[Global___ModerationEntry] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["figures", b"figures", "flag", b"flag"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["answers", b"answers", "bin_ms", b"bin_ms", "chains", b"chains", "everyone_answers", b"everyone_answers", "everyone_chains", b"everyone_chains", "figures", b"figures", "flag", b"flag", "games", b"games", "log", b"log"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answers", b"answers", "bin_ms", b"bin_ms", "everyone_answers", b"everyone_answers", "figures", b"figures", "flag", b"flag", "games", b"games", "log", b"log"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
