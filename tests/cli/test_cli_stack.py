@@ -318,9 +318,10 @@ async def test_a_rank_typed_after_a_ladder_shows_that_players_profile(stack: Sta
                 await publish(js, result)
         finally:
             await connection.close()
+        # The results are counted one by one: wait for all three, not for the first.
         ladder = await poll_until(
-            "Ada on the ladder",
-            lambda: _ladder_with(ada, game_pb2.GAME_SPIT),
+            "Ada on the ladder with her three games counted",
+            lambda: _ladder_with(ada, game_pb2.GAME_SPIT, games=3),
         )
         out = io.StringIO()
         console = Console(io.StringIO(f"{_rank_of(ladder, ada.player_id)}\n"), out)
@@ -333,10 +334,12 @@ async def test_a_rank_typed_after_a_ladder_shows_that_players_profile(stack: Sta
 
 
 async def _ladder_with(
-    client: ArenaClient, game: game_pb2.Game.ValueType
+    client: ArenaClient, game: game_pb2.Game.ValueType, games: int = 1
 ) -> ratings_pb2.Ladder | None:
+    """Return the ladder once it lists ``client`` with at least ``games`` games counted."""
     ladder = await client.ladder(game)
-    return ladder if any(e.player_id == client.player_id for e in ladder.entries) else None
+    listed = any(e.player_id == client.player_id and e.games >= games for e in ladder.entries)
+    return ladder if listed else None
 
 
 def _rank_of(ladder: ratings_pb2.Ladder, player_id: str) -> int:
