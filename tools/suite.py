@@ -4,12 +4,18 @@ The stages are make targets (the Makefile holds their commands): the doctor firs
 installs the tools the rest need and stops the run, naming what is missing, when it cannot;
 then the static checks, the unit, browser and load tests, and the deployment run. Every
 stage after the doctor runs even when one before it failed, so one run shows every fault.
-At the end: how long each stage took, and a closing line with the tests passed and failed.
+The deployment's images are built in the background from the end of the checks (the
+virtual environment is there then) while the unit and browser tests run, which leave a
+good part of two cores idle as they wait on their stacks; the load and deployment stages
+run alone, so they wait for the build first. At the end: how long each stage took, and a
+closing line with the tests passed and failed.
 Standard library only: it starts before the virtual environment exists.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -23,11 +29,13 @@ RESULTS = ROOT / "var" / "test-results"
 
 @dataclass(frozen=True, slots=True)
 class Stage:
-    """One stage: its name, the make target that runs it, whether the run stops if it fails."""
+    """One stage: its name, the make target that runs it, whether the run stops if it fails,
+    and whether it runs alone (after the background build has finished)."""
 
     name: str
     target: str
     vital: bool = False
+    alone: bool = False
 
 
 STAGES = (
@@ -35,9 +43,13 @@ STAGES = (
     Stage("checks", "checks"),
     Stage("unit", "unit"),
     Stage("browser", "browser"),
-    Stage("load", "load"),
-    Stage("deploy", "deploy-test"),
+    Stage("load", "load", alone=True),
+    Stage("deploy", "deploy-test", alone=True),
 )
+# Built in the background once the checks are done (`make install` has run by then, so
+# two makes never install at once); the deploy stage reuses the images by their tags.
+IMAGES = Stage("images", "deploy-images")
+STARTS_IMAGES = "checks"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +100,41 @@ def failures(report: Path) -> list[str]:
     ]
 
 
+class Background:
+    """A stage run beside the others, its output kept in a file rather than interleaved."""
+
+    def __init__(self, stage: Stage) -> None:
+        self.stage = stage
+        self.log = RESULTS / f"{stage.name}.log"
+        print(f"\n=== {stage.name}: make {stage.target}, in the background ({self.log})")
+        self._started = time.monotonic()
+        with self.log.open("wb") as output:
+            self._process = subprocess.Popen(
+                ["make", "--no-print-directory", stage.target],
+                cwd=ROOT,
+                stdin=subprocess.DEVNULL,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own group: stopped whole if the run is
+            )
+
+    def wait(self) -> Outcome:
+        """Wait for the stage to end; print its output's tail if it failed."""
+        print(f"\n=== waiting for {self.stage.name} (make {self.stage.target})", flush=True)
+        code = self._process.wait()
+        seconds = time.monotonic() - self._started
+        if code != 0:
+            tail = self.log.read_text(errors="replace").splitlines()[-30:]
+            print("\n".join([f"{self.stage.name} failed; the end of {self.log}:", *tail]))
+        return Outcome(self.stage, code == 0, seconds, None)
+
+    def stop(self) -> None:
+        """Stop the stage and everything it started, if it still runs."""
+        if self._process.poll() is None:
+            os.killpg(self._process.pid, signal.SIGTERM)
+            self._process.wait()
+
+
 def run(stage: Stage) -> Outcome:
     """Run one stage's make target; time it and count its tests."""
     report = RESULTS / f"{stage.name}.xml"
@@ -99,18 +146,26 @@ def run(stage: Stage) -> Outcome:
     return Outcome(stage, code == 0, seconds, tally(report))
 
 
-def summary(outcomes: list[Outcome], skipped: list[Stage]) -> str:
-    """Return the table of stages and times, and the closing line of tests passed and failed."""
+def summary(outcomes: list[Outcome], skipped: list[Stage], elapsed: float) -> str:
+    """Return the table of stages and times, and the closing line of tests passed and failed.
+
+    ``elapsed`` is the whole run's time: less than the stages' sum when one ran in the
+    background (marked ``*``).
+    """
     lines = ["", "make test, stage by stage:"]
     for outcome in outcomes:
         counted = f"  {outcome.tally}" if outcome.tally else ""
         verdict = "ok" if outcome.ok else "FAILED"
         minutes, seconds = divmod(round(outcome.seconds), 60)
+        beside = " *" if outcome.stage == IMAGES else ""
         lines.append(
-            f"  {outcome.stage.name:<8} {verdict:<6} {minutes:3d} min {seconds:02d} s{counted}"
+            f"  {outcome.stage.name:<8} {verdict:<6} {minutes:3d} min {seconds:02d} s"
+            f"{counted}{beside}"
         )
     lines += [f"  {stage.name:<8} not run" for stage in skipped]
-    minutes, seconds = divmod(round(sum(o.seconds for o in outcomes)), 60)
+    if any(outcome.stage == IMAGES for outcome in outcomes):
+        lines.append("  * in the background, beside the stages above it")
+    minutes, seconds = divmod(round(elapsed), 60)
     lines.append(f"  {'total':<8} {'':<6} {minutes:3d} min {seconds:02d} s")
     total = sum((o.tally for o in outcomes if o.tally), Tally())
     lines.append(f"tests: {total}")
@@ -119,17 +174,27 @@ def summary(outcomes: list[Outcome], skipped: list[Stage]) -> str:
 
 def main() -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
     outcomes: list[Outcome] = []
     remaining = list(STAGES)
+    background: Background | None = None
     try:
         while remaining:
-            outcome = run(remaining.pop(0))
+            stage = remaining.pop(0)
+            if stage.alone and background is not None:
+                outcomes.append(background.wait())
+                background = None
+            outcome = run(stage)
             outcomes.append(outcome)
             if outcome.stage.vital and not outcome.ok:
                 break
+            if stage.name == STARTS_IMAGES:
+                background = Background(IMAGES)
     finally:
-        print(summary(outcomes, remaining), flush=True)
-    sys.exit(0 if len(outcomes) == len(STAGES) and all(o.ok for o in outcomes) else 1)
+        if background is not None:
+            background.stop()
+        print(summary(outcomes, remaining, time.monotonic() - started), flush=True)
+    sys.exit(0 if not remaining and all(o.ok for o in outcomes) else 1)
 
 
 if __name__ == "__main__":

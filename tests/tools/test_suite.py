@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.suite import STAGES, Outcome, Tally, failures, summary, tally
+from tools.suite import IMAGES, STAGES, Outcome, Tally, failures, summary, tally
 
 pytest_plugins = ["pytester"]
 
@@ -43,7 +43,7 @@ def test_the_summary_times_each_stage_and_closes_with_the_tests() -> None:
         Outcome(checks, True, 61.0, None),
         Outcome(unit, False, 345.6, Tally(1599, 1, 0)),
     ]
-    lines = summary(outcomes, rest).splitlines()
+    lines = summary(outcomes, rest, 410.8).splitlines()
     assert lines[2].split() == ["doctor", "ok", "0", "min", "04", "s"]
     assert lines[4].split()[:6] == ["unit", "FAILED", "5", "min", "46", "s"]
     assert lines[4].endswith("1599 passed, 1 failed, 0 skipped")
@@ -51,3 +51,21 @@ def test_the_summary_times_each_stage_and_closes_with_the_tests() -> None:
     assert all(line.endswith("not run") for line in lines[5:8])
     assert lines[-2].split() == ["total", "6", "min", "51", "s"]
     assert lines[-1] == "tests: 1599 passed, 1 failed, 0 skipped"
+
+
+def test_the_background_build_is_marked_and_the_total_is_the_runs_own_time() -> None:
+    doctor, checks, unit, browser, load, deploy = STAGES
+    outcomes = [
+        Outcome(doctor, True, 4.0, None),
+        Outcome(checks, True, 60.0, None),
+        Outcome(unit, True, 300.0, Tally(10, 0, 0)),
+        Outcome(browser, True, 200.0, Tally(5, 0, 0)),
+        Outcome(IMAGES, True, 320.0, None),
+        Outcome(load, True, 100.0, Tally(3, 0, 0)),
+        Outcome(deploy, True, 120.0, None),
+    ]
+    lines = summary(outcomes, [], 785.0).splitlines()
+    assert lines[6].split() == ["images", "ok", "5", "min", "20", "s", "*"]
+    assert lines[9] == "  * in the background, beside the stages above it"
+    assert lines[-2].split() == ["total", "13", "min", "05", "s"]
+    assert lines[-1] == "tests: 18 passed, 0 failed, 0 skipped"
