@@ -17,6 +17,7 @@ from photofinish.arbitration.v1 import log_pb2
 from photofinish.ratings.v1 import ratings_pb2
 from photofinish.tournaments.v1 import tournaments_pb2
 from tools.replay import replay
+from tools.results import Result
 
 CHIPS_TOTAL = 300  # 150 each, conserved by every step (rules: chips change hands only)
 SHOWN_FAILURES = 20
@@ -58,19 +59,6 @@ class Received:
     shown: int  # mask of cards or tiles named
     chips: int  # Bid: the balances' sum; NO_CHIPS for Spit
     addressed_right: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """A result on the results stream."""
-
-    match_id: str
-    player_ids: tuple[str, ...]
-    voided: bool
-    rated: bool = False
-    winner: int = -1
-    reason: str = ""
-    figures: str = ""
 
 
 def races(logs: Mapping[str, Sequence[log_pb2.LogEntry]]) -> Verdict:

@@ -11,9 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import nats
-from nats.js import JetStreamContext, api
 
-from bench.loadtest.checks import Result
 from bench.loadtest.visibility import card_bit, mask, tile_bit
 from bench.stack.settings import GAME_BY_NAME
 from clients.arena import ArenaClient
@@ -24,7 +22,6 @@ from games.registry import Game
 from games.seats import parse_seat
 from games.spit.codec.cards import card_to_proto
 from photofinish.arbitration.v1 import log_pb2
-from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2
 from photofinish.tournaments.v1 import tournaments_pb2
@@ -33,7 +30,7 @@ from services.common.matchlogs import CLOSING, READ_RETRY_S, read_entries
 from services.common.rejection import Rejection
 from services.rules import steps
 from services.rules.games import entry_for
-from wire.subjects import RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
+from tools.results import Result, read_results
 
 NUDGE = game_pb2.Command(nudge=game_pb2.Nudge())
 HISTORY_LIMIT = 200
@@ -48,7 +45,6 @@ NUMBERED = frozenset(
         log_pb2.ENTRY_KIND_AWAY,
     }
 )
-FETCH_BATCH = 256
 
 
 @dataclass(slots=True)
@@ -75,7 +71,7 @@ async def gather(
         js = connection.jetstream()
         for match_id in match_ids:
             truth.logs[match_id] = await read_entries(js, match_id)
-        truth.results = await until_done("the results", lambda: results(js), READ_RETRY_S)
+        truth.results = await until_done("the results", lambda: read_results(js), READ_RETRY_S)
     finally:
         await connection.close()
     for match_id, log in truth.logs.items():
@@ -88,42 +84,6 @@ async def gather(
         truth.records.append(record)
         truth.games.update({game.match_id: game for game in record.games})
     return truth
-
-
-async def results(js: JetStreamContext) -> dict[str, Result]:
-    """Return every result on the results stream, by match id."""
-    sub = await js.pull_subscribe(
-        "pf.results.>", stream=RESULTS_STREAM, config=api.ConsumerConfig()
-    )
-    found: dict[str, Result] = {}
-    try:
-        while True:
-            try:
-                messages = await sub.fetch(FETCH_BATCH, timeout=1.0)
-            except TimeoutError:
-                return found
-            for message in messages:
-                if message.subject == RESULTS_FINISHED:
-                    done = events_pb2.MatchFinished.FromString(message.data)
-                    found[done.match_id] = Result(
-                        done.match_id,
-                        tuple(p.player_id for p in done.players),
-                        voided=False,
-                        rated=done.rated,
-                        winner=done.outcome.winner,
-                    )
-                elif message.subject == RESULTS_VOIDED:
-                    void = events_pb2.MatchVoided.FromString(message.data)
-                    found[void.match_id] = Result(
-                        void.match_id,
-                        tuple(p.player_id for p in void.players),
-                        voided=True,
-                        reason=void.reason,
-                        figures=void.figures,
-                    )
-                await message.ack()
-    finally:
-        await sub.unsubscribe()
 
 
 def secrets(match_id: str, log: Sequence[log_pb2.LogEntry]) -> dict[tuple[str, int, int], int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bench.loadtest import checks
-from bench.loadtest.checks import Received, Result
+from bench.loadtest.checks import Received
 from bench.loadtest.truth import secrets
 from bench.loadtest.visibility import addressed_right, chips, shown
 from photofinish.arbitration.v1 import log_pb2
@@ -13,6 +13,7 @@ from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2
 from photofinish.tournaments.v1 import tournaments_pb2 as tpb
 from tests.loadtest.played import Played, play
+from tools.results import Result
 
 GAMES = (game_pb2.GAME_SPIT, game_pb2.GAME_BID)
 

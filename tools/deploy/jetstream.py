@@ -15,9 +15,9 @@ import nats
 from nats.errors import TimeoutError as NatsTimeoutError
 from nats.js.errors import APIError, ServiceUnavailableError
 
-from bench.loadtest import truth
 from services.common.live import LIVE_BUCKET, WATCHERS_BUCKET
 from services.common.placement import ARBITERS_BUCKET, OWNERS_BUCKET
+from tools.results import read_results
 from wire.subjects import LOG_STREAM, RESULTS_STREAM
 
 REPLICAS = 3
@@ -92,7 +92,7 @@ async def outcomes(url: str, timeout_s: float = 60.0) -> dict[str, object]:
         async with asyncio.timeout(timeout_s):
             while True:
                 try:
-                    found = await truth.results(nc.jetstream())
+                    found = await read_results(nc.jetstream())
                     break
                 except ServiceUnavailableError:
                     await asyncio.sleep(0.5)
