@@ -11,6 +11,7 @@ import asyncio
 import os
 import subprocess
 import sys
+from collections.abc import Iterable
 
 import aiohttp
 import pytest
@@ -40,6 +41,13 @@ def grant_operator(arena: Arena, username: str) -> None:
     )
 
 
+def ended(ends: Iterable[arbitration_pb2.MatchUpdate]) -> str:
+    """Say how a match that should have finished ended instead (a void names its reason)."""
+    return "; ".join(
+        f"{arbitration_pb2.Status.Name(end.status)} {end.void_reason}".strip() for end in ends
+    )
+
+
 async def report_at_the_end(page: Page, speedy: ArenaClient, steady: ArenaClient) -> str:
     """Speedy challenges (rated Spit); the page accepts, and the match is played through
     the API (Speedy at a program's pace, the page's player at a person's, from another of
@@ -59,7 +67,7 @@ async def report_at_the_end(page: Page, speedy: ArenaClient, steady: ArenaClient
         ),
         MATCH_TIMEOUT_S,
     )
-    assert all(end.status == arbitration_pb2.STATUS_FINISHED for end in ends)
+    assert all(end.status == arbitration_pb2.STATUS_FINISHED for end in ends), ended(ends)
     await page.click("#report summary")
     await page.check("input[name=report-reason][value='2']")  # a program plays for them
     await page.click("#report-send")
@@ -89,7 +97,7 @@ async def test_a_report_reaches_the_operator_who_marks_the_account(arena: Arena)
             ),
             MATCH_TIMEOUT_S,
         )
-        assert all(end.status == arbitration_pb2.STATUS_FINISHED for end in ends)
+        assert all(end.status == arbitration_pb2.STATUS_FINISHED for end in ends), ended(ends)
         await report_at_the_end(steady_page, speedy, steady)
 
         olga = unique_username("Olga")
