@@ -12,7 +12,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from services.common import callers
-from services.common.heap import tune_collector
+from services.common.gc_pauses import tune_collector
 from services.common.metrics import metrics_server
 from wire.stopping import wait_for_stop_signal
 
@@ -38,7 +38,7 @@ def announce_ready(name: str, **ports: int) -> None:
     """Print the line the stack launcher waits for, with the ports actually bound.
 
     Everything a service holds for its whole life exists by now: the collector is tuned
-    here (services/common/heap.py), before the first request.
+    here (services/common/gc_pauses.py), before the first request.
     """
     tune_collector()
     bound = " ".join(f"{key}={port}" for key, port in ports.items())

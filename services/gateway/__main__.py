@@ -29,8 +29,8 @@ from services.gateway.connections import ConnectionCap
 from services.gateway.grpcweb import GrpcWebConfig, HeaderPolicy, setup
 from services.gateway.headers import security_headers
 from services.gateway.live import LiveMatches
-from services.gateway.local import LocalArena
 from services.gateway.ops import OPS_PAGE, add_ops_routes, failure_rate
+from services.gateway.own_methods import OwnMethods
 from services.gateway.page import PLACEHOLDER, placeholder
 from services.gateway.passkeys import PasskeyDesk
 from services.gateway.play import PlayEndpoint
@@ -72,7 +72,7 @@ async def main(config: Config) -> None:
     open_sessions = OpenSessions()
     ended = EndedSessions(nc, tokens.end_session, open_sessions, config.access_ttl_s)
     await ended.start()
-    arena = LocalArena(
+    arena = OwnMethods(
         config.token_keys,
         link,
         arbitration,
@@ -177,7 +177,7 @@ async def main(config: Config) -> None:
         print("STOPPED gateway", file=sys.stderr, flush=True)
 
 
-def account_desk(config: Config, ended: EndedSessions, arena: LocalArena) -> AccountDesk:
+def account_desk(config: Config, ended: EndedSessions, arena: OwnMethods) -> AccountDesk:
     """The account methods, asking the accounts service at PF_ACCOUNTS_ADDR; without one,
     they answer UNAVAILABLE (a gateway run alone, by a test)."""
 

@@ -23,7 +23,7 @@ from services.common.rejection import Rejection
 from services.gateway.grpcweb import RequestRefused
 from services.gateway.grpcweb.calls import status_of
 from services.gateway.grpcweb.config import LocalMethod
-from services.gateway.local import refused
+from services.gateway.own_methods import refused
 from services.gateway.routing import ACCOUNT_METHODS, ARENA
 from wire.grpcweb.metadata import Metadata
 from wire.grpcweb.status import STATUS_DETAILS

@@ -39,7 +39,7 @@ from services.gateway.arbiters import ArbitrationChannels
 from services.gateway.auth import TokenCheck
 from services.gateway.checked import follow_checked
 from services.gateway.grpcweb.metrics import OPEN_STREAMS, UNARY_SECONDS
-from services.gateway.local import is_newer, lead_of
+from services.gateway.own_methods import is_newer, lead_of
 from services.gateway.presence import Presence
 from services.gateway.sessions import OpenSessions
 from services.gateway.streams import StreamLimits

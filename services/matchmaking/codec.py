@@ -14,9 +14,9 @@ from photofinish.game.v1 import game_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2
 from services.common.opening.codec import level_to_proto, match_assignment
 from services.common.opening.matches import Assignment
-from services.matchmaking.again import Standing
 from services.matchmaking.codes import Code
 from services.matchmaking.errors import Malformed, Reason
+from services.matchmaking.rematch_offers import Standing
 from services.matchmaking.tickets import Waiting
 
 # What a request naming no game is told it might have named: "spit (1) or bid (2)".

@@ -11,10 +11,10 @@ from games.registry import Game
 from services.common.identity import Player
 from services.common.opening import matches
 from services.common.opening.matches import MatchId, MatchSpec
-from services.matchmaking.again import Recent
 from services.matchmaking.broker import Broker
 from services.matchmaking.errors import Unavailable
 from services.matchmaking.metrics import MATCHES_CREATED, OPEN_FAILURES
+from services.matchmaking.rematch_offers import Recent
 
 log = logging.getLogger(__name__)
 

@@ -39,7 +39,7 @@ from services.matchmaking.errors import (
 )
 from services.matchmaking.metrics import QUEUE_LENGTH, WAIT_SECONDS
 from services.matchmaking.ratings import newcomer_rating
-from services.matchmaking.rematches import RecentPairs
+from services.matchmaking.recent_pairs import RecentPairs
 from services.matchmaking.tickets import QueueKey, Ticket, Waiting
 from services.matchmaking.window import NS_PER_S
 

@@ -15,7 +15,6 @@ from services.common import callers, natsmetrics, tasks
 from services.common.live import live_bucket
 from services.common.natsurl import servers_of
 from services.matchmaking import pools
-from services.matchmaking.again import Rematches
 from services.matchmaking.broker import ServicesBroker
 from services.matchmaking.challenges import Challenges
 from services.matchmaking.config import Config
@@ -25,6 +24,7 @@ from services.matchmaking.playing import Playing, follow
 from services.matchmaking.pools import Pools
 from services.matchmaking.queues import Queues
 from services.matchmaking.ratings import RatingsLookup, never_barred, newcomer_rating
+from services.matchmaking.rematch_offers import Rematches
 from services.matchmaking.servicer import Barred, MatchmakingServicer
 
 SERVICE_NAME = matchmaking_pb2.DESCRIPTOR.services_by_name["Matchmaking"].full_name

@@ -13,7 +13,6 @@ from services.common.opening.codec import match_assignment
 from services.common.opening.matches import assignment
 from services.common.statuses import Context
 from services.matchmaking import codec, status
-from services.matchmaking.again import Rematches
 from services.matchmaking.challenges import Challenges
 from services.matchmaking.errors import (
     BARRED_FROM_RATED,
@@ -26,6 +25,7 @@ from services.matchmaking.opening import Opener
 from services.matchmaking.playing import Playing
 from services.matchmaking.queues import Queues
 from services.matchmaking.ratings import never_barred
+from services.matchmaking.rematch_offers import Rematches
 from services.matchmaking.tickets import QueueKey
 
 

@@ -14,8 +14,8 @@ from collections.abc import AsyncIterator
 from services.common.natslink.link import NatsLink
 from services.common.serving import serve
 from services.rules.config import Config
-from services.rules.hop import Hop
-from services.rules.replay_hop import ReplayHop
+from services.rules.held_calls import HeldCallServer
+from services.rules.replay_requests import ReplayServer
 from services.rules.servicer import register
 from services.rules.table import Table
 from wire import logs, loops
@@ -25,9 +25,9 @@ async def main(config: Config) -> None:
     @contextlib.asynccontextmanager
     async def lifespan() -> AsyncIterator[None]:
         link = await NatsLink.connect(config.nats_url, f"rules-{config.instance}")
-        hop = Hop(link, Table(config.lift_pause_ms), config.instance)
+        hop = HeldCallServer(link, Table(config.lift_pause_ms), config.instance)
         hop.start()
-        replays = ReplayHop(link)
+        replays = ReplayServer(link)
         replays.start()
         try:
             yield

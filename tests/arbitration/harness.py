@@ -28,7 +28,7 @@ from services.arbitration.publisher import build_update
 from services.arbitration.rules import Request, RulesClient
 from services.arbitration.timers import Timers
 from services.rules.games import entry_for
-from services.rules.hop import answer_batch
+from services.rules.held_calls import answer_batch
 from services.rules.table import Table as RulesTable
 
 # The table's arbitration reads the table's own clock, which moves only when the test moves

@@ -11,7 +11,7 @@ from photofinish.client.v1 import arena_pb2
 from services.common.identity import CLIENT_ADDRESS
 from services.common.rejection import Rejection
 from services.gateway.grpcweb import RequestRefused
-from services.gateway.local import LocalArena
+from services.gateway.own_methods import OwnMethods
 from services.gateway.ratelimit import CommandRate, sign_in_rate
 from services.gateway.streams import StreamLimits
 from wire.grpcweb.status import Code
@@ -56,7 +56,7 @@ def test_spit_at_the_hard_computers_pace_in_two_tabs_and_a_reload_never_meets_it
 
 
 async def test_sign_ins_are_held_per_address_except_the_unlimited_ones() -> None:
-    arena = LocalArena(
+    arena = OwnMethods(
         b"k" * 32,
         link=None,  # type: ignore[arg-type]  # sign-in needs no NATS, no arbitration
         arbitration=None,  # type: ignore[arg-type]

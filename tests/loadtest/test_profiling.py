@@ -7,7 +7,7 @@ from pathlib import Path
 from bench.stack.profiling import short, summary
 
 MAIN = "<module> (/work/main/services/rules/__main__.py:40)"
-ANSWER = "answer (/work/main/services/rules/hop.py:22)"
+ANSWER = "answer (/work/main/services/rules/held_calls.py:22)"
 VIEW = "view (/work/main/games/bid/view.py:85)"
 SELECT = "select (/usr/lib/python3.11/selectors.py:468)"
 RAW = f"{MAIN};{ANSWER};{VIEW} 3\n{MAIN};{SELECT} 1\n"
@@ -26,5 +26,5 @@ def test_shares_of_own_time_and_with_callees(tmp_path: Path) -> None:
     assert "   75.0% view (games/bid/view.py)" in text
     assert "   25.0% select (selectors.py)" in text
     including = text.split("including callees:")[1]
-    assert "   75.0% answer (services/rules/hop.py)" in including
+    assert "   75.0% answer (services/rules/held_calls.py)" in including
     assert "<module>" not in including

@@ -14,7 +14,7 @@ from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import replay_pb2
 from services.rules.games import decode_state, entry_for
 from services.rules.replay import replay_views
-from services.rules.replay_hop import fitted
+from services.rules.replay_requests import fitted
 from tests.tools.test_replay import bid_log, spit_log
 from tools.replay import replay
 

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # A stand-in rules process: its replay worker started and busy, then waiting to be killed.
 RULES = """
 import os, sys, time
-from services.rules.replay_hop import replay_worker
+from services.rules.replay_requests import replay_worker
 worker = replay_worker()
 print(worker.submit(os.getpid).result(), flush=True)
 time.sleep(600)

@@ -68,7 +68,7 @@ def refused(rejection: Rejection) -> RequestRefused:
     )
 
 
-class LocalArena:
+class OwnMethods:
     """SignIn issues guest tokens; Submit goes to the match's arbitration over NATS; Watch
     streams one seat's updates, its own only, straight from NATS."""
 

@@ -27,7 +27,7 @@ def answer_batch(table: Table, instance: str, data: bytes) -> bytes:
     return rules_pb2.HeldAnswers(holder=instance, answers=answers).SerializeToString()
 
 
-class Hop:
+class HeldCallServer:
     """Answers the arbitration's batches for ``table`` until stopped."""
 
     def __init__(self, link: NatsLink, table: Table, instance: str) -> None:

@@ -10,8 +10,8 @@ import pytest
 from games.registry import BID, SPIT
 from services.common.opening import matches
 from services.common.opening.matches import MatchId
-from services.matchmaking.again import Recent, Rematches, Standing
 from services.matchmaking.errors import NotFound, Reason, Unavailable
+from services.matchmaking.rematch_offers import Recent, Rematches, Standing
 from tests.matchmaking.tickets import Opening, player
 
 ANN, BOB, CAT = player("Ann"), player("Bob"), player("Cat")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from services.common.identity import PlayerId
-from services.matchmaking.rematches import RecentPairs
+from services.matchmaking.recent_pairs import RecentPairs
 
 ANN, BOB, CAT = PlayerId("ann"), PlayerId("bob"), PlayerId("cat")
 

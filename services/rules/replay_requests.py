@@ -48,7 +48,7 @@ def replay_worker() -> concurrent.futures.ProcessPoolExecutor:
     )
 
 
-class ReplayHop:
+class ReplayServer:
     """Answers the arbitration's replay requests, one worker process replaying."""
 
     def __init__(self, link: NatsLink) -> None:
