@@ -20,7 +20,7 @@ from prometheus_client import Counter
 
 from services.common import deletions, natsmetrics
 from services.common.database import Database, Session
-from services.common.streams import accounts_stream_config, declared_stream
+from services.common.jetstream_config import accounts_stream_config, declared_stream
 from wire.subjects import ACCOUNTS_DELETED, ACCOUNTS_STREAM
 
 log = logging.getLogger("accounts")

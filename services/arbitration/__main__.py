@@ -19,22 +19,26 @@ from services.arbitration.matches import Matches
 from services.arbitration.matchlog.reader import LogReader
 from services.arbitration.matchlog.writer import LogWriter, StreamStore
 from services.arbitration.monitor import NatsOutages, stall_watcher
-from services.arbitration.opening import answer_open_request
-from services.arbitration.placement import Placement
+from services.arbitration.open_requests import answer_open_request
+from services.arbitration.ownership import Placement
 from services.arbitration.publisher import Publisher
 from services.arbitration.replays import Replays
-from services.arbitration.rules import RulesClient, over_nats
+from services.arbitration.rules_client import RulesClient, over_nats
 from services.arbitration.servicer import ArbitrationServicer
 from services.arbitration.submits import SubmitIntake
 from services.arbitration.takeover import Takeover
 from services.arbitration.timers import Timers
 from services.common import natsmetrics, tasks
+from services.common.jetstream_config import (
+    declared_stream,
+    log_stream_config,
+    results_stream_config,
+)
 from services.common.live import live_bucket
 from services.common.natslink.link import NatsLink
 from services.common.natslink.requests import Requests
 from services.common.placement import Directory
 from services.common.serving import serve
-from services.common.streams import declared_stream, log_stream_config, results_stream_config
 from wire import logs, loops, subjects
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from services.arbitration.decision import Seat
+from services.arbitration.decision_facts import Seat
 
 NS_PER_MS = 1_000_000
 BANK_NS = 120_000 * NS_PER_MS

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from services.arbitration.attendance import ABANDONED_AFTER_S
 from services.arbitration.faults import Tolerances
 from services.arbitration.matchlog.bounds import MIN_ENTRIES_PER_MATCH
+from services.common.jetstream_config import LogLimits
 from services.common.serving import Listen
 from services.common.settings import listen, number
-from services.common.streams import LogLimits
 
 
 @dataclass(frozen=True, slots=True)

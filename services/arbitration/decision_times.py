@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from photofinish.arbitration.v1 import log_pb2, replay_pb2
 from services.arbitration import record
 from services.arbitration.clock import NS_PER_MS
-from services.arbitration.decision import Seat
+from services.arbitration.decision_facts import Seat
 
 _ENDS_A_DECISION = frozenset({log_pb2.ENTRY_KIND_ACCEPTED, log_pb2.ENTRY_KIND_FLAG})
 

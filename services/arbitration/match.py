@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
-from services.arbitration.decision import Decision
+from services.arbitration.decision_facts import Decision
 from services.arbitration.faults import Exposure, Fault
 from services.arbitration.timing import Timing
 from services.common.rejection import Rejection

@@ -26,10 +26,10 @@ from services.arbitration.match import FaultNotice, Match
 from services.arbitration.matchlog import entries
 from services.arbitration.matchlog.writer import LogWriter
 from services.arbitration.metrics import FORWARDING_DELAY, LIVE_MATCHES, TIMING_FAULTS
-from services.arbitration.placement import Placement
+from services.arbitration.ownership import Placement
 from services.arbitration.publisher import Publisher
 from services.arbitration.referee import Referee, spawn
-from services.arbitration.rules import RulesClient
+from services.arbitration.rules_client import RulesClient
 from services.arbitration.timers import Timers
 from services.common.rejection import Rejection
 

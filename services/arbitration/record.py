@@ -16,7 +16,7 @@ from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from services.arbitration.attendance import person_seats
 from services.arbitration.clock import Clock
-from services.arbitration.decision import Seat, decision_from_proto
+from services.arbitration.decision_facts import Seat, decision_from_proto
 from services.arbitration.faults import Fault, FaultKind, exposure_after
 from services.arbitration.match import Answer, Landing, Match
 from services.arbitration.timing import Timing, after_reveal, after_step

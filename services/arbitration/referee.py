@@ -23,7 +23,7 @@ import grpc
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
-from services.arbitration import record, spectators
+from services.arbitration import record, spectator_view
 from services.arbitration.attendance import (
     Attendance,
     attended,
@@ -60,7 +60,7 @@ from services.arbitration.metrics import (
 )
 from services.arbitration.publisher import Publisher
 from services.arbitration.restoring import restore
-from services.arbitration.rules import NOT_A_RESIGNATION, NotHeld, RulesClient
+from services.arbitration.rules_client import NOT_A_RESIGNATION, NotHeld, RulesClient
 from services.common.rejection import Rejection
 
 # The coarsest step of the event loop's timers (uvloop's: one millisecond).
@@ -194,7 +194,7 @@ class Referee:
     async def _published(self, match: Match) -> None:
         """Publish the match as it now stands and set its next timer."""
         if match.is_watched(self._now()):
-            await spectators.refresh(match, self._rules)  # a watch began during the step
+            await spectator_view.refresh(match, self._rules)  # a watch began during the step
         self._publisher.updates(match)
         self._schedule(match)
 

@@ -16,7 +16,7 @@ from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
 from services.arbitration.match import Match
 from services.arbitration.matchlog.writer import LogWriter
-from services.arbitration.rules import RulesClient
+from services.arbitration.rules_client import RulesClient
 from services.common.watching import SPECTATORS
 
 _COMMANDS = frozenset({log_pb2.ENTRY_KIND_ACCEPTED, log_pb2.ENTRY_KIND_NUDGE})

@@ -22,7 +22,7 @@ from services.arbitration.matches import Matches
 from services.arbitration.matchlog import entries
 from services.arbitration.matchlog.writer import LogWriter, Superseded
 from services.arbitration.metrics import TIMING_FAULTS
-from services.arbitration.placement import Placement
+from services.arbitration.ownership import Placement
 from services.arbitration.restoring import restore
 from services.common.matchlogs import Stored
 

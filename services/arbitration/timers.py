@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from services.arbitration.decision import Lift
+from services.arbitration.decision_facts import Lift
 from services.arbitration.match import Flag, Match, Nudge
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from services.arbitration.clock import Clock, advance, charge, start
-from services.arbitration.decision import Decision, Seat
+from services.arbitration.decision_facts import Decision, Seat
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,8 +17,8 @@ from nats.aio.msg import Msg
 from nats.js import JetStreamContext, api
 
 from photofinish.events.v1 import events_pb2
+from services.common.jetstream_config import accounts_stream_config, declared_stream
 from services.common.pulling import batches
-from services.common.streams import accounts_stream_config, declared_stream
 from wire.subjects import ACCOUNTS_DELETED, ACCOUNTS_STREAM
 
 log = logging.getLogger(__name__)

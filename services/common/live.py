@@ -9,7 +9,7 @@ gateway holds on the match (ASCII digits). Each gateway rewrites its entries whi
 are open and the bucket forgets entries older than :data:`WATCHERS_TTL_S`, so a gateway
 that stops leaves no spectators behind.
 
-The gateway reads both to answer ListLiveMatches (services/gateway/live.py).
+The gateway reads both to answer ListLiveMatches (services/gateway/live_matches.py).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from nats.js import JetStreamContext, api
 from nats.js.kv import KeyValue
 
 from photofinish.events.v1 import events_pb2
-from services.common.streams import declared_bucket
+from services.common.jetstream_config import declared_bucket
 
 LIVE_BUCKET = "pf_live"
 WATCHERS_BUCKET = "pf_watchers"

@@ -4,7 +4,7 @@ Two JetStream key-value buckets hold it. ``pf_arbiters`` maps an instance name t
 address; each instance rewrites its entry every second and the bucket forgets entries
 older than :data:`ARBITER_TTL_S`, so an instance that stops rewriting is gone from it.
 ``pf_owners`` maps a match id to the instance that runs the match. Arbitration writes both
-(services/arbitration/placement.py); the gateway reads them through :class:`Directory` to
+(services/arbitration/ownership.py); the gateway reads them through :class:`Directory` to
 send each match's calls to its owner.
 """
 
@@ -19,7 +19,7 @@ from nats.js.errors import InvalidKeyError, KeyNotFoundError
 from nats.js.kv import KV_DEL, KV_PURGE, KeyValue
 
 from services.common import tasks
-from services.common.streams import declared_bucket
+from services.common.jetstream_config import declared_bucket
 
 log = logging.getLogger(__name__)
 

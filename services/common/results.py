@@ -7,7 +7,7 @@ import logging
 from nats.js import JetStreamContext, api
 from nats.js.errors import BadRequestError
 
-from services.common.streams import results_stream_config
+from services.common.jetstream_config import results_stream_config
 from wire.subjects import RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
 
 # JetStream's error code for "stream name already in use with a different configuration".
@@ -70,7 +70,7 @@ async def declare_stream(js: JetStreamContext) -> None:
     if missing:
         raise StreamConflict(
             f"stream {RESULTS_STREAM} exists with subjects {patterns}, which do not capture"
-            f" {missing}; fix or delete the stream (see services/common/streams.py)"
+            f" {missing}; fix or delete the stream (see services/common/jetstream_config.py)"
         )
     log.warning(
         "results stream exists with a different configuration; using it",

@@ -28,18 +28,18 @@ from services.gateway.config import Config
 from services.gateway.connections import ConnectionCap
 from services.gateway.grpcweb import GrpcWebConfig, HeaderPolicy, setup
 from services.gateway.headers import security_headers
-from services.gateway.live import LiveMatches
+from services.gateway.live_matches import LiveMatches
 from services.gateway.ops import OPS_PAGE, add_ops_routes, failure_rate
 from services.gateway.own_methods import OwnMethods
-from services.gateway.page import PLACEHOLDER, placeholder
 from services.gateway.passkeys import PasskeyDesk
+from services.gateway.placeholder_page import PLACEHOLDER, placeholder
 from services.gateway.play import PlayEndpoint
 from services.gateway.presence import Presence
 from services.gateway.ratelimit import CommandRate, sign_in_rate
 from services.gateway.routing import ARENA, public_routes
 from services.gateway.sessions import EndedSessions, OpenSessions
-from services.gateway.spectators import SpectatorCounts
-from services.gateway.streams import StreamLimits
+from services.gateway.spectator_counts import SpectatorCounts
+from services.gateway.stream_limits import StreamLimits
 from services.gateway.submits import SubmitForwarder
 from services.gateway.tokens import issue_access
 from services.gateway.webapp import set_cache_control

@@ -11,7 +11,7 @@ from pathlib import Path
 from services.common.settings import ConfigError
 from services.gateway.ops.credential import FAILURES_PER_MINUTE, password_from
 from services.gateway.ops.targets import MetricsTarget, parse_targets
-from services.gateway.streams import LOOPBACK
+from services.gateway.stream_limits import LOOPBACK
 from services.gateway.tokens import ACCESS_TTL_S, LEGACY_KEY_ID, KeyRing
 
 # `make web` builds the browser client here; the gateway serves it at / when it exists.
@@ -44,7 +44,7 @@ class Config:
     presence_every_s: float = 5.0  # how often the seats with a stream open are named
     commands_per_s: float = 10.0  # each player's command rate (services/gateway/ratelimit.py)
     commands_burst: float = 20.0
-    streams_per_player: int = 16  # open match streams (services/gateway/streams.py)
+    streams_per_player: int = 16  # open match streams (services/gateway/stream_limits.py)
     streams_per_address: int = 1024
     streams_unlimited: frozenset[str] = LOOPBACK
     sign_ins_per_minute: float = 30.0  # per client address (streams_unlimited: none)

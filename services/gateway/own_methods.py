@@ -29,7 +29,7 @@ from services.gateway.presence import Presence
 from services.gateway.ratelimit import CommandRate, sign_in_rate
 from services.gateway.routing import ARENA
 from services.gateway.sessions import OpenSessions
-from services.gateway.streams import StreamLimits
+from services.gateway.stream_limits import StreamLimits
 from services.gateway.submits import SubmitForwarder
 from services.gateway.tokens import Keys, issue
 from wire import subjects

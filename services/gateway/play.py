@@ -42,7 +42,7 @@ from services.gateway.grpcweb.metrics import OPEN_STREAMS, UNARY_SECONDS
 from services.gateway.own_methods import is_newer, lead_of
 from services.gateway.presence import Presence
 from services.gateway.sessions import OpenSessions
-from services.gateway.streams import StreamLimits
+from services.gateway.stream_limits import StreamLimits
 from services.gateway.submits import SubmitForwarder
 from services.gateway.tokens import Identity, InvalidToken
 from wire import subjects

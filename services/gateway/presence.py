@@ -17,7 +17,7 @@ from photofinish.arbitration.v1 import arbitration_pb2
 from services.common.natslink.link import NatsLink
 from services.common.ticker import Ticker
 from services.common.watching import SPECTATORS
-from services.gateway.spectators import SpectatorCounts
+from services.gateway.spectator_counts import SpectatorCounts
 from wire import subjects
 
 Seat = tuple[str, int]  # (match id, seat)

@@ -18,7 +18,7 @@ from services.matchmaking import pools
 from services.matchmaking.broker import ServicesBroker
 from services.matchmaking.challenges import Challenges
 from services.matchmaking.config import Config
-from services.matchmaking.opening import Opener
+from services.matchmaking.opener import Opener
 from services.matchmaking.pairing import pair
 from services.matchmaking.playing import Playing, follow
 from services.matchmaking.pools import Pools

@@ -21,7 +21,7 @@ from services.matchmaking.errors import (
     Reason,
     Unauthenticated,
 )
-from services.matchmaking.opening import Opener
+from services.matchmaking.opener import Opener
 from services.matchmaking.playing import Playing
 from services.matchmaking.queues import Queues
 from services.matchmaking.ratings import never_barred

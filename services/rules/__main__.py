@@ -15,9 +15,9 @@ from services.common.natslink.link import NatsLink
 from services.common.serving import serve
 from services.rules.config import Config
 from services.rules.held_calls import HeldCallServer
+from services.rules.held_matches import HeldMatches
 from services.rules.replay_requests import ReplayServer
 from services.rules.servicer import register
-from services.rules.table import Table
 from wire import logs, loops
 
 
@@ -25,7 +25,7 @@ async def main(config: Config) -> None:
     @contextlib.asynccontextmanager
     async def lifespan() -> AsyncIterator[None]:
         link = await NatsLink.connect(config.nats_url, f"rules-{config.instance}")
-        hop = HeldCallServer(link, Table(config.lift_pause_ms), config.instance)
+        hop = HeldCallServer(link, HeldMatches(config.lift_pause_ms), config.instance)
         hop.start()
         replays = ReplayServer(link)
         replays.start()

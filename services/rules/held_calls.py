@@ -4,7 +4,7 @@ The arbitration sends every call it has ready for one rules instance in an event
 turn as one ``HeldCalls`` request: on this instance's own subject for the matches it
 holds, on the queue subject (any instance) for a new match or one to restore. Each batch
 is answered in the read that brings it, by the instance's
-:class:`~services.rules.table.Table`; the answers name this instance, so the next calls
+:class:`~services.rules.held_matches.HeldMatches`; the answers name this instance, so the next calls
 about the matches it stepped come here.
 """
 
@@ -14,13 +14,13 @@ from photofinish.rules.v1 import rules_pb2
 from services.common.natslink.frames import Message
 from services.common.natslink.link import NatsLink
 from services.common.ticker import Ticker
-from services.rules.table import Table
+from services.rules.held_matches import HeldMatches
 from wire import subjects
 
 SWEEP_EVERY_S = 60.0
 
 
-def answer_batch(table: Table, instance: str, data: bytes) -> bytes:
+def answer_batch(table: HeldMatches, instance: str, data: bytes) -> bytes:
     """Return the encoded answers to an encoded batch of held calls, in the same order."""
     batch = rules_pb2.HeldCalls.FromString(data)
     answers = [table.answer(call) for call in batch.calls]
@@ -30,7 +30,7 @@ def answer_batch(table: Table, instance: str, data: bytes) -> bytes:
 class HeldCallServer:
     """Answers the arbitration's batches for ``table`` until stopped."""
 
-    def __init__(self, link: NatsLink, table: Table, instance: str) -> None:
+    def __init__(self, link: NatsLink, table: HeldMatches, instance: str) -> None:
         self._link = link
         self._table = table
         self._instance = instance

@@ -25,11 +25,11 @@ from services.arbitration.match import Answer, Flag, Match, Nudge, Submission
 from services.arbitration.matches import Matches
 from services.arbitration.matchlog.writer import LogWriter, MemoryStore
 from services.arbitration.publisher import build_update
-from services.arbitration.rules import Request, RulesClient
+from services.arbitration.rules_client import Request, RulesClient
 from services.arbitration.timers import Timers
 from services.rules.games import entry_for
 from services.rules.held_calls import answer_batch
-from services.rules.table import Table as RulesTable
+from services.rules.held_matches import HeldMatches
 
 # The table's arbitration reads the table's own clock, which moves only when the test moves
 # it: a flag is handled at its deadline exactly, so nothing sleeps; lateness is no fault
@@ -38,7 +38,7 @@ NEVER_LATE = Tolerances(event_loop_lag_ms=1e15, timer_late_ms=1e15, forwarding_d
 OPENED_NS = 10**12  # the instant the table's match opens
 
 
-def in_process(table: RulesTable, instance: str = "in-process") -> Request:
+def in_process(table: HeldMatches, instance: str = "in-process") -> Request:
     """Return a rules request function answered by ``table`` in this process, a turn later
     (as a reply read from NATS would come)."""
 
@@ -98,7 +98,7 @@ class Table:
         self.now_ns = OPENED_NS
         self.outbox = Outbox(self.store, self.now)
         self.log_writer = LogWriter(self.store, "test", entries_per_match)
-        self.rules = RulesTable(DEFAULT_LIFT_PAUSE_MS)
+        self.rules = HeldMatches(DEFAULT_LIFT_PAUSE_MS)
         self.matches = Matches(
             "test",
             RulesClient(in_process(self.rules)),

@@ -12,7 +12,7 @@ from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from services.arbitration import record
 from services.arbitration.attendance import Attendance
-from services.arbitration.decision import decision_from_proto
+from services.arbitration.decision_facts import decision_from_proto
 from services.arbitration.match import AwayChange, LeftAlone, Match
 
 S = 1_000_000_000

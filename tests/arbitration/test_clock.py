@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from services.arbitration.clock import BANK_NS, GRACE_NS, Clock, advance, charge, start
-from services.arbitration.decision import Seat
+from services.arbitration.decision_facts import Seat
 
 S = 1_000_000_000
 MS = 1_000_000

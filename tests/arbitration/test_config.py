@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from services.arbitration.config import Config
+from services.common.jetstream_config import LogLimits
 from services.common.settings import ConfigError
-from services.common.streams import LogLimits
 
 
 def test_the_defaults_and_the_shared_listen_settings(monkeypatch: pytest.MonkeyPatch) -> None:

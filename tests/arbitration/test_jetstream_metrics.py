@@ -15,9 +15,9 @@ from services.arbitration import publisher as publisher_module
 from services.arbitration.match import Match
 from services.arbitration.matchlog.writer import StreamStore
 from services.arbitration.publisher import Publisher
+from services.common.jetstream_config import log_stream_config, results_stream_config
 from services.common.natslink.link import NatsLink
 from services.common.natslink.requests import NoResponders, Requests
-from services.common.streams import log_stream_config, results_stream_config
 from services.stack.natsd import NatsServer
 from wire.subjects import LOG_STREAM, RESULTS_STREAM
 

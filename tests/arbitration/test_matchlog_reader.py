@@ -12,9 +12,9 @@ from nats.js import JetStreamContext
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.events.v1 import events_pb2
 from services.arbitration.matchlog.reader import LogReader, check_match_id, check_reader
+from services.common.jetstream_config import log_stream_config
 from services.common.matchlogs import in_order, is_closed
 from services.common.rejection import Rejection
-from services.common.streams import log_stream_config
 from services.stack.natsd import NatsServer
 from wire import subjects
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from services.arbitration.clock import BANK_NS, GRACE_NS
-from services.arbitration.decision import Decision, Lift, Seat
+from services.arbitration.decision_facts import Decision, Lift, Seat
 from services.arbitration.timing import Timing, after_reveal, after_step
 
 S = 1_000_000_000

@@ -11,8 +11,8 @@ import nats.js.errors
 import pytest
 from nats.js import api
 
+from services.common.jetstream_config import results_stream_config
 from services.common.jsretry import until_done
-from services.common.streams import results_stream_config
 from services.stack.natsd import NatsServer
 from wire.subjects import RESULTS_FINISHED, RESULTS_STREAM
 

@@ -6,8 +6,8 @@ import nats
 import pytest
 from nats.js import api
 
+from services.common.jetstream_config import results_stream_config
 from services.common.results import StreamConflict, declare, matches
-from services.common.streams import results_stream_config
 from services.stack.natsd import NatsServer
 from wire.subjects import RATINGS_CONSUMER, RESULTS_STREAM
 

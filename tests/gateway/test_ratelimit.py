@@ -13,7 +13,7 @@ from services.common.rejection import Rejection
 from services.gateway.grpcweb import RequestRefused
 from services.gateway.own_methods import OwnMethods
 from services.gateway.ratelimit import CommandRate, sign_in_rate
-from services.gateway.streams import StreamLimits
+from services.gateway.stream_limits import StreamLimits
 from wire.grpcweb.status import Code
 
 

@@ -26,7 +26,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
 from services.common.database import Database, Target
-from services.common.streams import results_stream_config
+from services.common.jetstream_config import results_stream_config
 from services.ratings.faults import EXIT_CODE
 from services.ratings.model import Finished, MatchResult
 from services.stack.natsd import NatsServer

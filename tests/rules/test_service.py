@@ -29,7 +29,7 @@ from games.spit import codec as spit_codec
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2, rules_pb2_grpc
-from services.arbitration.rules import NotHeld, Rejection, RulesClient, over_nats
+from services.arbitration.rules_client import NotHeld, Rejection, RulesClient, over_nats
 from services.common.natslink.link import NatsLink
 from services.common.natslink.requests import Requests
 from services.stack.natsd import start_nats

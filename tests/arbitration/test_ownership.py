@@ -13,11 +13,11 @@ from nats.js.errors import NoKeysError
 
 from photofinish.arbitration.v1 import log_pb2
 from services.arbitration.matchlog.writer import StreamStore, Superseded
-from services.arbitration.placement import Placement
+from services.arbitration.ownership import Placement
+from services.common.jetstream_config import log_stream_config
 from services.common.natslink.link import NatsLink
 from services.common.natslink.requests import Requests
 from services.common.placement import Directory, arbiters_bucket, owners_bucket
-from services.common.streams import log_stream_config
 from services.stack.natsd import NatsServer, start_nats
 from tests.waiting import poll_until
 

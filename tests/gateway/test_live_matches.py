@@ -5,7 +5,7 @@ from __future__ import annotations
 from photofinish.client.v1 import arena_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
-from services.gateway.live import MAX_LIMIT, chosen, ordered
+from services.gateway.live_matches import MAX_LIMIT, chosen, ordered
 
 BID = game_pb2.GAME_BID
 SPIT = game_pb2.GAME_SPIT

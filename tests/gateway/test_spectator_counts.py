@@ -11,7 +11,7 @@ from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 
 from services.common.live import watchers_bucket, watchers_key
-from services.gateway.spectators import SpectatorCounts
+from services.gateway.spectator_counts import SpectatorCounts
 from services.stack.natsd import NatsServer
 
 RENEW_S = 0.3

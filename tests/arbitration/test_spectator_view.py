@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from photofinish.game.v1 import game_pb2
-from services.arbitration import spectators
+from services.arbitration import spectator_view
 from services.arbitration.publisher import build_update
 from services.common.watching import LEASE_S
 from tests.arbitration.harness import Table
@@ -27,7 +27,7 @@ async def test_a_watch_brings_the_spectators_view_now_and_with_every_step() -> N
     table = Table(game_pb2.GAME_BID, seed=3)
     await table.open()
     await table.nudge()
-    await spectators.watch(table.match, table.matches.rules, table.now())
+    await spectator_view.watch(table.match, table.matches.rules, table.now())
     first = build_update(table.match, -1, table.now())
     assert first.view.bid.seat == -1 and not first.view.bid.hand  # a view, hiding hands
     assert first.view.bid.version == table.match.version
@@ -42,7 +42,7 @@ async def test_the_watch_lapses_when_nobody_renews_it() -> None:
     table = Table(game_pb2.GAME_BID, seed=3)
     await table.open()
     await table.nudge()
-    await spectators.watch(table.match, table.matches.rules, table.now())
+    await spectator_view.watch(table.match, table.matches.rules, table.now())
     table.now_ns += int(LEASE_S * 1e9)  # no renewal within the lease
     seat, command = a_bid_play(table)
     await table.submit(seat, command)

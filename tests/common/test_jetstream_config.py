@@ -6,7 +6,7 @@ from __future__ import annotations
 import nats
 from nats.js import api
 
-from services.common.streams import LogLimits, declared_stream, log_stream_config
+from services.common.jetstream_config import LogLimits, declared_stream, log_stream_config
 from services.stack.natsd import NatsServer
 from wire.subjects import LOG_STREAM, match_log
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from photofinish.game.v1 import game_pb2
 from services.arbitration.match import Match
-from services.arbitration.rules import NotHeld, RulesClient
+from services.arbitration.rules_client import NotHeld, RulesClient
 from services.common.watching import LEASE_S, SPECTATORS
 
 _TRIES = 3

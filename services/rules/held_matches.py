@@ -51,7 +51,7 @@ class Held:
     used_s: float
 
 
-class Table:
+class HeldMatches:
     """The held matches of this instance, by match id."""
 
     def __init__(self, lift_pause_ms: int, idle_s: float = IDLE_S) -> None:

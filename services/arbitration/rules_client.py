@@ -28,7 +28,7 @@ from wire import subjects
 from wire.batching import Batcher, Outcome
 
 CALL_TIMEOUT_S = 2.0
-NOT_HELD = "not_held"  # the rules service's reason (services/rules/table.py)
+NOT_HELD = "not_held"  # the rules service's reason (services/rules/held_matches.py)
 NOT_A_RESIGNATION = "not_a_resignation"
 
 

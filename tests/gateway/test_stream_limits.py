@@ -7,7 +7,7 @@ import contextlib
 import pytest
 
 from services.common.rejection import Rejection
-from services.gateway.streams import StreamLimits
+from services.gateway.stream_limits import StreamLimits
 
 
 def test_a_player_past_the_limit_is_refused_until_a_stream_closes() -> None:
