@@ -71,6 +71,7 @@ COPY pyproject.toml ./
 COPY photofinish ./photofinish
 COPY games ./games
 COPY wire ./wire
+COPY runtime ./runtime
 COPY services ./services
 COPY clients ./clients
 COPY bench ./bench

@@ -29,9 +29,9 @@ from services.arbitration import record
 from services.arbitration.match import Match, Submission
 from services.arbitration.matchlog import entries
 from services.arbitration.matchlog.writer import LogWriter, StreamStore
+from services.common.jetstream_config import log_stream_config
 from services.common.natslink.link import NatsLink
 from services.common.natslink.requests import Requests
-from services.common.streams import log_stream_config
 from services.stack.natsd import start_nats
 
 PLAY = game_pb2.Command(

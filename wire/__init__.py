@@ -1,2 +1,3 @@
-"""What every process of the arena shares, services and clients alike: the formats it speaks
-(gRPC-web, NATS subjects, log lines) and how it is told to stop."""
+"""What every process of the arena speaks, services and clients alike: gRPC-web framing and
+status codes, the NATS subjects, the metadata a call carries and the lead of a published
+update."""

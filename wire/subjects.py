@@ -1,7 +1,7 @@
 """Every NATS subject, queue group, stream and consumer name of the arena, in one place.
 
 docs/nats-subjects.md is the table of the same names; keep the two together. How the
-services declare the streams is theirs (services/common/streams.py).
+services declare the streams is theirs (services/common/jetstream_config.py).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ def is_match_id(text: str) -> bool:
 MATCH_CREATE = "pf.match.create"
 ARBITRATION_QUEUE = "arbitration"
 
-# The hot path's request/reply hops, one message per batch of calls (see wire/batching.py).
+# The hot path's request/reply hops, one message per batch of calls
+# (see services/common/batching.py).
 # The arbitration's rules calls (HeldCalls → HeldAnswers): a new match, or one whose holder
 # is unknown or gone, on the queue subject (any rules instance answers); the rest go to
 # the instance that holds the match.

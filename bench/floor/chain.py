@@ -26,10 +26,11 @@ import grpc
 
 from bench.floor.relay import INSTANCE, LIVE, Relay
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
+from runtime import loops
+from runtime.stopping import wait_for_stop_signal
 from services.common.natslink.frames import Message
 from services.common.natslink.link import NatsLink
-from wire import loops, subjects
-from wire.stopping import wait_for_stop_signal
+from wire import subjects
 
 STREAM = "FLOORLOG"
 LOG_SUBJECTS = "floorlog.>"

@@ -16,10 +16,11 @@ import os
 import grpc
 
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc, log_pb2, replay_pb2
+from runtime import loops
+from runtime.stopping import wait_for_stop_signal
 from services.common.natslink.frames import Message
 from services.common.natslink.link import NatsLink
-from wire import loops, subjects
-from wire.stopping import wait_for_stop_signal
+from wire import subjects
 
 LIVE = arbitration_pb2.STATUS_LIVE
 INSTANCE = "relay"  # the owner the floor's matches are recorded with (bench/floor/run.py)

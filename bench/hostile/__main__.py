@@ -14,8 +14,8 @@ import tempfile
 from pathlib import Path
 
 from bench.hostile.campaign import STACK_ENV, run
+from runtime import loops
 from services.stack.stack import StackConfig, run_stack
-from wire import loops
 
 
 async def main(requests: int, seed: int, concurrency: int) -> int:

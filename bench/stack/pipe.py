@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from wire import loops
+from runtime import loops
 
 Connection = multiprocessing.connection.Connection
 

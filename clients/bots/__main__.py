@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from clients.bots.config import Config
 from clients.bots.pool import serve
-from wire import loops
-from wire.logs import configure
+from runtime import loops
+from runtime.logs import configure
 
 
 def main() -> None:

@@ -43,8 +43,8 @@ from games.registry import BY_NUMBER as GAMES
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.matchmaking.v1 import bots_pb2, bots_pb2_grpc
+from runtime.stopping import wait_for_stop_signal
 from wire.metadata import CALLER_TOKEN
-from wire.stopping import wait_for_stop_signal
 
 log = logging.getLogger("bots")
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from runtime import loops
+from runtime.logs import configure
 from services.accounts.config import Config
 from services.accounts.service import AccountsService
 from services.common.serving import serve
-from wire import loops
-from wire.logs import configure
 
 
 def main() -> None:

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Sequence
 import grpc
 
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
+from runtime import logs, loops
 from services.arbitration.clock import starting_clock
 from services.arbitration.config import Config
 from services.arbitration.eviction import evict_finished
@@ -39,7 +40,7 @@ from services.common.natslink.link import NatsLink
 from services.common.natslink.requests import Requests
 from services.common.placement import Directory
 from services.common.serving import serve
-from wire import logs, loops, subjects
+from wire import subjects
 
 
 class Arbitration:

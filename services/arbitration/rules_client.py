@@ -21,11 +21,11 @@ import grpc
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
+from services.common.batching import Batcher, Outcome
 from services.common.natslink.frames import Message
 from services.common.natslink.requests import NoResponders, Requests
 from services.common.rejection import Rejection, from_refusal
 from wire import subjects
-from wire.batching import Batcher, Outcome
 
 CALL_TIMEOUT_S = 2.0
 NOT_HELD = "not_held"  # the rules service's reason (services/rules/held_matches.py)

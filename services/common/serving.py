@@ -11,10 +11,10 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from runtime.stopping import wait_for_stop_signal
 from services.common import callers
 from services.common.gc_pauses import tune_collector
 from services.common.metrics import metrics_server
-from wire.stopping import wait_for_stop_signal
 
 # Registers servicers on the server and returns the full names of the services it added.
 Register = Callable[[grpc.aio.Server], Sequence[str]]

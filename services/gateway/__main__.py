@@ -15,6 +15,8 @@ import nats.errors
 import nats.js.errors
 from aiohttp import web
 
+from runtime import logs, loops
+from runtime.stopping import wait_for_stop_signal
 from services.common import callers, natsmetrics
 from services.common.live import live_bucket, watchers_bucket
 from services.common.metrics import bound_port, metrics_server
@@ -43,8 +45,6 @@ from services.gateway.stream_limits import StreamLimits
 from services.gateway.submits import SubmitForwarder
 from services.gateway.tokens import issue_access
 from services.gateway.webapp import set_cache_control
-from wire import logs, loops
-from wire.stopping import wait_for_stop_signal
 
 READY_CHECK_S = 2.0  # the readiness probe's own NATS lookup gives up after this
 

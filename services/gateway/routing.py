@@ -44,8 +44,8 @@ _TOURNAMENTS = "/photofinish.tournaments.v1.Tournaments"
 
 # public method → (kind, backend, backend method)
 _TABLE: dict[str, tuple[MethodKind, str, str]] = {
-    # Answered in the gateway's own process (services/gateway/own_methods.py, live_matches.py); Submit
-    # goes on to the match's arbitration instance over NATS.
+    # Answered in the gateway's own process (services/gateway/own_methods.py,
+    # live_matches.py); Submit goes on to the match's arbitration instance over NATS.
     "SignIn": (MethodKind.UNARY, "gateway", f"{ARENA}/SignIn"),
     # Accounts: the gateway asks the accounts service and signs the tokens itself
     # (services/gateway/accounts.py).

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 
+from runtime import loops
+from runtime.logs import configure
 from services.common.serving import serve
 from services.matchmaking import pools
 from services.matchmaking.config import Config
 from services.matchmaking.service import Service
-from wire import loops
-from wire.logs import configure
 
 
 def main() -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from runtime import loops
+from runtime.logs import configure
 from services.common.serving import serve
 from services.ratings.config import Config
 from services.ratings.service import RatingsService
-from wire import loops
-from wire.logs import configure
 
 
 def main() -> None:

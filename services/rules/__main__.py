@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 
+from runtime import logs, loops
 from services.common.natslink.link import NatsLink
 from services.common.serving import serve
 from services.rules.config import Config
@@ -18,7 +19,6 @@ from services.rules.held_calls import HeldCallServer
 from services.rules.held_matches import HeldMatches
 from services.rules.replay_requests import ReplayServer
 from services.rules.servicer import register
-from wire import logs, loops
 
 
 async def main(config: Config) -> None:

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from prometheus_client import start_http_server
 
+from runtime.stopping import wait_for_stop_signal
 from services.common.natsurl import servers_of
 from services.stack import natsauth
 from services.stack.stack import OPS_PASSWORD_FILE, Ports, StackConfig, run_stack
 from services.stack.supervise import Supervisor
-from wire.stopping import wait_for_stop_signal
 
 # Project ports, away from the usual ones (a system NATS on 4222 keeps running).
 PROJECT_PORTS = Ports(

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from runtime import loops
+from runtime.logs import configure
 from services.common.serving import serve
 from services.tournaments.config import Config
 from services.tournaments.service import TournamentsService
-from wire import loops
-from wire.logs import configure
 
 
 def main() -> None:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from wire.batching import Batcher, Outcome
+from services.common.batching import Batcher, Outcome
 
 
 class Peer:

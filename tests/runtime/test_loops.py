@@ -7,7 +7,7 @@ import asyncio
 import pytest
 import uvloop
 
-from wire import loops
+from runtime import loops
 
 
 async def loop_kind() -> str:
