@@ -48,11 +48,13 @@ lock: install
 	$(UV_COMPILE_BUILD) -c $(LOCK) -o requirements/build.lock
 
 # Code generated from proto/ (committed; proto-check keeps it honest): Python into
-# photofinish/, and the browser client's TypeScript into clients/web/src/gen, so that
+# photofinish/ (its README.md, copied from proto/GENERATED.md, says so), and the browser
+# client's TypeScript into clients/web/src/gen, so that
 # building the page needs Node.js alone (the image's web stage installs no Python packages).
 GEN = PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m grpc_tools.protoc -Iproto --python_out=$(1) --grpc_python_out=$(1) \
 	--mypy_out=$(1) --mypy_grpc_out=$(1) $(PROTOS) && \
-	find $(1)/photofinish -type d -exec touch {}/__init__.py \;
+	find $(1)/photofinish -type d -exec touch {}/__init__.py \; && \
+	cp proto/GENERATED.md $(1)/photofinish/README.md
 WEB_GEN = mkdir -p $(1) && $(PY) -m grpc_tools.protoc -Iproto -I$(WEB)/proto \
 	--plugin=protoc-gen-es=$(WEB)/node_modules/.bin/protoc-gen-es \
 	--es_out=$(1) --es_opt=target=ts $(PROTOS) $(WEB_PROTOS)
