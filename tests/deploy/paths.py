@@ -6,7 +6,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "docker-compose.yml"
-DOCKERFILE = ROOT / "Dockerfile"
+DOCKERFILE = ROOT / "deploy" / "images" / "app" / "Dockerfile"
 DEPLOY = ROOT / "deploy"
 SHARED_ENV = DEPLOY / "photofinish.env"
 RULES = sorted((DEPLOY / "prometheus" / "rules").glob("*.yml"))

@@ -79,7 +79,10 @@ def test_every_process_runs_from_the_one_image() -> None:
     services = compose()["services"]
     for name in APP:
         assert services[name]["image"] == "${PF_IMAGE:-photofinish:latest}", name
-        assert services[name]["build"] == ".", name
+        assert services[name]["build"] == {
+            "context": ".",
+            "dockerfile": "deploy/images/app/Dockerfile",
+        }, name
         assert services[name]["command"][:2] == ["python", "-m"], name
 
 

@@ -145,7 +145,7 @@ def nats_version() -> str:
 def recipes() -> dict[str, Recipe]:
     """Return every image's recipe, by the role it plays in the deployment."""
     found = {
-        "app": Recipe("photofinish", ROOT, ROOT / "Dockerfile", context_files(ROOT)),
+        "app": Recipe("photofinish", ROOT, IMAGES / "app" / "Dockerfile", context_files(ROOT)),
         "nats": Recipe(
             "photofinish-nats",
             IMAGES / "nats",
