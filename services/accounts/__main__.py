@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from runtime import loops
-from runtime.logs import configure
 from services.accounts.config import Config
 from services.accounts.service import AccountsService
-from services.common.serving import serve
+from services.common.startup import main as run_service
 
 
 def main() -> None:
-    config = Config.from_env()
-    configure("accounts", config.log_level)
-    service = AccountsService(config)
-    loops.run(serve("accounts", config.listen, service.register, service.lifespan))
+    run_service("accounts", Config.from_env(), AccountsService)
 
 
 if __name__ == "__main__":

@@ -20,8 +20,8 @@ from services.accounts.passwords import Hasher
 from services.accounts.servicer import AccountsServicer
 from services.accounts.signing import Signing
 from services.accounts.store import Store
-from services.common import tasks
-from services.common.database import Database, SqliteFile
+from services.common.database import Database
+from services.common.startup import keep_running, open_database
 
 log = logging.getLogger("accounts")
 
@@ -64,24 +64,8 @@ class AccountsService:
         stop and close them, and the hashing threads, after."""
         async with contextlib.AsyncExitStack() as stack:
             stack.callback(self._hashing.shutdown)
-            await self.store.database.open()
-            stack.push_async_callback(self.store.database.close)
-            applied = await self.store.migrate()
-            target = self.config.database
-            where = str(target.path) if isinstance(target, SqliteFile) else "postgresql"
-            log.info(
-                "database ready",
-                extra={"fields": {"database": where, "migrations_applied": list(applied)}},
-            )
-            telling = asyncio.create_task(
-                tell(
-                    self.config.nats_url,
-                    Outbox(self.store.database),
-                    self._deleted,
-                    self.config.tell_retry_s,
-                ),
-                name="tell-deletions",
-            )
-            telling.add_done_callback(tasks.stop_process_if_failed)
-            stack.push_async_callback(tasks.stop, telling)
+            await open_database(stack, self.store, log)
+            outbox = Outbox(self.store.database)
+            telling = tell(self.config.nats_url, outbox, self._deleted, self.config.tell_retry_s)
+            keep_running(stack, "tell-deletions", telling)
             yield

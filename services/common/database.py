@@ -128,7 +128,7 @@ class Database:
 
     def __init__(self, target: Target) -> None:
         self.target = target
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratings-db")
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="database")
         self._session: Session | None = None
 
     async def open(self) -> None:

@@ -11,9 +11,10 @@ from collections.abc import AsyncIterator, Sequence
 import grpc
 
 from photofinish.matchmaking.v1 import bots_pb2_grpc, matchmaking_pb2, matchmaking_pb2_grpc
-from services.common import callers, natsmetrics, tasks
+from services.common import callers, natsmetrics
 from services.common.live import live_bucket
 from services.common.natsurl import servers_of
+from services.common.startup import keep_running
 from services.matchmaking import pools
 from services.matchmaking.broker import ServicesBroker
 from services.matchmaking.challenges import Challenges
@@ -60,9 +61,7 @@ class Service:
             log.info("connected to NATS", extra={"fields": {"servers": servers}})
             synced = asyncio.Event()
             live = await live_bucket(nc.jetstream())
-            following = asyncio.create_task(follow(live, self._playing, synced), name="live")
-            following.add_done_callback(tasks.stop_process_if_failed)
-            stack.push_async_callback(tasks.stop, following)
+            keep_running(stack, "live", follow(live, self._playing, synced))
             await synced.wait()
             lookup = await stack.enter_async_context(self._ratings())
             rating_of = lookup if lookup is not None else newcomer_rating

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from runtime import loops
-from runtime.logs import configure
-from services.common.serving import serve
+from services.common.startup import main as run_service
 from services.ratings.config import Config
 from services.ratings.service import RatingsService
 
 
 def main() -> None:
-    config = Config.from_env()
-    configure("ratings", config.log_level)
-    service = RatingsService(config)
-    loops.run(serve("ratings", config.listen, service.register, service.lifespan))
+    run_service("ratings", Config.from_env(), RatingsService)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,6 @@ gRPC servicer."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import time
@@ -12,9 +11,10 @@ from collections.abc import AsyncIterator, Sequence
 import grpc
 
 from photofinish.ratings.v1 import ratings_pb2, ratings_pb2_grpc
-from services.common import deletions, natsmetrics, tasks
-from services.common.database import Database, SqliteFile
+from services.common import deletions, natsmetrics
+from services.common.database import Database
 from services.common.results import declare
+from services.common.startup import keep_running, open_database
 from services.ratings.config import Config
 from services.ratings.consumer import consume
 from services.ratings.fairness import Fairness
@@ -51,10 +51,7 @@ class RatingsService:
     async def lifespan(self) -> AsyncIterator[None]:
         """Open the database (migrated), NATS and the consumers; close them in reverse."""
         async with contextlib.AsyncExitStack() as stack:
-            await self.store.database.open()
-            stack.push_async_callback(self.store.database.close)
-            applied = await self.store.migrate()
-            log.info("database ready", extra={"fields": self._database_fields(applied)})
+            await open_database(stack, self.store, log)
             connection = await natsmetrics.connect(
                 self.config.nats_url, "ratings", max_reconnect_attempts=-1
             )
@@ -63,42 +60,21 @@ class RatingsService:
             await declare(js, self.config.ack_wait_s, RATINGS_CONSUMER)
             await deletions.declare(js, RATINGS_CONSUMER, self.config.ack_wait_s)
             await declare(js, self.config.ack_wait_s, FAIRPLAY_CONSUMER)
-            consumer = asyncio.create_task(
-                consume(
-                    js,
-                    self.store,
-                    Faults(self.config.faults),
-                    self.config.fetch_batch,
-                    self.config.idle_poll_s,
+            batch, idle_s = self.config.fetch_batch, self.config.idle_poll_s
+            faults = Faults(self.config.faults)
+            for name, work in (
+                ("results-consumer", consume(js, self.store, faults, batch, idle_s)),
+                ("fairplay-reader", measure(js, self.fairness, batch, idle_s)),
+                (
+                    "deletions-consumer",
+                    deletions.consume(js, RATINGS_CONSUMER, self.forget, idle_s),
                 ),
-                name="results-consumer",
-            )
-            consumer.add_done_callback(tasks.stop_process_if_failed)
-            stack.push_async_callback(tasks.stop, consumer)
-            measuring = asyncio.create_task(
-                measure(js, self.fairness, self.config.fetch_batch, self.config.idle_poll_s),
-                name="fairplay-reader",
-            )
-            measuring.add_done_callback(tasks.stop_process_if_failed)
-            stack.push_async_callback(tasks.stop, measuring)
-            forgetting = asyncio.create_task(
-                deletions.consume(js, RATINGS_CONSUMER, self.forget, self.config.idle_poll_s),
-                name="deletions-consumer",
-            )
-            forgetting.add_done_callback(tasks.stop_process_if_failed)
-            stack.push_async_callback(tasks.stop, forgetting)
-            for stream, durable, name in (
-                (RESULTS_STREAM, RATINGS_CONSUMER, "consumer-lag"),
-                (RESULTS_STREAM, FAIRPLAY_CONSUMER, "fairplay-lag"),
-                (ACCOUNTS_STREAM, RATINGS_CONSUMER, "deletions-lag"),
+                ("consumer-lag", natsmetrics.sample_pending(js, RESULTS_STREAM, RATINGS_CONSUMER)),
+                ("fairplay-lag", natsmetrics.sample_pending(js, RESULTS_STREAM, FAIRPLAY_CONSUMER)),
+                (
+                    "deletions-lag",
+                    natsmetrics.sample_pending(js, ACCOUNTS_STREAM, RATINGS_CONSUMER),
+                ),
             ):
-                lag = asyncio.create_task(
-                    natsmetrics.sample_pending(js, stream, durable), name=name
-                )
-                stack.push_async_callback(tasks.stop, lag)
+                keep_running(stack, name, work)
             yield
-
-    def _database_fields(self, applied: tuple[int, ...]) -> dict[str, object]:
-        target = self.config.database
-        where = str(target.path) if isinstance(target, SqliteFile) else "postgresql"
-        return {"database": where, "migrations_applied": list(applied)}

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from runtime import loops
-from runtime.logs import configure
-from services.common.serving import serve
+from services.common.startup import main as run_service
 from services.tournaments.config import Config
 from services.tournaments.service import TournamentsService
 
 
 def main() -> None:
-    config = Config.from_env()
-    configure("tournaments", config.log_level)
-    service = TournamentsService(config)
-    loops.run(serve("tournaments", config.listen, service.register, service.lifespan))
+    run_service("tournaments", Config.from_env(), TournamentsService)
 
 
 if __name__ == "__main__":

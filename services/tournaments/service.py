@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Coroutine, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Sequence
 
 import grpc
 
 from photofinish.tournaments.v1 import tournaments_pb2, tournaments_pb2_grpc
-from services.common import deletions, natsmetrics, tasks
+from services.common import deletions, natsmetrics
 from services.common.database import Database
 from services.common.identity import PlayerId
 from services.common.opening.request import NatsArbitration
 from services.common.results import declare
+from services.common.startup import keep_running, open_database
 from services.tournaments.config import Config
 from services.tournaments.consumer import consume
 from services.tournaments.director import Director
@@ -55,10 +54,7 @@ class TournamentsService:
     async def lifespan(self) -> AsyncIterator[None]:
         """Open the database (migrated), NATS, the consumers and the director; close in reverse."""
         async with contextlib.AsyncExitStack() as stack:
-            await self.store.database.open()
-            stack.push_async_callback(self.store.database.close)
-            applied = await self.store.migrate()
-            log.info("database ready", extra={"fields": {"migrations_applied": list(applied)}})
+            await open_database(stack, self.store, log)
             connection = await natsmetrics.connect(
                 self.config.nats_url, "tournaments", max_reconnect_attempts=-1
             )
@@ -86,12 +82,5 @@ class TournamentsService:
                 ("consumer-lag", lag),
                 ("deletions-lag", forgetting_lag),
             ):
-                task = _start(name, work)
-                stack.push_async_callback(tasks.stop, task)
+                keep_running(stack, name, work)
             yield
-
-
-def _start(name: str, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
-    task = asyncio.create_task(work, name=name)
-    task.add_done_callback(tasks.stop_process_if_failed)
-    return task
