@@ -6,14 +6,13 @@ awaited: the gateway's batches over NATS (``submits``) and the gRPC Submit (``se
 
 from __future__ import annotations
 
-import asyncio
-
 import grpc
 
 from photofinish.arbitration.v1 import arbitration_pb2
-from services.arbitration.match import Answer, Match, Reply, Submission
+from services.arbitration.match import Match, Submission
 from services.arbitration.matches import Matches
 from services.common.rejection import Rejection
+from services.common.replies import Reply
 
 
 def take_in(
@@ -39,20 +38,6 @@ def take_in(
     match.queue.put_nowait(
         Submission(arrival_ns, request.seat, request.client_seq, request.command, reply)
     )
-
-
-def into(future: asyncio.Future[arbitration_pb2.SubmitReply]) -> Reply:
-    """Return a reply that settles ``future`` with the answer (the first one only)."""
-
-    def reply(answer: Answer) -> None:
-        if future.done():
-            return
-        if isinstance(answer, Rejection):
-            future.set_exception(answer)
-        else:
-            future.set_result(answer)
-
-    return reply
 
 
 def seated(matches: Matches, match_id: str, seat: int, player_id: str) -> Match:

@@ -7,7 +7,6 @@ of the match's log (``record.apply``), so a takeover rebuilds it from the log al
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
@@ -16,7 +15,7 @@ from photofinish.game.v1 import game_pb2
 from services.arbitration.decision_facts import Decision
 from services.arbitration.faults import Exposure, Fault
 from services.arbitration.timing import Timing
-from services.common.rejection import Rejection
+from services.common.replies import Answer, Reply
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +82,6 @@ class LeftAlone:
     the abandon limit: the worker ends it with no result, unless they came back."""
 
 
-Answer = arbitration_pb2.SubmitReply | Rejection
-Reply = Callable[[Answer], None]
 Item = Submission | Flag | Nudge | FaultNotice | AwayChange | LeftAlone
 # A retry resends one of a client's last few commands; older answers are not kept.
 ANSWERS_KEPT_PER_SEAT = 32

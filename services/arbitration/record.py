@@ -18,9 +18,10 @@ from services.arbitration.attendance import person_seats
 from services.arbitration.clock import Clock
 from services.arbitration.decision_facts import Seat, decision_from_proto
 from services.arbitration.faults import Fault, FaultKind, exposure_after
-from services.arbitration.match import Answer, Landing, Match
+from services.arbitration.match import Landing, Match
 from services.arbitration.timing import Timing, after_reveal, after_step
 from services.common.rejection import from_refusal
+from services.common.replies import Answer
 
 NS_PER_MS = 1_000_000
 _STEPS = frozenset({log_pb2.ENTRY_KIND_ACCEPTED, log_pb2.ENTRY_KIND_FLAG, log_pb2.ENTRY_KIND_NUDGE})

@@ -39,7 +39,6 @@ from services.arbitration.faults import (
     should_void,
 )
 from services.arbitration.match import (
-    Answer,
     AwayChange,
     FaultNotice,
     Flag,
@@ -62,6 +61,7 @@ from services.arbitration.publisher import Publisher
 from services.arbitration.restoring import restore
 from services.arbitration.rules_client import NOT_A_RESIGNATION, NotHeld, RulesClient
 from services.common.rejection import Rejection
+from services.common.replies import Answer
 
 # The coarsest step of the event loop's timers (uvloop's: one millisecond).
 LOOP_TICK_S = 0.001

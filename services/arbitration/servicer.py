@@ -12,13 +12,14 @@ import grpc
 
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc, log_pb2, replay_pb2
 from services.arbitration import spectator_view
-from services.arbitration.intake import into, seated, take_in
+from services.arbitration.intake import seated, take_in
 from services.arbitration.matches import Matches
 from services.arbitration.matchlog.reader import LogReader
 from services.arbitration.publisher import build_update
 from services.arbitration.replays import Replays
 from services.common.identity import is_operator, player_id_of, received_ns_of
 from services.common.rejection import Rejection
+from services.common.replies import reply_into
 from services.common.watching import SPECTATORS
 
 
@@ -47,7 +48,7 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
             answer: asyncio.Future[arbitration_pb2.SubmitReply] = (
                 asyncio.get_running_loop().create_future()
             )
-            take_in(self._matches, request, player, received_ns, arrival_ns, into(answer))
+            take_in(self._matches, request, player, received_ns, arrival_ns, reply_into(answer))
             return await answer
         except Rejection as rejection:
             await rejection.abort(context)

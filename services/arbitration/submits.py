@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from photofinish.arbitration.v1 import arbitration_pb2
 from services.arbitration.intake import take_in
-from services.arbitration.match import Answer, Reply
 from services.arbitration.matches import Matches
 from services.common.natslink.frames import Message
 from services.common.natslink.link import NatsLink
 from services.common.rejection import Rejection
+from services.common.replies import Answer, Reply
 from wire import subjects
 
 
@@ -41,7 +41,7 @@ class SubmitIntake:
         batch = arbitration_pb2.Submits.FromString(message.data)
         for index, forwarded in enumerate(batch.submits):
             received_ns = forwarded.received_ns or None
-            reply = self._replier(message.reply, index)
+            reply = self._reply_to(message.reply, index)
             try:
                 take_in(
                     self._matches,
@@ -54,7 +54,7 @@ class SubmitIntake:
             except Rejection as rejection:
                 reply(rejection)
 
-    def _replier(self, subject: str, index: int) -> Reply:
+    def _reply_to(self, subject: str, index: int) -> Reply:
         """Return the reply of the batch's ``index``-th Submit: one message, sent once."""
         answered = False
 

@@ -22,7 +22,6 @@ import contextlib
 import logging
 import struct
 import time
-from collections.abc import Callable
 
 import grpc
 from aiohttp import WSMessage, WSMsgType, web
@@ -34,6 +33,7 @@ from photofinish.client.v1 import play_pb2
 from photofinish.events.v1 import events_pb2
 from services.common.natslink.link import NatsLink
 from services.common.rejection import Rejection
+from services.common.replies import Answer, Reply
 from services.common.watching import RENEW_S, SPECTATORS
 from services.gateway.arbiters import ArbitrationChannels
 from services.gateway.auth import TokenCheck
@@ -304,13 +304,13 @@ class SeatSocket:
         subject = await endpoint._submits.subject_for(self._match_id)
         self._unanswered += 1
         endpoint._submits.forward(
-            request, self._player, received_ns, self._answerer(submit.client_seq, started), subject
+            request, self._player, received_ns, self._reply_to(submit.client_seq, started), subject
         )
 
-    def _answerer(
-        self, client_seq: int, started: float
-    ) -> Callable[[arbitration_pb2.SubmitReply | Rejection], None]:
-        def answer(outcome: arbitration_pb2.SubmitReply | Rejection) -> None:
+    def _reply_to(self, client_seq: int, started: float) -> Reply:
+        """Return the reply that sends command ``client_seq``'s answer down the socket."""
+
+        def reply(outcome: Answer) -> None:
             if isinstance(outcome, Rejection):
                 code = outcome.code.name
                 played = play_pb2.PlayAnswer(client_seq=client_seq, refusal=outcome.to_refusal())
@@ -324,7 +324,7 @@ class SeatSocket:
             if self._over and not self._unanswered:
                 self._close_after_turn()
 
-        return answer
+        return reply
 
     def _forward(self, data: bytes) -> None:
         """Send a published update on to the client, if it is news."""

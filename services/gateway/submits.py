@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections.abc import Callable
 
 import grpc
 import nats.errors
@@ -26,6 +25,7 @@ from services.common.natslink.link import NatsLink
 from services.common.natslink.requests import NO_RESPONDERS
 from services.common.placement import Directory
 from services.common.rejection import Rejection, from_refusal
+from services.common.replies import Answer, Reply
 from services.gateway.ratelimit import CommandRate
 from wire import subjects
 
@@ -34,7 +34,6 @@ log = logging.getLogger(__name__)
 SUBMIT_TIMEOUT_S = 10.0  # a command waits behind its match's queue and one rules call
 
 # Called once with the arbitration's reply, or with the Rejection that ends the Submit.
-Settle = Callable[[arbitration_pb2.SubmitReply | Rejection], None]
 
 
 def _unavailable(why: str) -> Rejection:
@@ -53,11 +52,11 @@ class SubmitForwarder:
         self._inbox = link.new_inbox()
         self._cut = len(self._inbox) + 1
         self._numbers = itertools.count()
-        # By batch number: each Submit's settle (None once settled), by its place.
-        self._waiting: dict[str, list[Settle | None]] = {}
+        # By batch number: each Submit's reply (None once settled), by its place.
+        self._waiting: dict[str, list[Reply | None]] = {}
         self._give_up: dict[str, asyncio.TimerHandle] = {}
         # By subject: this turn's Submits, sent together at its end.
-        self._outgoing: dict[str, list[tuple[arbitration_pb2.ForwardedSubmit, Settle]]] = {}
+        self._outgoing: dict[str, list[tuple[arbitration_pb2.ForwardedSubmit, Reply]]] = {}
         self._sid: int | None = None
 
     def start(self) -> None:
@@ -77,7 +76,7 @@ class SubmitForwarder:
         """
         answer: asyncio.Future[arbitration_pb2.SubmitReply] = self._link.loop.create_future()
 
-        def settle(outcome: arbitration_pb2.SubmitReply | Rejection) -> None:
+        def reply(outcome: Answer) -> None:
             if answer.done():
                 return  # the caller has gone (cancelled)
             if isinstance(outcome, Rejection):
@@ -86,7 +85,7 @@ class SubmitForwarder:
                 answer.set_result(outcome)
 
         subject = await self.subject_for(request.match_id)
-        self.forward(request, player_id, received_ns, settle, subject)
+        self.forward(request, player_id, received_ns, reply, subject)
         return await answer
 
     def forward(
@@ -94,23 +93,23 @@ class SubmitForwarder:
         request: arbitration_pb2.SubmitRequest,
         player_id: str,
         received_ns: int,
-        settle: Settle,
+        reply: Reply,
         subject: str,
     ) -> None:
-        """Send the command on ``subject`` with this turn's others; ``settle`` gets its
+        """Send the command on ``subject`` with this turn's others; ``reply`` gets its
         answer (in the read that brings it) or its refusal, exactly once. A player over the
         command rate is refused here (``ratelimit``), and nothing is sent."""
         try:
             self._rate.check(player_id)
         except Rejection as over:
-            settle(over)
+            reply(over)
             return
         forwarded = arbitration_pb2.ForwardedSubmit(
             request=request, player_id=player_id, received_ns=received_ns
         )
         if not self._outgoing:
             self._link.loop.call_soon(self._send_all)
-        self._outgoing.setdefault(subject, []).append((forwarded, settle))
+        self._outgoing.setdefault(subject, []).append((forwarded, reply))
 
     async def subject_for(self, match_id: str) -> str:
         """Return the subject that reaches the instance running ``match_id`` now."""
@@ -125,7 +124,7 @@ class SubmitForwarder:
         outgoing, self._outgoing = self._outgoing, {}
         for subject, batch in outgoing.items():
             number = str(next(self._numbers))
-            self._waiting[number] = [settle for _, settle in batch]
+            self._waiting[number] = [reply for _, reply in batch]
             self._give_up[number] = self._link.loop.call_later(
                 SUBMIT_TIMEOUT_S, self._time_out, number
             )
@@ -143,14 +142,14 @@ class SubmitForwarder:
         for answer in arbitration_pb2.SubmitAnswers.FromString(message.data).answers:
             if answer.index >= len(waiting):
                 continue
-            settle = waiting[answer.index]
-            if settle is None:
+            reply = waiting[answer.index]
+            if reply is None:
                 continue  # answered already
             waiting[answer.index] = None
             if answer.HasField("refusal"):
-                settle(from_refusal(answer.refusal))
+                reply(from_refusal(answer.refusal))
             else:
-                settle(answer.reply)
+                reply(answer.reply)
         if not any(waiting):
             self._forget(number)
 
@@ -159,9 +158,9 @@ class SubmitForwarder:
 
     def _fail(self, number: str, rejection: Rejection) -> None:
         """End batch ``number``: every Submit still waiting gets ``rejection``."""
-        for settle in self._waiting.get(number, []):
-            if settle is not None:
-                settle(rejection)
+        for reply in self._waiting.get(number, []):
+            if reply is not None:
+                reply(rejection)
         self._forget(number)
 
     def _forget(self, number: str) -> None:

@@ -21,12 +21,13 @@ from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from services.arbitration.clock import starting_clock
 from services.arbitration.faults import Fault, Tolerances
-from services.arbitration.match import Answer, Flag, Match, Nudge, Submission
+from services.arbitration.match import Flag, Match, Nudge, Submission
 from services.arbitration.matches import Matches
 from services.arbitration.matchlog.writer import LogWriter, MemoryStore
 from services.arbitration.publisher import build_update
 from services.arbitration.rules_client import Request, RulesClient
 from services.arbitration.timers import Timers
+from services.common.replies import Answer
 from services.rules.games import entry_for
 from services.rules.held_calls import answer_batch
 from services.rules.held_matches import HeldMatches
