@@ -6,12 +6,10 @@ awaited: the gateway's batches over NATS (``submits``) and the gRPC Submit (``se
 
 from __future__ import annotations
 
-import grpc
-
 from photofinish.arbitration.v1 import arbitration_pb2
 from services.arbitration.match import Match, Submission
 from services.arbitration.matches import Matches
-from services.common.rejection import Rejection
+from services.arbitration.refusals import Reason, refuse
 from services.common.replies import Reply
 
 
@@ -31,9 +29,7 @@ def take_in(
     """
     match = seated(matches, request.match_id, request.seat, player_id)
     if request.client_seq <= 0:
-        raise Rejection(
-            grpc.StatusCode.INVALID_ARGUMENT, "bad_client_seq", "client_seq must be 1 or more"
-        )
+        raise refuse(Reason.BAD_CLIENT_SEQ, "client_seq must be 1 or more")
     matches.forwarded(match, received_ns, arrival_ns)
     match.queue.put_nowait(
         Submission(arrival_ns, request.seat, request.client_seq, request.command, reply)
@@ -49,11 +45,10 @@ def seated(matches: Matches, match_id: str, seat: int, player_id: str) -> Match:
     """
     match = matches.get(match_id)
     if not player_id:
-        raise Rejection(grpc.StatusCode.UNAUTHENTICATED, "unauthenticated", "no player named")
+        raise refuse(Reason.UNAUTHENTICATED, "no player named")
     if seat not in match.player_seats(player_id):
-        raise Rejection(
-            grpc.StatusCode.PERMISSION_DENIED,
-            "not_your_seat",
+        raise refuse(
+            Reason.NOT_YOUR_SEAT,
             f"seat {seat} of match {match_id} is not yours",
         )
     return match

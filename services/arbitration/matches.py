@@ -14,8 +14,6 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 
-import grpc
-
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
 from services.arbitration import record
@@ -29,9 +27,9 @@ from services.arbitration.metrics import FORWARDING_DELAY, LIVE_MATCHES, TIMING_
 from services.arbitration.ownership import Placement
 from services.arbitration.publisher import Publisher
 from services.arbitration.referee import Referee, spawn
+from services.arbitration.refusals import Reason, refuse
 from services.arbitration.rules_client import RulesClient
 from services.arbitration.timers import Timers
-from services.common.rejection import Rejection
 
 log = logging.getLogger("arbitration")
 
@@ -92,9 +90,9 @@ class Matches:
             # Claimed here, its log still being read: the gateway already routes to this
             # instance, and "no such match" would end a player's stream for good.
             why = f"match {match_id!r} is being taken over here: try again in a moment"
-            raise Rejection(grpc.StatusCode.UNAVAILABLE, "match_arriving", why)
+            raise refuse(Reason.MATCH_ARRIVING, why)
         if match is None:
-            raise Rejection(grpc.StatusCode.NOT_FOUND, "unknown_match", f"no match {match_id!r}")
+            raise refuse(Reason.UNKNOWN_MATCH, f"no match {match_id!r}")
         return match
 
     @contextlib.contextmanager

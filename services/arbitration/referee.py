@@ -18,8 +18,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 
-import grpc
-
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
@@ -58,6 +56,7 @@ from services.arbitration.metrics import (
     VOIDS,
 )
 from services.arbitration.publisher import Publisher
+from services.arbitration.refusals import Reason, refuse
 from services.arbitration.restoring import restore
 from services.arbitration.rules_client import NOT_A_RESIGNATION, NotHeld, RulesClient
 from services.common.rejection import Rejection
@@ -69,12 +68,6 @@ LOOP_TICK_S = 0.001
 log = logging.getLogger("arbitration")
 
 MAX_CLIENT_SEQ_JUMP = 1 << 20  # how far a seat's client_seq may grow in one command
-
-
-def refuse(
-    reason: str, message: str, code: grpc.StatusCode = grpc.StatusCode.FAILED_PRECONDITION
-) -> Rejection:
-    return Rejection(code, reason, message)
 
 
 class Referee:
@@ -207,27 +200,25 @@ class Referee:
         last = match.last_client_seq.get(item.seat, 0)
         if item.client_seq <= last:
             return refuse(
-                "stale_client_seq", f"client_seq {item.client_seq} was already used or skipped"
+                Reason.STALE_CLIENT_SEQ, f"client_seq {item.client_seq} was already used or skipped"
             )
         if item.client_seq > last + MAX_CLIENT_SEQ_JUMP:
             # Else one number near 2^64 would leave the seat nothing to send for the match.
             return refuse(
-                "bad_client_seq",
+                Reason.BAD_CLIENT_SEQ,
                 f"client_seq may grow by at most {MAX_CLIENT_SEQ_JUMP} from the last ({last})",
-                grpc.StatusCode.INVALID_ARGUMENT,
             )
         size = item.command.ByteSize()
         if size > bounds.MAX_COMMAND_BYTES:
             # Turned away unjudged: the log would keep it whole (matchlog/bounds.py).
             return refuse(
-                "bad_command",
+                Reason.BAD_COMMAND,
                 f"the command is {size} bytes; a command has at most {bounds.MAX_COMMAND_BYTES}",
-                grpc.StatusCode.INVALID_ARGUMENT,
             )
         item.command.DiscardUnknownFields()  # the log keeps a command as the rules read it
         if match.finished_ns is not None and item.arrival_ns > match.finished_ns:
             # It arrived after the end: answered, but not part of the match (not logged).
-            late = refuse("match_over", "the match is over")
+            late = refuse(Reason.MATCH_OVER, "the match is over")
             match.last_client_seq[item.seat] = item.client_seq
             match.remember(item.seat, item.client_seq, late)
             return late
@@ -240,23 +231,22 @@ class Referee:
         """
         if match.is_over():
             return await self._refused(
-                match, item, refuse("match_over", "the match is over"), deadline_ns
+                match, item, refuse(Reason.MATCH_OVER, "the match is over"), deadline_ns
             )
         kind = item.command.WhichOneof("kind")
         if kind is None or kind == "nudge":
             bad = refuse(
-                "bad_command",
+                Reason.BAD_COMMAND,
                 "the command is empty or not a player's",
-                grpc.StatusCode.INVALID_ARGUMENT,
             )
             return await self._refused(match, item, bad, deadline_ns)
         if not match.timing.is_in_time(item.arrival_ns):
             running = match.timing.clock.running
             await self._flag(match, item.arrival_ns)
             late = (
-                refuse("too_late", "the command reached the server after your deadline")
+                refuse(Reason.TOO_LATE, "the command reached the server after your deadline")
                 if running == item.seat
-                else refuse("match_over", "the match is over")
+                else refuse(Reason.MATCH_OVER, "the match is over")
             )
             return await self._refused(match, item, late, deadline_ns)
         if kind == "reveal":
@@ -361,7 +351,7 @@ class Referee:
 
     async def _reveal(self, match: Match, item: Submission, deadline_ns: int | None) -> Answer:
         if match.timing.handover != item.seat:
-            no_handover = refuse("no_handover", "there is no hand-over waiting for this seat")
+            no_handover = refuse(Reason.NO_HANDOVER, "there is no hand-over waiting for this seat")
             return await self._refused(match, item, no_handover, deadline_ns)
         await self._record(match, entries.reveal_entry(match, item, deadline_ns))
         await self._published(match)
@@ -372,12 +362,12 @@ class Referee:
         away player never made a move, the match is aborted with no result."""
         opponent = 1 - item.seat
         if not attended(match) or opponent not in (0, 1):
-            no_claim = refuse("no_claim", "a claim is for an online match whose opponent left")
+            no_claim = refuse(Reason.NO_CLAIM, "a claim is for an online match whose opponent left")
             return await self._refused(match, item, no_claim, deadline_ns)
         name = match.created.players[opponent].name
         if opponent not in match.away:
             here = refuse(
-                "opponent_present",
+                Reason.OPPONENT_PRESENT,
                 f"{name} is still here: a claim needs them away (no move and no connection)",
             )
             return await self._refused(match, item, here, deadline_ns)
@@ -552,29 +542,27 @@ def _answer_moved(match: Match, current: Item | None) -> None:
 
 def moved() -> Rejection:
     """The answer to a command this instance will not judge: its match runs elsewhere."""
-    return Rejection(
-        grpc.StatusCode.UNAVAILABLE,
-        "match_moved",
+    return refuse(
+        Reason.MATCH_MOVED,
         "this arbitration instance no longer runs the match; send the command again",
     )
 
 
 def failed() -> Rejection:
     """The answer to a command whose judging failed outside the rules."""
-    return Rejection(
-        grpc.StatusCode.UNAVAILABLE,
-        "internal_error",
+    return refuse(
+        Reason.INTERNAL_ERROR,
         "the server failed while judging this command; the next update shows the match",
     )
 
 
 def _reveal_first(match: Match) -> Rejection:
-    return refuse("reveal_first", f"seat {match.timing.handover} must reveal their hand first")
+    return refuse(Reason.REVEAL_FIRST, f"seat {match.timing.handover} must reveal their hand first")
 
 
 def _spent() -> Rejection:
     return refuse(
-        "too_many_commands",
+        Reason.TOO_MANY_COMMANDS,
         f"this seat's log holds {bounds.COMMANDS_ACCEPTED_PER_SEAT} accepted commands,"
         " all a match keeps of one seat: it may only resign",
     )

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import grpc
-
 from photofinish.arbitration.v1 import log_pb2, replay_pb2
 from photofinish.rules.v1 import replay_pb2 as rules_replay_pb2
 from services.arbitration.decision_times import decision_times
 from services.arbitration.match import Match
 from services.arbitration.matchlog.reader import LogReader
+from services.arbitration.refusals import Reason, refuse
 from services.common.natslink.requests import NoResponders, Requests
-from services.common.rejection import Rejection
 from wire import subjects
 
 PAGE_STEPS = 100  # steps per answer; the rules service may send fewer to fit NATS's limit
@@ -52,9 +50,7 @@ class Replays:
         log = found.entries
         first = request.first_step
         if first >= len(log):
-            raise Rejection(
-                grpc.StatusCode.OUT_OF_RANGE, "no_such_step", f"the log has {len(log)} steps"
-            )
+            raise refuse(Reason.NO_SUCH_STEP, f"the log has {len(log)} steps")
         steps = min(PAGE_STEPS, len(log) - first)
         boards = await self._boards(log[: first + steps], first, steps)
         return assembled(request.match_id, log, first, boards)
@@ -68,13 +64,9 @@ class Replays:
                 subjects.RULES_REPLAY, asked.SerializeToString(), self._timeout_s
             )
         except ValueError:  # the log is over NATS's payload limit
-            raise Rejection(
-                grpc.StatusCode.RESOURCE_EXHAUSTED, "log_too_long", "this log is too long to replay"
-            ) from None
+            raise refuse(Reason.LOG_TOO_LONG, "this log is too long to replay") from None
         except (NoResponders, TimeoutError):
-            raise Rejection(
-                grpc.StatusCode.UNAVAILABLE, "rules_unavailable", "no rules instance answered"
-            ) from None
+            raise refuse(Reason.RULES_UNAVAILABLE, "no rules instance answered") from None
         return rules_replay_pb2.ReplayViews.FromString(reply.data)
 
 

@@ -16,11 +16,10 @@ import asyncio
 import functools
 from collections.abc import Callable, Sequence
 
-import grpc
-
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
+from services.arbitration.refusals import Reason, refuse
 from services.common.batching import Batcher, Outcome
 from services.common.natslink.frames import Message
 from services.common.natslink.requests import NoResponders, Requests
@@ -194,7 +193,7 @@ class RulesClient:
 
 
 def _unavailable(why: str) -> Rejection:
-    return Rejection(grpc.StatusCode.UNAVAILABLE, "rules_unavailable", f"the rules service: {why}")
+    return refuse(Reason.RULES_UNAVAILABLE, f"the rules service: {why}")
 
 
 def _refused(refusal: events_pb2.Refusal) -> Exception:

@@ -16,6 +16,7 @@ from services.arbitration.intake import seated, take_in
 from services.arbitration.matches import Matches
 from services.arbitration.matchlog.reader import LogReader
 from services.arbitration.publisher import build_update
+from services.arbitration.refusals import Reason, refuse
 from services.arbitration.replays import Replays
 from services.common.identity import is_operator, player_id_of, received_ns_of
 from services.common.rejection import Rejection
@@ -77,7 +78,7 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
     ) -> log_pb2.MatchLog:
         try:
             if self._log_reader is None:
-                raise Rejection(grpc.StatusCode.UNIMPLEMENTED, "no_log", "no log store here")
+                raise refuse(Reason.NO_LOG, "no log store here")
             held = self._matches.find(request.match_id)
             return await self._log_reader.fetch(
                 request.match_id,
@@ -96,7 +97,7 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
     ) -> replay_pb2.Replay:
         try:
             if self._replays is None:
-                raise Rejection(grpc.StatusCode.UNIMPLEMENTED, "no_log", "no log store here")
+                raise refuse(Reason.NO_LOG, "no log store here")
             held = self._matches.find(request.match_id)
             return await self._replays.fetch(
                 request, player_id_of(context), held, is_operator(context.invocation_metadata())

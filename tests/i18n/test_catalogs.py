@@ -19,6 +19,7 @@ from games import errors as game_errors
 from services.accounts import model as accounts_model
 from services.accounts.names import NameProblem
 from services.accounts.passwords import PasswordProblem
+from services.arbitration import refusals as arbitration_refusals
 from services.arbitration.faults import FaultKind
 from services.arbitration.matchlog import entries
 from services.matchmaking import errors as matchmaking_errors
@@ -45,6 +46,7 @@ EVERY = [
 ]
 REASON_ENUMS: tuple[type[enum.Enum], ...] = (
     game_errors.Reason,
+    arbitration_refusals.Reason,
     accounts_model.Reason,
     NameProblem,
     PasswordProblem,
@@ -150,7 +152,8 @@ def test_the_reasons_are_found() -> None:
     """The collection finds reasons from each source (a broken scan would pass vacuously)."""
     assert {"taken", "bad_id", "service_unavailable"} <= documented_reasons()
     raised = {code for code, _ in raised_reasons()}
-    assert {"too_late", "match_over", "hello_first", "unknown_match"} <= raised
+    assert {"hello_first", "arbitration_unavailable", "not_held"} <= raised
+    assert {"too_late", "match_over", "unknown_match"} <= set(every_reason())
     assert len(every_reason()) > 120
 
 

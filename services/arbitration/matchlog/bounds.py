@@ -11,6 +11,8 @@ the match, so a match has one at most.
 
 from __future__ import annotations
 
+from services.arbitration.refusals import Reason
+
 REFUSALS_LOGGED_PER_SEAT = 500  # a seat's refusals the log keeps, whatever the reason
 RACES_LOGGED_PER_SEAT = 500  # past those, the seat's lost races: this many more
 # A seat's accepted commands in one match; past them the seat may only resign. Between
@@ -24,12 +26,11 @@ MAX_COMMAND_BYTES = 64
 # being judged adds (a fault, a flag, the refusal that came too late).
 ENTRIES_RESERVE = 20
 MIN_ENTRIES_PER_MATCH = 100  # PF_LOG_ENTRIES_PER_MATCH, at least
-TOO_LATE = "too_late"
 
 
 def keeps_refusal(stored: int, reason: str, race: bool) -> bool:
     """Return whether the log stores a seat's refusal, ``stored`` of the seat's being stored."""
-    if reason == TOO_LATE:
+    if reason == Reason.TOO_LATE.value:
         return True
     return stored < REFUSALS_LOGGED_PER_SEAT + (RACES_LOGGED_PER_SEAT if race else 0)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import grpc
 import nats.errors
 import nats.js.errors
 from nats.js import JetStreamContext
@@ -19,6 +18,7 @@ from nats.js import JetStreamContext
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.events.v1 import events_pb2
 from services.arbitration.match import Match
+from services.arbitration.refusals import Reason, refuse
 from services.common.matchlogs import is_closed, read_entries
 from services.common.rejection import Rejection
 from wire import subjects
@@ -38,9 +38,8 @@ def check_reader(
     if not operator:
         check_player(players, player_id)
     if not closed:
-        raise Rejection(
-            grpc.StatusCode.FAILED_PRECONDITION,
-            "match_live",
+        raise refuse(
+            Reason.MATCH_LIVE,
             "the log is readable once the match is over",
         )
 
@@ -52,9 +51,7 @@ def check_player(players: Sequence[events_pb2.Player], player_id: str) -> None:
         Rejection: PERMISSION_DENIED ``not_your_match`` otherwise.
     """
     if player_id not in {p.player_id for p in players}:
-        raise Rejection(
-            grpc.StatusCode.PERMISSION_DENIED, "not_your_match", "only its players read a log"
-        )
+        raise refuse(Reason.NOT_YOUR_MATCH, "only its players read a log")
 
 
 def check_match_id(match_id: str) -> None:
@@ -64,9 +61,7 @@ def check_match_id(match_id: str) -> None:
         Rejection: INVALID_ARGUMENT ``bad_match_id`` otherwise.
     """
     if not subjects.is_match_id(match_id):
-        raise Rejection(
-            grpc.StatusCode.INVALID_ARGUMENT, "bad_match_id", f"{match_id[:80]!r} is no match id"
-        )
+        raise refuse(Reason.BAD_MATCH_ID, f"{match_id[:80]!r} is no match id")
 
 
 async def first_entry(js: JetStreamContext, match_id: str) -> log_pb2.LogEntry | None:
@@ -112,9 +107,7 @@ class LogReader:
                     check_player(header.created.players, player_id)
             log = await read_entries(self._js, match_id, ANSWER_RETRY_S)
         except (nats.errors.Error, OSError) as error:
-            raise Rejection(
-                grpc.StatusCode.UNAVAILABLE, "log_unavailable", f"the log store: {error!r}"
-            ) from None
+            raise refuse(Reason.LOG_UNAVAILABLE, f"the log store: {error!r}") from None
         if not log or log[0].kind != log_pb2.ENTRY_KIND_OPENED:
             raise _unknown(match_id)
         check_reader(log[0].created.players, player_id, is_closed(log), operator)
@@ -122,4 +115,4 @@ class LogReader:
 
 
 def _unknown(match_id: str) -> Rejection:
-    return Rejection(grpc.StatusCode.NOT_FOUND, "unknown_match", f"no log of {match_id!r}")
+    return refuse(Reason.UNKNOWN_MATCH, f"no log of {match_id!r}")
