@@ -18,6 +18,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
@@ -105,9 +106,11 @@ class Background:
 
     def __init__(self, stage: Stage) -> None:
         self.stage = stage
+        RESULTS.mkdir(parents=True, exist_ok=True)
         self.log = RESULTS / f"{stage.name}.log"
         print(f"\n=== {stage.name}: make {stage.target}, in the background ({self.log})")
         self._started = time.monotonic()
+        self._ended: float | None = None
         with self.log.open("wb") as output:
             self._process = subprocess.Popen(
                 ["make", "--no-print-directory", stage.target],
@@ -117,12 +120,20 @@ class Background:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # its own group: stopped whole if the run is
             )
+        # Its own time is until it ends, not until it is waited for.
+        self._watcher = threading.Thread(target=self._watch, daemon=True)
+        self._watcher.start()
+
+    def _watch(self) -> None:
+        self._process.wait()
+        self._ended = time.monotonic()
 
     def wait(self) -> Outcome:
         """Wait for the stage to end; print its output's tail if it failed."""
         print(f"\n=== waiting for {self.stage.name} (make {self.stage.target})", flush=True)
         code = self._process.wait()
-        seconds = time.monotonic() - self._started
+        self._watcher.join()
+        seconds = (self._ended or time.monotonic()) - self._started
         if code != 0:
             tail = self.log.read_text(errors="replace").splitlines()[-30:]
             print("\n".join([f"{self.stage.name} failed; the end of {self.log}:", *tail]))

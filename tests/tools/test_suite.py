@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.suite import IMAGES, STAGES, Outcome, Tally, failures, summary, tally
+from tools.suite import IMAGES, STAGES, Background, Outcome, Stage, Tally, failures, summary, tally
 
 pytest_plugins = ["pytester"]
 
@@ -69,3 +69,14 @@ def test_the_background_build_is_marked_and_the_total_is_the_runs_own_time() -> 
     assert lines[9] == "  * in the background, beside the stages above it"
     assert lines[-2].split() == ["total", "13", "min", "05", "s"]
     assert lines[-1] == "tests: 18 passed, 0 failed, 0 skipped"
+
+
+def test_a_background_stage_that_fails_is_reported_with_its_output(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    stage = Stage("probe", "no-such-target-here")
+    outcome = Background(stage).wait()
+    assert (outcome.stage, outcome.ok, outcome.tally) == (stage, False, None)
+    printed = capsys.readouterr().out
+    assert "probe failed; the end of" in printed
+    assert "No rule to make target 'no-such-target-here'" in printed
