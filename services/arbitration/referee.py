@@ -6,16 +6,17 @@ order, so the order of application is the order of arrival. Timer items (a passe
 deadline, a gate nobody lifted, a due spit) join the same queue, so a command that
 arrived before a deadline is always judged before the flag.
 
-Every decision becomes a log entry (``matchlog/entries.py``). The entry is stored first;
-only then does the match's record change by it (``record.apply``) and the players see
-it: the log is the durable record, and nothing shown can be taken back by a crash.
+What a command becomes is decided from the match's record alone (``deciding.py``: pure,
+tested without a server); this loop does what was decided. Every decision becomes a log
+entry (``matchlog/entries.py``). The entry is stored first; only then does the match's
+record change by it (``record.apply``) and the players see it: the log is the durable
+record, and nothing shown can be taken back by a crash.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable, Coroutine
 
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
@@ -24,9 +25,19 @@ from photofinish.rules.v1 import rules_pb2
 from services.arbitration import record, spectator_view
 from services.arbitration.attendance import (
     Attendance,
-    attended,
     last_heard_ns,
     person_last_heard_ns,
+)
+from services.arbitration.deciding import (
+    Abort,
+    FlagFirst,
+    Forfeit,
+    Lost,
+    Refuse,
+    Reveal,
+    admit,
+    after_rules,
+    plan,
 )
 from services.arbitration.faults import (
     Fault,
@@ -58,7 +69,7 @@ from services.arbitration.metrics import (
 from services.arbitration.publisher import Publisher
 from services.arbitration.refusals import Reason, refuse
 from services.arbitration.restoring import restore
-from services.arbitration.rules_client import NOT_A_RESIGNATION, NotHeld, RulesClient
+from services.arbitration.rules_client import NotHeld, RulesClient
 from services.common.rejection import Rejection
 from services.common.replies import Answer
 
@@ -66,8 +77,6 @@ from services.common.replies import Answer
 LOOP_TICK_S = 0.001
 
 log = logging.getLogger("arbitration")
-
-MAX_CLIENT_SEQ_JUMP = 1 << 20  # how far a seat's client_seq may grow in one command
 
 
 class Referee:
@@ -81,7 +90,7 @@ class Referee:
         tolerances: Tolerances,
         broadcast: Callable[[Fault], None],
         log_writer: LogWriter,
-        now: Callable[[], int] = time.monotonic_ns,
+        now: Callable[[], int],
         attendance: Attendance | None = None,
     ) -> None:
         self._attendance = attendance
@@ -194,34 +203,13 @@ class Referee:
     async def _submission(self, match: Match, item: Submission) -> Answer:
         if self._attendance is not None:
             self._attendance.heard(match, item.seat, item.arrival_ns)
-        cached = match.answer_to(item.seat, item.client_seq)
-        if cached is not None:
-            return cached  # a retry: answered, never applied twice
-        last = match.last_client_seq.get(item.seat, 0)
-        if item.client_seq <= last:
-            return refuse(
-                Reason.STALE_CLIENT_SEQ, f"client_seq {item.client_seq} was already used or skipped"
-            )
-        if item.client_seq > last + MAX_CLIENT_SEQ_JUMP:
-            # Else one number near 2^64 would leave the seat nothing to send for the match.
-            return refuse(
-                Reason.BAD_CLIENT_SEQ,
-                f"client_seq may grow by at most {MAX_CLIENT_SEQ_JUMP} from the last ({last})",
-            )
-        size = item.command.ByteSize()
-        if size > bounds.MAX_COMMAND_BYTES:
-            # Turned away unjudged: the log would keep it whole (matchlog/bounds.py).
-            return refuse(
-                Reason.BAD_COMMAND,
-                f"the command is {size} bytes; a command has at most {bounds.MAX_COMMAND_BYTES}",
-            )
+        answered = admit(match, item)
+        if answered is not None:
+            if answered.taken:
+                match.last_client_seq[item.seat] = item.client_seq
+                match.remember(item.seat, item.client_seq, answered.answer)
+            return answered.answer
         item.command.DiscardUnknownFields()  # the log keeps a command as the rules read it
-        if match.finished_ns is not None and item.arrival_ns > match.finished_ns:
-            # It arrived after the end: answered, but not part of the match (not logged).
-            late = refuse(Reason.MATCH_OVER, "the match is over")
-            match.last_client_seq[item.seat] = item.client_seq
-            match.remember(item.seat, item.client_seq, late)
-            return late
         return await self._judge(match, item, match.timing.deadline_ns())
 
     async def _judge(self, match: Match, item: Submission, deadline_ns: int | None) -> Answer:
@@ -229,36 +217,31 @@ class Referee:
 
         ``deadline_ns`` is the deadline in force when the command's turn came.
         """
-        if match.is_over():
-            return await self._refused(
-                match, item, refuse(Reason.MATCH_OVER, "the match is over"), deadline_ns
-            )
-        kind = item.command.WhichOneof("kind")
-        if kind is None or kind == "nudge":
-            bad = refuse(
-                Reason.BAD_COMMAND,
-                "the command is empty or not a player's",
-            )
-            return await self._refused(match, item, bad, deadline_ns)
-        if not match.timing.is_in_time(item.arrival_ns):
-            running = match.timing.clock.running
+        planned = plan(match, item)
+        if isinstance(planned, Refuse):
+            return await self._refused(match, item, planned.refusal, deadline_ns)
+        if isinstance(planned, FlagFirst):
             await self._flag(match, item.arrival_ns)
-            late = (
-                refuse(Reason.TOO_LATE, "the command reached the server after your deadline")
-                if running == item.seat
-                else refuse(Reason.MATCH_OVER, "the match is over")
-            )
-            return await self._refused(match, item, late, deadline_ns)
-        if kind == "reveal":
-            return await self._reveal(match, item, deadline_ns)
-        if kind == "claim":
-            return await self._claim(match, item, deadline_ns)
-        handover = match.timing.handover is not None
-        # A seat with as many accepted commands as the log keeps may only resign.
-        spent = not bounds.takes_commands(match.accepted.get(item.seat, 0))
+            return await self._refused(match, item, planned.refusal, deadline_ns)
+        if isinstance(planned, Reveal):
+            await self._record(match, entries.reveal_entry(match, item, deadline_ns))
+            await self._published(match)
+            return _kept(match, item)
+        if isinstance(planned, Abort):
+            return await self._abort(match, item, planned.reason, deadline_ns)
         watched = match.is_watched(self._now())
-        try:
+        if isinstance(planned, Forfeit):
+            seat = planned.seat
             step = await self._stepped(
+                match,
+                lambda: self._rules.forfeit(
+                    match.match_id, match.version, seat, game_pb2.TERMINATION_ABANDONED, watched
+                ),
+            )
+            return await self._accepted(match, item, step, deadline_ns)
+        answer: rules_pb2.StepReply | Rejection
+        try:
+            answer = await self._stepped(
                 match,
                 lambda: self._rules.apply(
                     match.match_id,
@@ -266,21 +249,24 @@ class Referee:
                     item.seat,
                     item.command,
                     watched,
-                    resignation_only=handover or spent,  # as before the reveal
+                    resignation_only=planned.resignation_only,
                 ),
             )
         except Rejection as rejection:
-            if spent and rejection.reason == NOT_A_RESIGNATION:
-                return await self._refused(match, item, _spent(), deadline_ns)
-            if handover or rejection.reason == NOT_A_RESIGNATION:
-                return await self._refused(match, item, _reveal_first(match), deadline_ns)
-            return await self._lost(match, item, rejection, deadline_ns)
-        if _resigned_unmoved(match, item, step):
-            # As on Lichess: a rated match given up before one's first move is aborted
-            # (the rules' step is dropped), so resigning at the gate feeds no rating.
-            name = match.created.players[item.seat].name
-            reason = f"aborted: {name} resigned before making a move"
-            return await self._abort(match, item, reason, deadline_ns)
+            answer = rejection
+        outcome = after_rules(match, item, planned, answer)
+        if isinstance(outcome, Refuse):
+            return await self._refused(match, item, outcome.refusal, deadline_ns)
+        if isinstance(outcome, Lost):
+            return await self._lost(match, item, outcome.refusal, deadline_ns)
+        if isinstance(outcome, Abort):
+            return await self._abort(match, item, outcome.reason, deadline_ns)
+        return await self._accepted(match, item, outcome.step, deadline_ns)
+
+    async def _accepted(
+        self, match: Match, item: Submission, step: rules_pb2.StepReply, deadline_ns: int | None
+    ) -> Answer:
+        """Store the accepted command's step, show it, and return its answer."""
         await self._record(
             match, entries.accepted_entry(match, item, step, deadline_ns), self._now()
         )
@@ -348,45 +334,6 @@ class Referee:
         if race is not None and stored:
             self._publisher.updates(match)  # the race notice, once it is in the log
         return rejection
-
-    async def _reveal(self, match: Match, item: Submission, deadline_ns: int | None) -> Answer:
-        if match.timing.handover != item.seat:
-            no_handover = refuse(Reason.NO_HANDOVER, "there is no hand-over waiting for this seat")
-            return await self._refused(match, item, no_handover, deadline_ns)
-        await self._record(match, entries.reveal_entry(match, item, deadline_ns))
-        await self._published(match)
-        return _kept(match, item)
-
-    async def _claim(self, match: Match, item: Submission, deadline_ns: int | None) -> Answer:
-        """End an online match whose opponent is away: the claimant wins, or, when the
-        away player never made a move, the match is aborted with no result."""
-        opponent = 1 - item.seat
-        if not attended(match) or opponent not in (0, 1):
-            no_claim = refuse(Reason.NO_CLAIM, "a claim is for an online match whose opponent left")
-            return await self._refused(match, item, no_claim, deadline_ns)
-        name = match.created.players[opponent].name
-        if opponent not in match.away:
-            here = refuse(
-                Reason.OPPONENT_PRESENT,
-                f"{name} is still here: a claim needs them away (no move and no connection)",
-            )
-            return await self._refused(match, item, here, deadline_ns)
-        if opponent not in match.moved:
-            reason = f"aborted: {name} left before making a move"
-            return await self._abort(match, item, reason, deadline_ns)
-        watched = match.is_watched(self._now())
-        step = await self._stepped(
-            match,
-            lambda: self._rules.forfeit(
-                match.match_id, match.version, opponent, game_pb2.TERMINATION_ABANDONED, watched
-            ),
-        )
-        await self._record(
-            match, entries.accepted_entry(match, item, step, deadline_ns), self._now()
-        )
-        self._show(match, step)
-        await self._published(match)
-        return _kept(match, item)
 
     async def _away_change(self, match: Match, change: AwayChange) -> None:
         """Log a seat's going away or coming back, unless it no longer holds."""
@@ -556,30 +503,8 @@ def failed() -> Rejection:
     )
 
 
-def _reveal_first(match: Match) -> Rejection:
-    return refuse(Reason.REVEAL_FIRST, f"seat {match.timing.handover} must reveal their hand first")
-
-
-def _spent() -> Rejection:
-    return refuse(
-        Reason.TOO_MANY_COMMANDS,
-        f"this seat's log holds {bounds.COMMANDS_ACCEPTED_PER_SEAT} accepted commands,"
-        " all a match keeps of one seat: it may only resign",
-    )
-
-
 def spawn(referee: Referee, match: Match) -> asyncio.Task[None]:
     """Start the match's worker task."""
     return asyncio.get_running_loop().create_task(
         referee.run(match), name=f"match-{match.match_id}"
-    )
-
-
-def _resigned_unmoved(match: Match, item: Submission, step: rules_pb2.StepReply) -> bool:
-    """Return whether ``item`` resigned a rated match before its seat's first move."""
-    return (
-        match.created.rated
-        and item.seat not in match.moved
-        and step.HasField("outcome")
-        and step.outcome.termination == game_pb2.TERMINATION_RESIGN
     )

@@ -14,6 +14,12 @@ import grpc
 
 from services.common.rejection import Rejection
 
+# The rules service's reasons the arbitration reads (services/rules): a match the rules
+# instance no longer holds (it is restored there, and the call made again), and a command
+# other than a resignation while the seat may only resign.
+NOT_HELD = "not_held"
+NOT_A_RESIGNATION = "not_a_resignation"
+
 
 class Reason(enum.Enum):
     """Every reason the arbitration gives. Values travel as ``ErrorInfo.reason`` and stand

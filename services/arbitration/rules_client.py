@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
-from services.arbitration.refusals import Reason, refuse
+from services.arbitration.refusals import NOT_HELD, Reason, refuse
 from services.common.batching import Batcher, Outcome
 from services.common.natslink.frames import Message
 from services.common.natslink.requests import NoResponders, Requests
@@ -27,8 +27,6 @@ from services.common.rejection import Rejection, from_refusal
 from wire import subjects
 
 CALL_TIMEOUT_S = 2.0
-NOT_HELD = "not_held"  # the rules service's reason (services/rules/held_matches.py)
-NOT_A_RESIGNATION = "not_a_resignation"
 
 
 # Sends one batch to a subject now and calls back once with the reply's bytes, or with
