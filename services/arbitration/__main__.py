@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import time
 from collections.abc import AsyncIterator, Sequence
 
 import grpc
@@ -63,7 +64,10 @@ class Arbitration:
     @contextlib.asynccontextmanager
     async def lifespan(self) -> AsyncIterator[None]:
         config = self._config
-        outages = NatsOutages(config.tolerances, self.on_fault)
+        # The one clock every arrival stamp, deadline, timer and age of this process is read
+        # from: monotonic, in nanoseconds (the event loop's own clock too).
+        now = time.monotonic_ns
+        outages = NatsOutages(config.tolerances, self.on_fault, now)
         nc = await natsmetrics.connect(
             config.nats_url,
             f"arbitration-{config.instance}",
@@ -93,12 +97,13 @@ class Arbitration:
         matches = Matches(
             config.instance,
             rules,
-            Publisher(link, js, listing),
-            Timers(config.gate_timeout_s),
+            Publisher(link, js, now, listing),
+            Timers(config.gate_timeout_s, now),
             starting_clock(config.bank_ms, config.grace_ms),
             config.tolerances,
             log_writer,
             placement,
+            now=now,
             away_after_s=config.away_after_s,
             abandoned_after_s=config.abandoned_after_s,
         )

@@ -19,7 +19,6 @@ without this such a match would never end.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable
 
 from photofinish.arbitration.v1 import arbitration_pb2
@@ -79,7 +78,7 @@ class Attendance:
         held: Callable[[], Iterable[Match]],
         find: Callable[[str], Match | None],
         away_after_s: float,
-        now: Callable[[], int] = time.monotonic_ns,
+        now: Callable[[], int],
         abandoned_after_s: float = ABANDONED_AFTER_S,
     ) -> None:
         self._held = held

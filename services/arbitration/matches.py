@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Callable, Iterator
 
 from photofinish.arbitration.v1 import arbitration_pb2
@@ -49,7 +48,8 @@ class Matches:
         tolerances: Tolerances | None = None,
         log_writer: LogWriter | None = None,
         placement: Placement | None = None,
-        now: Callable[[], int] = time.monotonic_ns,
+        *,
+        now: Callable[[], int],
         away_after_s: float = AWAY_AFTER_S,
         abandoned_after_s: float = ABANDONED_AFTER_S,
     ) -> None:

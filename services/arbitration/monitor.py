@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Awaitable, Callable
 
 from services.arbitration.faults import Fault, FaultKind, Tolerances, measured
@@ -49,9 +48,15 @@ class NatsOutages:
     link): the outage runs from the first that drops to the first that is back.
     """
 
-    def __init__(self, tolerances: Tolerances, on_fault: Callable[[Fault], None]) -> None:
+    def __init__(
+        self,
+        tolerances: Tolerances,
+        on_fault: Callable[[Fault], None],
+        now: Callable[[], int],
+    ) -> None:
         self._tolerances = tolerances
         self._on_fault = on_fault
+        self._now = now
         self._down_since_ns: int | None = None
 
     def callbacks(self) -> dict[str, Callable[[], Awaitable[None]]]:
@@ -67,13 +72,13 @@ class NatsOutages:
 
     def disconnected(self) -> None:
         if self._down_since_ns is None:
-            self._down_since_ns = time.monotonic_ns()
+            self._down_since_ns = self._now()
 
     def reconnected(self) -> None:
         if self._down_since_ns is None:
             return
         fault = measured(
-            FaultKind.NATS_DISCONNECTED, self._down_since_ns, time.monotonic_ns(), self._tolerances
+            FaultKind.NATS_DISCONNECTED, self._down_since_ns, self._now(), self._tolerances
         )
         self._down_since_ns = None
         if fault is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 
 from nats.js import JetStreamContext
 
@@ -101,15 +101,20 @@ class Publisher:
     lists it as live from its opening to its result (``listing``: never on a command's way)."""
 
     def __init__(
-        self, link: NatsLink, js: JetStreamContext, listing: Listing | None = None
+        self,
+        link: NatsLink,
+        js: JetStreamContext,
+        now: Callable[[], int],
+        listing: Listing | None = None,
     ) -> None:
         self._link = link
         self._js = js
+        self._now = now  # the arbitration's monotonic clock (an update's clock readings)
         self._listing = listing
 
     def updates(self, match: Match) -> None:
         """Publish the current update to each seat, and to the spectators if any watch."""
-        shown = Shown(match, time.monotonic_ns())
+        shown = Shown(match, self._now())
         for seat in PERSPECTIVES:
             if seat not in match.perspectives:
                 continue  # the spectators' view, while nobody watches

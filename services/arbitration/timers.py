@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import time
+from collections.abc import Callable
 
 from services.arbitration.decision_facts import Lift
 from services.arbitration.match import Flag, Match, Nudge
@@ -16,8 +16,9 @@ class Timers:
     and may have left) or after the game's own pause (an action that is due).
     """
 
-    def __init__(self, gate_timeout_s: float) -> None:
+    def __init__(self, gate_timeout_s: float, now: Callable[[], int]) -> None:
         self._gate_timeout_s = gate_timeout_s
+        self._now = now  # the arbitration's monotonic clock, the event loop's own
 
     def schedule(self, match: Match) -> None:
         """Replace the match's timer by the one its current state calls for, if any."""
@@ -42,6 +43,6 @@ class Timers:
             if decision.lift is Lift.AFTER_PAUSE
             else self._gate_timeout_s
         )
-        due_ns = time.monotonic_ns() + int(after_s * 1e9)
+        due_ns = self._now() + int(after_s * 1e9)
         nudge = Nudge(match.version, due_ns)
         match.timer = loop.call_at(due_ns / 1e9, match.queue.put_nowait, nudge)

@@ -77,7 +77,7 @@ class NoTimers(Timers):
     """Timers that never fire: tests queue flags and nudges themselves."""
 
     def __init__(self) -> None:
-        super().__init__(gate_timeout_s=1e9)
+        super().__init__(gate_timeout_s=1e9, now=lambda: 0)  # never schedules
 
     def schedule(self, match: Match) -> None:
         return None

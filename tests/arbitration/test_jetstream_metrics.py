@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from types import SimpleNamespace
 from typing import cast
 
@@ -58,7 +59,7 @@ async def test_a_result_publish_is_timed_and_a_failed_one_counted(
     nc = await nats.connect(nats_server.url)
     js = nc.jetstream()
     link = await NatsLink.connect(nats_server.url, "test-results")
-    publisher = Publisher(link, js)
+    publisher = Publisher(link, js, time.monotonic_ns)
     match = cast(
         Match,
         SimpleNamespace(
