@@ -4,7 +4,6 @@ through a server's loss and return, JetStream publishes timed and failed, consum
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import socket
 from pathlib import Path
@@ -15,7 +14,7 @@ import pytest
 from nats.js import api
 from prometheus_client import REGISTRY
 
-from services.common import natsmetrics
+from services.common import natsmetrics, tasks
 from services.common.natslink.link import NatsLink
 from services.common.natsmetrics import StreamPublishes, sample_pending
 from services.common.natsurl import servers_of
@@ -189,9 +188,7 @@ async def test_the_lag_gauge_is_the_consumer_s_own_pending_count(
         )
         await sub.unsubscribe()
     finally:
-        sampler.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await sampler
+        await tasks.stop(sampler)  # a lone cancel may be lost in nats-py's wait_for
     await nc.close()
 
 
@@ -203,7 +200,5 @@ async def test_the_lag_sampler_outlives_a_consumer_it_cannot_read(
     sampler = asyncio.create_task(sample_pending(js, "PF_NO_SUCH", "nobody", every_s=0.02))
     await asyncio.sleep(0.1)
     assert not sampler.done()
-    sampler.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await sampler
+    await tasks.stop(sampler)  # a lone cancel may be lost in nats-py's wait_for
     await nc.close()
