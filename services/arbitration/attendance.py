@@ -6,7 +6,7 @@ gateway holds a stream of it open (a play socket, or a Watch of the seat: the ga
 ``SeatsPresent`` on ``pf.arbitration.presence``). In an online match a seat not heard
 from for the away limit (``PF_AWAY_S``, 30 s; counted from the opening for a seat never
 heard from) is away: the worker logs it (an AWAY entry), both players see it, and the
-other may Claim (``referee``). A seat heard from again is back, logged the same way.
+other may Claim (``deciding``). A seat heard from again is back, logged the same way.
 
 Against the computer and on one device nobody is left to claim: the bot never leaves,
 and a hot-seat device holds both seats. Such a match whose person (both seats on one

@@ -1,6 +1,6 @@
 """What becomes of a player's command, decided from the match's record alone.
 
-Pure: no clock read, no call, no I/O. The referee asks ``admit`` first (a retry, a
+Pure: no clock read, no call, no I/O. The match's worker asks ``admit`` first (a retry, a
 command number or size that cannot be taken, a command that came after the end), then
 ``plan`` for what judging the command takes, and, when the rules were asked to apply it,
 ``after_rules`` for what their answer means. It then stores, applies and publishes what

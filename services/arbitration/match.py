@@ -33,7 +33,7 @@ class Submission:
     """A player's command, stamped on arrival, waiting its turn in the match's queue.
 
     ``reply`` takes its answer back to the sender (the gateway's batch over NATS, a gRPC
-    call); the referee calls it once, right after publishing what the command changed, so
+    call); the match's worker calls it once, right after publishing what the command changed, so
     the answer and the views leave in one write. A reply never raises, and a second one
     is ignored.
     """

@@ -3,7 +3,7 @@
 It opens matches, hands every process-wide fault to each of them and lets them go;
 taking matches over (``takeover``), forgetting finished ones (``eviction``) and the gRPC
 calls (``servicer``) live beside it. Time comes from one injected clock (``now``), the
-same one the referee stamps with.
+same one the match's worker stamps with.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from services.arbitration.attendance import ABANDONED_AFTER_S, Attendance
 from services.arbitration.clock import Clock
 from services.arbitration.faults import Fault, FaultKind, Tolerances, measured
 from services.arbitration.match import FaultNotice, Match
+from services.arbitration.match_worker import MatchWorker, spawn
 from services.arbitration.matchlog import entries
 from services.arbitration.matchlog.writer import LogWriter
 from services.arbitration.metrics import FORWARDING_DELAY, LIVE_MATCHES, TIMING_FAULTS
 from services.arbitration.ownership import Placement
 from services.arbitration.publisher import Publisher
-from services.arbitration.referee import Referee, spawn
 from services.arbitration.refusals import Reason, refuse
 from services.arbitration.rules_client import RulesClient
 from services.arbitration.timers import Timers
@@ -62,7 +62,7 @@ class Matches:
         self.tolerances = tolerances or Tolerances()
         self.log_writer = log_writer or LogWriter.discarding()
         self.attendance = Attendance(self.held, self.find, away_after_s, now, abandoned_after_s)
-        self._referee = Referee(
+        self._worker = MatchWorker(
             rules,
             publisher,
             timers.schedule,
@@ -147,7 +147,7 @@ class Matches:
         # not judged by how long its players went unheard by an instance that did not hold it.
         held_ns = self.now()
         match.seen_ns = {seat: held_ns for seat in (0, 1)}
-        worker = spawn(self._referee, match)
+        worker = spawn(self._worker, match)
         self._workers[match.match_id] = worker
         worker.add_done_callback(lambda task: self._worker_ended(match, task))
         self._timers.schedule(match)
@@ -155,7 +155,7 @@ class Matches:
     def _worker_ended(self, match: Match, worker: asyncio.Task[None]) -> None:
         if worker.cancelled() or self._live.get(match.match_id) is not match:
             return
-        # The worker returned: the match moved to another instance (see Referee.run).
+        # The worker returned: the match moved to another instance (see MatchWorker.run).
         self.let_go(match.match_id)
 
     def let_go(self, match_id: str) -> None:

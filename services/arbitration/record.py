@@ -1,6 +1,6 @@
 """A match's record changes by its log entries, and only by them: live and in a takeover.
 
-The referee decides an entry, the log stores it, and only then does ``apply`` change the
+The match's worker decides an entry, the log stores it, and only then does ``apply`` change the
 match by it, so nothing is shown that the log could not give back. A takeover reads the
 stored entries and applies them in order to the header's match (``rebuilt``): the same
 function, the same record, whichever instance runs the match and however often it moved.
@@ -64,7 +64,7 @@ def rebuilt(entries: Sequence[log_pb2.LogEntry]) -> Match | None:
 def apply(match: Match, entry: log_pb2.LogEntry, now_ns: int | None = None) -> None:
     """Change ``match`` as ``entry`` says.
 
-    ``now_ns`` is when the referee made the entry (live): a match ends then. Read back
+    ``now_ns`` is when the match's worker made the entry (live): a match ends then. Read back
     from the log, it ends at the entry's own stamp.
     """
     at_ns = match.opened_ns + entry.stamp_ns

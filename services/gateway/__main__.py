@@ -24,7 +24,7 @@ from services.common.natslink.link import NatsLink
 from services.common.placement import Directory
 from services.common.serving import announce_ready
 from services.gateway.accounts import AccountDesk
-from services.gateway.arbiters import ArbitrationChannels, by_owner
+from services.gateway.arbitration_channels import ArbitrationChannels, by_owner
 from services.gateway.auth import TokenCheck, identity_hook
 from services.gateway.config import Config
 from services.gateway.connections import ConnectionCap

@@ -21,7 +21,7 @@ from services.common.identity import CLIENT_ADDRESS, PLAYER_ID, RECEIVED_NS, SES
 from services.common.natslink.link import NatsLink
 from services.common.rejection import Rejection
 from services.common.watching import RENEW_S, SPECTATORS
-from services.gateway.arbiters import ArbitrationChannels
+from services.gateway.arbitration_channels import ArbitrationChannels
 from services.gateway.checked import follow_checked
 from services.gateway.grpcweb import RequestRefused, end_stream
 from services.gateway.grpcweb.config import LocalMethod

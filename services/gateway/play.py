@@ -35,7 +35,7 @@ from services.common.natslink.link import NatsLink
 from services.common.rejection import Rejection
 from services.common.replies import Answer, Reply
 from services.common.watching import RENEW_S, SPECTATORS
-from services.gateway.arbiters import ArbitrationChannels
+from services.gateway.arbitration_channels import ArbitrationChannels
 from services.gateway.auth import TokenCheck
 from services.gateway.checked import follow_checked
 from services.gateway.grpcweb.metrics import OPEN_STREAMS, UNARY_SECONDS

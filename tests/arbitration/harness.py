@@ -1,7 +1,7 @@
-"""The arbitration's referee without a network: a rules table in-process, NATS and timers
+"""The arbitration's match worker without a network: a rules table in-process, NATS and timers
 left out.
 
-Matches are opened through ``Matches.open`` and driven item by item through the referee,
+Matches are opened through ``Matches.open`` and driven item by item through the match's worker,
 with arrival stamps the test chooses, so logs come out exactly as the service makes them.
 """
 
@@ -170,21 +170,21 @@ class Table:
     ) -> Answer:
         """Judge one command now; return the reply or the refusal."""
         item = self.submission(seat, command, client_seq)
-        await self.matches._referee.handle(self.match, item)
+        await self.matches._worker.handle(self.match, item)
         return self.answers[-1]
 
     async def nudge(self) -> None:
         nudge = Nudge(self.match.version, self.now_ns)  # due now
-        await self.matches._referee.handle(self.match, nudge)
+        await self.matches._worker.handle(self.match, nudge)
 
     async def flag(self) -> None:
         deadline = self.match.timing.deadline_ns()
         assert deadline is not None
         self.now_ns = max(self.now_ns, deadline)  # time runs to the deadline
-        await self.matches._referee.handle(self.match, Flag(deadline))
+        await self.matches._worker.handle(self.match, Flag(deadline))
 
     async def fault(self, fault: Fault) -> None:
-        await self.matches._referee.judge_fault(self.match, fault)
+        await self.matches._worker.take_fault(self.match, fault)
 
     async def log(self) -> list[log_pb2.LogEntry]:
         return self.store.entries(self.match.match_id)

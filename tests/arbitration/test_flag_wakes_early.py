@@ -50,7 +50,7 @@ async def flagged_early(seed: int) -> None:
     deadline = table.match.timing.deadline_ns()
     assert deadline is not None
     table.run_from(deadline - EARLY_NS)  # the timer fired this much too soon
-    await table.matches._referee.handle(table.match, Flag(deadline))
+    await table.matches._worker.handle(table.match, Flag(deadline))
     (flag,) = [e for e in await table.log() if e.kind == log_pb2.ENTRY_KIND_FLAG]
     assert flag.flag.fired_us >= flag.flag.deadline_us, flag.flag
     assert flag.flag.late_us >= 0

@@ -37,7 +37,7 @@ async def swept_at(table: Table, now_ns: int) -> None:
     while not table.match.queue.empty():
         items.append(table.match.queue.get_nowait())
     for item in items:
-        await table.matches._referee.handle(table.match, item)
+        await table.matches._worker.handle(table.match, item)
 
 
 @pytest.mark.parametrize("mode", [events_pb2.MODE_COMPUTER, events_pb2.MODE_HOTSEAT])

@@ -1,4 +1,5 @@
-"""What the referee writes in a match's log: one entry per decision, with the server's stamps."""
+"""What the match's worker writes in a match's log: one entry per decision, with the
+server's stamps."""
 
 from __future__ import annotations
 

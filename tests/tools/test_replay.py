@@ -1,4 +1,4 @@
-"""Replay: any log the referee writes rebuilds its match exactly; a tampered one does not."""
+"""Replay: any log the match's worker writes rebuilds its match exactly; a tampered one does not."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The arbitration log's entries, built from what the referee decided. Pure: stamps are passed in.
+"""The arbitration log's entries, built from what the match's worker decided. Pure: stamps
+are passed in.
 
 One entry per thing the arbitration decided (docs/arbitration-log.md): the header when a
 match opens, each command it judged (accepted, refused, a hot-seat reveal), each flag and

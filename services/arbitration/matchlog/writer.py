@@ -1,10 +1,10 @@
 """The arbitration log's writer: each match's entries appended to JetStream, in order, fenced.
 
-The log is the durable record of a match. The referee appends an entry and waits for the
+The log is the durable record of a match. The match's worker appends an entry and waits for the
 stream's acknowledgement before it changes the match by it or shows anything of it, so
 what a player saw is in the log, and a takeover reads it back (docs/failover.md).
 
-- **In order, once.** A match's entries are appended one at a time (its referee waits
+- **In order, once.** A match's entries are appended one at a time (its worker waits
   for each), numbered from 0 without gaps. A failed append is retried with backoff under
   the same ``Nats-Msg-Id`` (``<match id>.<index>``), so the stream stores it once.
 - **Fenced.** Each append names the stream sequence of the match's last stored entry
@@ -130,7 +130,7 @@ class StreamStore:
 
 
 class MemoryStore:
-    """Entries kept in memory, by match (tests; a referee built without a log)."""
+    """Entries kept in memory, by match (tests; a worker built without a log)."""
 
     def __init__(self, keep: bool = True) -> None:
         self.logs: dict[str, list[bytes]] = {}
@@ -164,7 +164,7 @@ class _Tail:
 
 
 class LogWriter:
-    """Appends each match's entries in the order the referee decides them."""
+    """Appends each match's entries in the order the match's worker decides them."""
 
     def __init__(self, store: Store, instance: str = "", entries_per_match: int = 0) -> None:
         self._store = store
@@ -174,7 +174,7 @@ class LogWriter:
 
     @classmethod
     def discarding(cls) -> LogWriter:
-        """Return a writer that keeps nothing (a referee built without a log)."""
+        """Return a writer that keeps nothing (a worker built without a log)."""
         return cls(MemoryStore(keep=False))
 
     def begin(self, match_id: str) -> None:

@@ -79,7 +79,7 @@ LOOP_TICK_S = 0.001
 log = logging.getLogger("arbitration")
 
 
-class Referee:
+class MatchWorker:
     """Judges a match's items in order through the rules service, logs and publishes them."""
 
     def __init__(
@@ -140,7 +140,7 @@ class Referee:
             answer = await self._submission(match, item)
             (REFUSED if isinstance(answer, Rejection) else ACCEPTED).inc()
         elif isinstance(item, FaultNotice):
-            await self.judge_fault(match, item.fault)
+            await self.take_fault(match, item.fault)
         elif isinstance(item, AwayChange):
             await self._away_change(match, item)
         elif isinstance(item, LeftAlone):
@@ -384,7 +384,7 @@ class Referee:
         lateness = measured(FaultKind.TIMER_LATE, deadline, deadline + late_ns, self._tolerances)
         if lateness is not None:
             self._broadcast(lateness)  # the process was late: every exposed match is judged
-            await self.judge_fault(match, lateness)
+            await self.take_fault(match, lateness)
         tainted = flag_is_tainted(match.faults, match.timing.clock.turn_started_ns, deadline)
         if match.is_over():
             return
@@ -430,7 +430,7 @@ class Referee:
         self._show(match, step)
         await self._published(match)
 
-    async def judge_fault(self, match: Match, fault: Fault) -> None:
+    async def take_fault(self, match: Match, fault: Fault) -> None:
         """Void the match if ``fault`` hit its timing while rated; else record it."""
         # The fault that made this match's own flag late also reaches it by broadcast.
         if match.is_over() or fault in match.faults or not match.exposure.overlaps(fault):
@@ -503,8 +503,6 @@ def failed() -> Rejection:
     )
 
 
-def spawn(referee: Referee, match: Match) -> asyncio.Task[None]:
+def spawn(worker: MatchWorker, match: Match) -> asyncio.Task[None]:
     """Start the match's worker task."""
-    return asyncio.get_running_loop().create_task(
-        referee.run(match), name=f"match-{match.match_id}"
-    )
+    return asyncio.get_running_loop().create_task(worker.run(match), name=f"match-{match.match_id}")
