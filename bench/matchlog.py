@@ -2,11 +2,11 @@
 
 Run with ``.venv/bin/python -m bench.matchlog``. Three figures:
 
-- **build**: the entry of an accepted command as the referee makes it, and its encoding.
+- **build**: the entry of an accepted command as the match's worker makes it, and its encoding.
 - **store**: one fenced JetStream append and its acknowledgement, one after another: the
   time a change waits before anything of it is shown.
 - **store, many matches**: the same with many matches appending at once (each match one
-  entry at a time, as its referee does), against a nats-server started for the run:
+  entry at a time, as its worker does), against a nats-server started for the run:
   entries stored per second and this process's CPU per entry.
 """
 
