@@ -19,7 +19,6 @@ from pathlib import Path
 import aiohttp
 import nats
 import pytest
-from nats.js import api
 
 from clients.arena import ArenaClient
 from clients.bots.planning import Pace
@@ -28,14 +27,13 @@ from clients.bots.watching import Reconnect
 from clients.grpcweb import CallError
 from games.bot import Level
 from games.registry import BY_NUMBER as GAMES
-from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2, spit_pb2
 from photofinish.ratings.v1 import ratings_pb2
 from photofinish.tournaments.v1 import tournaments_pb2 as pb
 from services.stack.stack import Stack, StackConfig, run_stack
 from services.tournaments.scoring import score
 from tests.e2e.support import player
-from wire.subjects import RESULTS_FINISHED, RESULTS_STREAM, RESULTS_VOIDED
+from tools.results import Result, read_results
 
 PLAYERS = int(os.environ.get("PF_TEST_TOURNAMENT_PLAYERS", "64"))
 DURATION_S = int(os.environ.get("PF_TEST_TOURNAMENT_S", "40"))
@@ -96,33 +94,11 @@ async def play_tournament(entrant: Entrant, tournament_id: str) -> None:
             return
 
 
-async def published_results(stack: Stack) -> dict[str, events_pb2.MatchFinished | None]:
-    """Return every result on the results stream: match id → finished, or None if voided."""
+async def published_results(stack: Stack) -> dict[str, Result]:
+    """Return every result on the results stream, by match id."""
     connection = await nats.connect(stack.nats_url)
     try:
-        js = connection.jetstream()
-        sub = await js.pull_subscribe(
-            "pf.results.>", stream=RESULTS_STREAM, config=api.ConsumerConfig()
-        )
-        results: dict[str, events_pb2.MatchFinished | None] = {}
-        # Read until every message the stream holds is in: a fetch that times out is not
-        # the end (on a loaded machine, a second may pass before stored messages come).
-        stored = (await js.stream_info(RESULTS_STREAM)).state.messages
-        read = 0
-        while read < stored:
-            try:
-                messages = await sub.fetch(256, timeout=1.0)
-            except TimeoutError:
-                continue
-            read += len(messages)
-            for message in messages:
-                if message.subject == RESULTS_FINISHED:
-                    finished = events_pb2.MatchFinished.FromString(message.data)
-                    results[finished.match_id] = finished
-                elif message.subject == RESULTS_VOIDED:
-                    results[events_pb2.MatchVoided.FromString(message.data).match_id] = None
-                await message.ack()
-        return results
+        return await read_results(connection.jetstream())
     finally:
         await connection.close()
 
@@ -168,20 +144,18 @@ async def test_sixty_four_bots_play_a_rated_tournament_to_standings_that_match_t
         # Each stored game ended as arbitration published it; none is left in play.
         for game in record.games:
             result = results[game.match_id]
-            if result is None:
+            if result.voided:
                 assert game.status == pb.GAME_STATUS_VOIDED
             else:
                 assert game.status == pb.GAME_STATUS_FINISHED
-                assert game.winner == result.outcome.winner
+                assert game.winner == result.winner
                 assert result.rated
 
         # The final standings are the published results scored as docs/tournaments.md says.
         expected: dict[str, tuple[int, int, int]] = {}
         for entrant in entrants:
             wins = [
-                results[m].outcome.winner == seat  # type: ignore[union-attr]
-                for m, seat in entrant.matches
-                if results[m] is not None
+                results[m].winner == seat for m, seat in entrant.matches if not results[m].voided
             ]
             tally = score(wins)
             expected[entrant.client.player_id] = (tally.points, tally.games, tally.wins)
