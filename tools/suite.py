@@ -5,9 +5,9 @@ installs the tools the rest need and stops the run, naming what is missing, when
 then the static checks, the unit, browser and load tests, and the deployment run. Every
 stage after the doctor runs even when one before it failed, so one run shows every fault.
 The deployment's images are built in the background from the end of the checks (the
-virtual environment is there then) while the unit and browser tests run, which leave a
-good part of two cores idle as they wait on their stacks; the load and deployment stages
-run alone, so they wait for the build first. At the end: how long each stage took, and a
+virtual environment is there then) while the unit and browser tests run: both wait, the
+tests on their stacks and the build on apt and pip, for part of their time. The load and
+deployment stages run alone, so they wait for the build first. At the end: how long each stage took, and a
 closing line with the tests passed and failed.
 Standard library only: it starts before the virtual environment exists.
 """
