@@ -7,8 +7,8 @@ stage after the doctor runs even when one before it failed, so one run shows eve
 The deployment's images are built in the background from the end of the checks (the
 virtual environment is there then) while the unit and browser tests run: both wait, the
 tests on their stacks and the build on apt and pip, for part of their time. The load and
-deployment stages run alone, so they wait for the build first. At the end: how long each stage took, and a
-closing line with the tests passed and failed.
+deployment stages run alone, so they wait for the build first. At the end: how long each
+stage took, and a closing line with the tests passed and failed.
 Standard library only: it starts before the virtual environment exists.
 """
 
