@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from services.stack.natsd import NatsServer, start_nats
+from tests.pace import SHARED_MACHINE_ENV
 
 # "ci" keeps `make test` within its budget on a 2-core machine and draws the same examples
 # on every run, so a result can be reproduced; "long" draws new ones each time, for soak
@@ -33,6 +34,13 @@ settings.register_profile(
     "long", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# Every process a test starts inherits these unless its test sets otherwise (tests/pace.py:
+# why a stall of this machine must not void a match that a test plays for something else).
+# Set in the environment, they stay: PF_TOLERANCE_LOOP_LAG_MS=100 make test tries the
+# deployed tolerance everywhere.
+for _name, _value in SHARED_MACHINE_ENV:
+    os.environ.setdefault(_name, _value)
 
 
 POSTGRES_URL = os.environ.get("PF_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")

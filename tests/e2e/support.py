@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import os
 import random
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
 
 import aiohttp
@@ -134,4 +134,11 @@ def seat_bot(
         random.Random(seated.seat),
         Pace(think_scale=think_scale),
         reconnect or Reconnect(),
+    )
+
+
+def ended(ends: Iterable[arbitration_pb2.MatchUpdate]) -> str:
+    """Say how a match that should have finished ended instead (a void names its reason)."""
+    return "; ".join(
+        f"{arbitration_pb2.Status.Name(end.status)} {end.void_reason}".strip() for end in ends
     )

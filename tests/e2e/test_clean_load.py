@@ -33,7 +33,7 @@ from photofinish.game.v1 import game_pb2
 from services.common.matchlogs import read_entries
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, lower_cpu_priority, player
-from tests.pace import FAST_PLAY_ENV
+from tests.pace import AS_DEPLOYED_ENV, FAST_PLAY_ENV
 from tests.waiting import poll_until
 from tools.replay import Replayed, replay
 
@@ -44,7 +44,7 @@ ARRIVALS_S = 3.0  # the seats start playing over this long, as people's pages do
 CATCH_UP_S = 300.0  # a guard against a hang, not a measured time
 THINK_SCALE = 2.0  # the players think twice as long as the medium level
 CLIENT_NICENESS = 10
-BOTS_PACE = (("PF_BOTS_THINK_SCALE", str(THINK_SCALE)), *FAST_PLAY_ENV)
+BOTS_PACE = (("PF_BOTS_THINK_SCALE", str(THINK_SCALE)), *FAST_PLAY_ENV, *AS_DEPLOYED_ENV)
 GAMES_CYCLE = (game_pb2.GAME_SPIT, game_pb2.GAME_BID)
 
 

@@ -27,7 +27,7 @@ from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.ratings.v1 import ratings_pb2
 from services.stack.stack import Stack
-from tests.e2e.support import challenge, player, seat_bot
+from tests.e2e.support import challenge, ended, player, seat_bot
 from tests.pace import FAST_PLAY_ENV
 from tests.waiting import poll_until
 
@@ -54,7 +54,7 @@ async def play_rated_game(fast: ArenaClient, person: ArenaClient) -> str:
         ),
         MATCH_TIMEOUT_S,
     )
-    assert all(end.status == arbitration_pb2.STATUS_FINISHED for end in ends)
+    assert all(end.status == arbitration_pb2.STATUS_FINISHED for end in ends), ended(ends)
     return fast_seat.match_id
 
 

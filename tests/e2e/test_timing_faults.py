@@ -19,6 +19,7 @@ from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, metric, next_update, player, until
+from tests.pace import AS_DEPLOYED_ENV
 from tests.waiting import poll_until
 
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
@@ -45,7 +46,7 @@ async def test_freezing_the_arbitration_voids_the_rated_match_on_a_running_clock
     tmp_path: Path,
 ) -> None:
     async with (
-        run_stack(StackConfig(tmp_path, with_bots=False)) as stack,
+        run_stack(StackConfig(tmp_path, with_bots=False, extra_env=AS_DEPLOYED_ENV)) as stack,
         aiohttp.ClientSession() as http,
     ):
         rated, _ = await clock_running(stack, http, ("Ada", "Bo"), rated=True)
@@ -85,7 +86,7 @@ async def test_freezing_the_arbitration_voids_the_rated_match_on_a_running_clock
 
 
 async def test_a_slow_hop_from_the_gateway_voids_a_rated_match(tmp_path: Path) -> None:
-    slow = (("PF_INJECT_FORWARDING_DELAY_MS", "300"),)
+    slow = (("PF_INJECT_FORWARDING_DELAY_MS", "300"), *AS_DEPLOYED_ENV)
     async with (
         run_stack(StackConfig(tmp_path, with_bots=False, extra_env=slow)) as stack,
         aiohttp.ClientSession() as http,
@@ -103,7 +104,7 @@ async def test_a_slow_hop_from_the_gateway_voids_a_rated_match(tmp_path: Path) -
 
 
 async def test_a_hop_within_tolerance_voids_nothing(tmp_path: Path) -> None:
-    quick = (("PF_INJECT_FORWARDING_DELAY_MS", "20"),)
+    quick = (("PF_INJECT_FORWARDING_DELAY_MS", "20"), *AS_DEPLOYED_ENV)
     async with (
         run_stack(StackConfig(tmp_path, with_bots=False, extra_env=quick)) as stack,
         aiohttp.ClientSession() as http,

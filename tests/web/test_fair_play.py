@@ -11,7 +11,6 @@ import asyncio
 import os
 import subprocess
 import sys
-from collections.abc import Iterable
 
 import aiohttp
 import pytest
@@ -20,7 +19,7 @@ from playwright.async_api import Page
 from clients.arena import ArenaClient, unique_username
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
-from tests.e2e.support import Seated, challenge, seat_bot
+from tests.e2e.support import Seated, challenge, ended, seat_bot
 from tests.web.browser import PASSWORD, english, new_page, sign_in_account, sign_up_new
 from tests.web.conftest import Arena
 from tests.web.test_names import both_sizes
@@ -38,13 +37,6 @@ def grant_operator(arena: Arena, username: str) -> None:
         env={**os.environ, "PF_DATA_DIR": str(arena.data_dir), "DATABASE_URL": ""},
         check=True,
         capture_output=True,
-    )
-
-
-def ended(ends: Iterable[arbitration_pb2.MatchUpdate]) -> str:
-    """Say how a match that should have finished ended instead (a void names its reason)."""
-    return "; ".join(
-        f"{arbitration_pb2.Status.Name(end.status)} {end.void_reason}".strip() for end in ends
     )
 
 
