@@ -128,14 +128,14 @@ class Attendance:
                 if seat not in match.away and now - last_heard_ns(match, seat) >= self._away_ns:
                     self._queue(match, AwayChange(seat, away=True))
 
-    def is_away_now(self, match: Match, seat: int) -> bool:
-        """Return whether ``seat`` has not been heard from for the limit (as of now)."""
-        return self._now() - last_heard_ns(match, seat) >= self._away_ns
+    def is_away(self, match: Match, seat: int, now_ns: int) -> bool:
+        """Return whether ``seat`` has not been heard from for the limit as of ``now_ns``."""
+        return now_ns - last_heard_ns(match, seat) >= self._away_ns
 
-    def is_left_alone_now(self, match: Match) -> bool:
+    def is_left_alone(self, match: Match, now_ns: int) -> bool:
         """Return whether ``match``'s person has not been heard from for the abandon limit
-        (as of now), in a live match against the computer or on one device."""
-        return is_left_alone(match, self._now(), self._abandoned_ns)
+        as of ``now_ns``, in a live match against the computer or on one device."""
+        return is_left_alone(match, now_ns, self._abandoned_ns)
 
     @property
     def abandoned_after_s(self) -> float:

@@ -113,7 +113,11 @@ class Publisher:
         self._listing = listing
 
     def updates(self, match: Match) -> None:
-        """Publish the current update to each seat, and to the spectators if any watch."""
+        """Publish the current update to each seat, and to the spectators if any watch.
+
+        The clocks are read as the update leaves, not at its item's reading (a rules call
+        and a log store lie between): a player's countdown starts from what is true then.
+        """
         shown = Shown(match, self._now())
         for seat in PERSPECTIVES:
             if seat not in match.perspectives:

@@ -21,7 +21,7 @@ from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from services.arbitration.clock import starting_clock
 from services.arbitration.faults import Fault, Tolerances
-from services.arbitration.match import Flag, Match, Nudge, Submission
+from services.arbitration.match import FaultNotice, Flag, Match, Nudge, Submission
 from services.arbitration.matches import Matches
 from services.arbitration.matchlog.writer import LogWriter, MemoryStore
 from services.arbitration.publisher import build_update
@@ -94,10 +94,14 @@ class Table:
         rated: bool = False,
         store: MemoryStore | None = None,
         entries_per_match: int = 0,  # the log stream's limit for one match; 0: none
+        tolerances: Tolerances = NEVER_LATE,
+        tick_ns: int = 0,  # how far the clock moves on each reading (0: only when moved)
     ) -> None:
         self.store = store or MemoryStore()
         self.now_ns = OPENED_NS
-        self.outbox = Outbox(self.store, self.now)
+        self.tick_ns = tick_ns
+        self.clock_reads = 0  # the arbitration's readings of the clock (not the outbox's)
+        self.outbox = Outbox(self.store, lambda: self.now_ns)
         self.log_writer = LogWriter(self.store, "test", entries_per_match)
         self.rules = HeldMatches(DEFAULT_LIFT_PAUSE_MS)
         self.matches = Matches(
@@ -106,7 +110,7 @@ class Table:
             self.outbox,  # type: ignore[arg-type]
             NoTimers(),
             starting_clock(bank_ms, 20),
-            NEVER_LATE,
+            tolerances,
             self.log_writer,
             now=self.now,
         )
@@ -124,8 +128,12 @@ class Table:
         self._match: Match | None = None
 
     def now(self) -> int:
-        """Return the table's clock: the instant the test has moved it to."""
-        return self.now_ns
+        """Return the table's clock: the instant the test has moved it to, then moved on by
+        ``tick_ns`` (as a real clock moves between two readings)."""
+        self.clock_reads += 1
+        reading = self.now_ns
+        self.now_ns += self.tick_ns
+        return reading
 
     async def open(self) -> Match:
         self._match = await self.matches.open(self.created)
@@ -184,7 +192,7 @@ class Table:
         await self.matches._worker.handle(self.match, Flag(deadline))
 
     async def fault(self, fault: Fault) -> None:
-        await self.matches._worker.take_fault(self.match, fault)
+        await self.matches._worker.handle(self.match, FaultNotice(fault))
 
     async def log(self) -> list[log_pb2.LogEntry]:
         return self.store.entries(self.match.match_id)

@@ -75,7 +75,9 @@ def test_a_seat_unheard_for_the_limit_is_queued_away_once() -> None:
     attendance.sweep()
     attendance.sweep()  # still queued: not twice
     assert queued(match) == [AwayChange(1, away=True)]
-    assert attendance.is_away_now(match, 1) and not attendance.is_away_now(match, 0)
+    assert attendance.is_away(match, 1, clock.now_ns) and not attendance.is_away(
+        match, 0, clock.now_ns
+    )
 
 
 def test_a_seat_logged_away_and_heard_from_is_queued_back() -> None:
@@ -106,7 +108,7 @@ def test_an_online_match_is_never_left_alone() -> None:
     clock.now_ns = OPENED_NS + 3600 * S
     attendance.sweep()
     assert all(isinstance(item, AwayChange) for item in queued(match))
-    assert not attendance.is_left_alone_now(match)
+    assert not attendance.is_left_alone(match, clock.now_ns)
 
 
 def test_a_computer_match_whose_person_is_unheard_for_the_limit_is_queued_to_end_once() -> None:
@@ -117,12 +119,12 @@ def test_a_computer_match_whose_person_is_unheard_for_the_limit_is_queued_to_end
         attendance.heard(match, 1, OPENED_NS + second * S)
     clock.now_ns = OPENED_NS + (10 + ABANDONED_S - 1) * S
     attendance.sweep()
-    assert queued(match) == [] and not attendance.is_left_alone_now(match)
+    assert queued(match) == [] and not attendance.is_left_alone(match, clock.now_ns)
     clock.now_ns = OPENED_NS + (10 + ABANDONED_S) * S
     attendance.sweep()
     attendance.sweep()  # still queued: not twice
     assert queued(match) == [LeftAlone()]
-    assert attendance.is_left_alone_now(match)
+    assert attendance.is_left_alone(match, clock.now_ns)
 
 
 def test_a_computer_match_never_heard_from_counts_from_its_opening() -> None:
@@ -163,7 +165,7 @@ def test_a_person_heard_while_the_end_waits_is_no_longer_left_alone() -> None:
     attendance.sweep()
     assert queued(match) == [LeftAlone()]
     attendance.heard(match, 0, clock.now_ns)  # a reload opened a stream
-    assert not attendance.is_left_alone_now(match)
+    assert not attendance.is_left_alone(match, clock.now_ns)
 
 
 def test_a_finished_match_is_not_left_alone() -> None:
@@ -172,7 +174,7 @@ def test_a_finished_match_is_not_left_alone() -> None:
     match.status = arbitration_pb2.STATUS_FINISHED
     clock.now_ns = OPENED_NS + 3600 * S
     attendance.sweep()
-    assert queued(match) == [] and not attendance.is_left_alone_now(match)
+    assert queued(match) == [] and not attendance.is_left_alone(match, clock.now_ns)
 
 
 def test_a_move_is_an_accepted_command_outside_a_gate_and_not_a_claim() -> None:
