@@ -45,15 +45,21 @@ class Target:
     nats_url: str
     stack: Stack | None = None
     pids: dict[str, int] = field(default_factory=dict)
-    arbiters: list[str] = field(default_factory=list)  # arbitration /metrics URLs
+    arbitration_urls: list[str] = field(default_factory=list)  # arbitration /metrics URLs
 
 
 @contextlib.asynccontextmanager
 async def target(settings: Settings) -> AsyncIterator[Target]:
     """Yield the stack at ``settings.url``, or one of our own in a temporary folder."""
     if settings.url:
-        arbiters = [u for u in os.environ.get("PF_LOADTEST_ARBITERS", "").split(",") if u]
-        yield Target(settings.url, settings.nats_url or "nats://127.0.0.1:7422", arbiters=arbiters)
+        arbitration_urls = [
+            u for u in os.environ.get("PF_LOADTEST_ARBITRATION_URLS", "").split(",") if u
+        ]
+        yield Target(
+            settings.url,
+            settings.nats_url or "nats://127.0.0.1:7422",
+            arbitration_urls=arbitration_urls,
+        )
         return
     with contextlib.ExitStack() as folders:
         if settings.data_dir is None:
@@ -65,12 +71,12 @@ async def target(settings: Settings) -> AsyncIterator[Target]:
             pids = {name: child.process.pid or 0 for name, child in stack.children.items()}
             for pid in child_pids_named("nats-server"):
                 pids["nats-server"] = pid
-            arbiters = [
+            arbitration_urls = [
                 f"http://{child.address('metrics')}/metrics"
                 for name, child in stack.children.items()
                 if name.startswith("arbitration")
             ]
-            yield Target(stack.gateway_url, stack.nats_url, stack, pids, arbiters)
+            yield Target(stack.gateway_url, stack.nats_url, stack, pids, arbitration_urls)
 
 
 def shares(settings: Settings) -> list[list[tuple[str, str]]]:
@@ -117,8 +123,10 @@ async def run(settings: Settings) -> dict[str, Any]:
                 conn.send(tournaments)
                 _listen_in_thread(index, conn, asyncio.get_running_loop(), queue)
             samples = Samples()
-            sampler = asyncio.create_task(sample(http, pids, where.arbiters, samples, started))
-            before = [await histograms.fetch(http, url) for url in where.arbiters]
+            sampler = asyncio.create_task(
+                sample(http, pids, where.arbitration_urls, samples, started)
+            )
+            before = [await histograms.fetch(http, url) for url in where.arbitration_urls]
             faulted: list[Injected] = []
             fault_task = None
             if where.stack is not None and settings.fault != "none":
@@ -131,7 +139,7 @@ async def run(settings: Settings) -> dict[str, Any]:
             sampler.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sampler
-            after = [await histograms.fetch(http, url) for url in where.arbiters]
+            after = [await histograms.fetch(http, url) for url in where.arbitration_urls]
             truth = await gather(
                 where.nats_url,
                 director,

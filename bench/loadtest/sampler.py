@@ -34,7 +34,7 @@ async def live_matches(http: aiohttp.ClientSession, urls: list[str]) -> float:
 async def sample(
     http: aiohttp.ClientSession,
     pids: dict[str, int],
-    arbiters: list[str],
+    arbitration_urls: list[str],
     samples: Samples,
     started: float,
     every_s: float = 1.0,
@@ -50,5 +50,5 @@ async def sample(
             share = 100 * max(0.0, cpu - last_cpu) / max(1e-6, now - last_at)
             before[name] = (cpu, now)
             samples.processes.setdefault(name, []).append((now - started, share, rss_mb(pid)))
-        if arbiters:
-            samples.live.append((now - started, await live_matches(http, arbiters)))
+        if arbitration_urls:
+            samples.live.append((now - started, await live_matches(http, arbitration_urls)))

@@ -103,9 +103,9 @@ class Usage:
 
     @classmethod
     def between(
-        cls, first: Snapshot, last: Snapshot, pids: dict[str, int], arbiters: list[str]
+        cls, first: Snapshot, last: Snapshot, pids: dict[str, int], arbitration_names: list[str]
     ) -> Usage:
-        """Return what was used from ``first`` to ``last``; ``arbiters``: the arbitration
+        """Return what was used from ``first`` to ``last``; ``arbitration_names``: the arbitration
         instances among the services."""
         ticks = last.machine[1] - first.machine[1]
         gained = {name: difference(now, first.metrics[name]) for name, now in last.metrics.items()}
@@ -118,5 +118,5 @@ class Usage:
                 for name, window in gained.items()
             },
             busy=(last.machine[0] - first.machine[0]) / ticks if ticks > 0 else float("nan"),
-            arbitration=merged(gained[name] for name in arbiters),
+            arbitration=merged(gained[name] for name in arbitration_names),
         )

@@ -92,8 +92,8 @@ async def bench(args: argparse.Namespace) -> None:
                     profiled = await record(pids, max(1.0, args.seconds - 2), args.profile)
                 await asyncio.sleep(args.seconds - (time.perf_counter() - first.at))
                 last = await Snapshot.take(http, pids, metrics)
-                arbiters = [name for name in metrics if name.startswith("arbitration")]
-                usage = Usage.between(first, last, pids, arbiters)
+                arbitration_names = [name for name in metrics if name.startswith("arbitration")]
+                usage = Usage.between(first, last, pids, arbitration_names)
                 results = [await asyncio.to_thread(receive, conn, STOP_TIMEOUT_S) for conn in conns]
             finally:
                 for started in workers:

@@ -12,7 +12,7 @@ from services.common.rejection import Rejection
 async def answer_open_request(matches: Matches, msg: Msg) -> None:
     """Answer a NATS request to open a match (matchmaking's, tournaments')."""
     created = events_pb2.MatchCreated()
-    reply = events_pb2.MatchOpened(arbiter=matches.instance)
+    reply = events_pb2.MatchOpened(instance=matches.instance)
     try:
         created.ParseFromString(msg.data)
         reply.match_id = created.match_id

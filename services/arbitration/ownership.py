@@ -27,13 +27,13 @@ class Placement:
         self.instance = instance
         self.directory = directory
         self._owners: KeyValue = directory.owners_kv
-        self._arbiters: KeyValue = directory.arbiters_kv
+        self._instances: KeyValue = directory.instances_kv
 
     async def announce(self, address: str, every_s: float = HEARTBEAT_S) -> None:
         """Keep this instance's address in the instances bucket, forever."""
         while True:
             try:
-                await self._arbiters.put(self.instance, address.encode())
+                await self._instances.put(self.instance, address.encode())
             except Exception as error:  # a missed beat is retried, never fatal
                 log.warning("announce failed", extra={"fields": {"why": repr(error)}})
             await asyncio.sleep(every_s)
@@ -77,13 +77,13 @@ class Placement:
 
     async def _announced(self, instance: str) -> bool:
         try:
-            entry = await self._arbiters.get(instance)
+            entry = await self._instances.get(instance)
         except KeyNotFoundError:
             return False
         return entry.value is not None
 
     async def _alive(self) -> list[str]:
         try:
-            return await self._arbiters.keys()
+            return await self._instances.keys()
         except NoKeysError:  # nobody announced (yet); any other error is raised: a failed
             return []  # look must never make every match look orphaned

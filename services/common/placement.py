@@ -2,7 +2,7 @@
 
 Two JetStream key-value buckets hold it. ``pf_arbiters`` maps an instance name to its gRPC
 address; each instance rewrites its entry every second and the bucket forgets entries
-older than :data:`ARBITER_TTL_S`, so an instance that stops rewriting is gone from it.
+older than :data:`INSTANCE_TTL_S`, so an instance that stops rewriting is gone from it.
 ``pf_owners`` maps a match id to the instance that runs the match. Arbitration writes both
 (services/arbitration/ownership.py); the gateway reads them through :class:`Directory` to
 send each match's calls to its owner.
@@ -23,19 +23,21 @@ from services.common.jetstream_config import declared_bucket
 
 log = logging.getLogger(__name__)
 
-ARBITERS_BUCKET = "pf_arbiters"
+# The arbitration instances, by name. The bucket keeps its deployed name (NATS permissions
+# in deploy/nats/authorization.conf and every running deployment know it by it).
+INSTANCES_BUCKET = "pf_arbiters"
 OWNERS_BUCKET = "pf_owners"
 # An instance silent this long is taken for dead and its matches are adopted: well above
 # the timing tolerances, so a stall that voids a match does not also move it.
-ARBITER_TTL_S = 3.0
+INSTANCE_TTL_S = 3.0
 
 
-async def arbiters_bucket(js: JetStreamContext, ttl_s: float = ARBITER_TTL_S) -> KeyValue:
+async def instances_bucket(js: JetStreamContext, ttl_s: float = INSTANCE_TTL_S) -> KeyValue:
     """Return the instances bucket, creating it the first time (entries live ``ttl_s``)."""
     return await declared_bucket(
         js,
         api.KeyValueConfig(
-            bucket=ARBITERS_BUCKET, history=1, ttl=ttl_s, storage=api.StorageType.MEMORY
+            bucket=INSTANCES_BUCKET, history=1, ttl=ttl_s, storage=api.StorageType.MEMORY
         ),
     )
 
@@ -62,9 +64,9 @@ class Directory:
     then asks the bucket directly, so a caller never waits on the watch.
     """
 
-    def __init__(self, owners: KeyValue, arbiters: KeyValue) -> None:
+    def __init__(self, owners: KeyValue, instances: KeyValue) -> None:
         self.owners_kv = owners
-        self.arbiters_kv = arbiters
+        self.instances_kv = instances
         self._owners: dict[str, Owner] = {}
         self._addresses: dict[str, str] = {}
         self._synced = asyncio.Event()
@@ -72,14 +74,14 @@ class Directory:
 
     @classmethod
     async def open(cls, js: JetStreamContext) -> Directory:
-        return cls(await owners_bucket(js), await arbiters_bucket(js))
+        return cls(await owners_bucket(js), await instances_bucket(js))
 
     async def start(self) -> None:
         """Start watching; return once the owners bucket has been read to its end."""
         owners_synced = asyncio.Event()
         self._tasks = [
             asyncio.create_task(self._watch_owners(owners_synced)),
-            asyncio.create_task(self._watch_arbiters()),
+            asyncio.create_task(self._watch_instances()),
         ]
         await owners_synced.wait()
         self._synced.set()
@@ -121,7 +123,7 @@ class Directory:
         if address is not None:
             return address
         try:
-            entry = await self.arbiters_kv.get(instance)
+            entry = await self.instances_kv.get(instance)
         except (KeyNotFoundError, InvalidKeyError):
             return None
         if entry.value is None:
@@ -142,11 +144,11 @@ class Directory:
             if entry.delta == 0:
                 synced.set()
 
-    async def _watch_arbiters(self) -> None:
+    async def _watch_instances(self) -> None:
         # Addresses only: an entry that ages out is not reported, and a dead instance's
         # stale address costs its callers nothing but an UNAVAILABLE until its matches
         # are adopted and their new owner is recorded.
-        watcher = await self.arbiters_kv.watchall()
+        watcher = await self.instances_kv.watchall()
         async for entry in watcher:
             if entry is None or entry.value is None or entry.operation is not None:
                 continue

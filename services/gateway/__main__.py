@@ -238,7 +238,7 @@ def readiness(
             missing.append("NATS is not connected")
         else:
             try:
-                instances = await asyncio.wait_for(directory.arbiters_kv.keys(), READY_CHECK_S)
+                instances = await asyncio.wait_for(directory.instances_kv.keys(), READY_CHECK_S)
             except (nats.errors.Error, nats.js.errors.Error, TimeoutError):
                 instances = []
             if not instances:

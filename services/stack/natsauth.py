@@ -23,7 +23,7 @@ from urllib.parse import quote, urlparse, urlunparse
 
 from services.common.live import LIVE_BUCKET as LIVE
 from services.common.live import WATCHERS_BUCKET as WATCHERS
-from services.common.placement import ARBITERS_BUCKET as ARBITERS
+from services.common.placement import INSTANCES_BUCKET as ARBITERS
 from services.common.placement import OWNERS_BUCKET as OWNERS
 from services.stack.private import write_private
 from wire import subjects

@@ -17,7 +17,7 @@ from services.arbitration.ownership import Placement
 from services.common.jetstream_config import log_stream_config
 from services.common.natslink.link import NatsLink
 from services.common.natslink.requests import Requests
-from services.common.placement import Directory, arbiters_bucket, owners_bucket
+from services.common.placement import Directory, instances_bucket, owners_bucket
 from services.stack.natsd import NatsServer, start_nats
 from tests.waiting import poll_until
 
@@ -47,7 +47,7 @@ async def store(server: NatsServer, js: JetStreamContext) -> AsyncIterator[Strea
 
 
 async def directory(js: JetStreamContext) -> Directory:
-    found = Directory(await owners_bucket(js), await arbiters_bucket(js, TTL_S))
+    found = Directory(await owners_bucket(js), await instances_bucket(js, TTL_S))
     await found.start()
     return found
 
@@ -91,7 +91,7 @@ async def test_only_a_silent_instances_matches_are_orphans(js: JetStreamContext)
 
     async def both_announced() -> bool:
         try:
-            keys = await watcher.directory.arbiters_kv.keys()
+            keys = await watcher.directory.instances_kv.keys()
         except NoKeysError:
             return False
         return set(keys) == {"arb-alive", "arb-silent"}

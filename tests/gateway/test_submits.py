@@ -14,7 +14,7 @@ from nats.aio.msg import Msg
 
 from photofinish.arbitration.v1 import arbitration_pb2
 from services.common.natslink.link import NatsLink
-from services.common.placement import Directory, Owner, arbiters_bucket, owners_bucket
+from services.common.placement import Directory, Owner, instances_bucket, owners_bucket
 from services.common.rejection import Rejection
 from services.gateway.submits import SubmitForwarder
 from services.stack.natsd import NatsServer, start_nats
@@ -39,7 +39,7 @@ async def nc(server: NatsServer) -> AsyncIterator[NATS]:
 @pytest.fixture
 async def forwarder(server: NatsServer, nc: NATS) -> AsyncIterator[SubmitForwarder]:
     js = nc.jetstream()
-    directory = Directory(await owners_bucket(js), await arbiters_bucket(js))
+    directory = Directory(await owners_bucket(js), await instances_bucket(js))
     await directory.start()
     directory.note_owner("m1", Owner("arb-a", 1))
     link = await NatsLink.connect(server.url, "gateway-link")

@@ -27,7 +27,7 @@ from services.common.rejection import Rejection, from_rpc_error
 from services.stack.natsd import NatsServer, start_nats
 from services.stack.processes import Child, start_child
 from tests.matchmaking.responders import (
-    Arbiter,
+    ArbitrationStandIn,
     BotPool,
     listen_as_arbitration,
     stop_listening,
@@ -143,18 +143,18 @@ async def clean(service: Child) -> AsyncIterator[None]:
 
 
 @pytest_asyncio.fixture(loop_scope="module")
-async def arbiter(nc: Client) -> AsyncIterator[Arbiter]:
+async def arbitration(nc: Client) -> AsyncIterator[ArbitrationStandIn]:
     """An arbitration instance that opens every match it is asked to."""
-    answering = Arbiter()
+    answering = ArbitrationStandIn()
     sub = await listen_as_arbitration(nc, answering)
     yield answering
     await stop_listening(nc, sub)
 
 
 @pytest_asyncio.fixture(loop_scope="module")
-async def silent_arbiter(nc: Client) -> AsyncIterator[Arbiter]:
+async def silent_arbitration(nc: Client) -> AsyncIterator[ArbitrationStandIn]:
     """An arbitration instance that receives requests and never answers."""
-    silent = Arbiter(silent=True)
+    silent = ArbitrationStandIn(silent=True)
     sub = await listen_as_arbitration(nc, silent)
     yield silent
     await stop_listening(nc, sub)

@@ -38,7 +38,7 @@ def is_probe(msg: Msg) -> bool:
 
 
 @dataclass(slots=True)
-class Arbiter:
+class ArbitrationStandIn:
     """Answers ``pf.match.create`` with MatchOpened (unless ``silent``) and keeps requests.
 
     While ``held`` is set and not yet released, each answer waits for it: a match being
@@ -58,7 +58,7 @@ class Arbiter:
         if self.held is not None:
             await self.held.wait()
         if not self.silent:
-            opened = events_pb2.MatchOpened(match_id=created.match_id, arbiter="test-arbiter")
+            opened = events_pb2.MatchOpened(match_id=created.match_id, instance="test-arbitration")
             await msg.respond(opened.SerializeToString())
 
 
@@ -91,10 +91,10 @@ class BotPool:
             self.dropped.append(order.dropped)
 
 
-async def listen_as_arbitration(nc: Client, arbiter: Arbiter) -> Subscription:
-    """Return the subscription of ``arbiter`` once requests reach it."""
+async def listen_as_arbitration(nc: Client, arbitration: ArbitrationStandIn) -> Subscription:
+    """Return the subscription of ``arbitration`` once requests reach it."""
     sub = await nc.subscribe(
-        subjects.MATCH_CREATE, queue=subjects.ARBITRATION_QUEUE, cb=arbiter.on_request
+        subjects.MATCH_CREATE, queue=subjects.ARBITRATION_QUEUE, cb=arbitration.on_request
     )
     await until_listening(nc, subjects.MATCH_CREATE)
     return sub

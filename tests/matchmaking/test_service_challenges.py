@@ -19,7 +19,7 @@ from tests.matchmaking.conftest import (
     rejected,
     until_idle,
 )
-from tests.matchmaking.responders import Arbiter
+from tests.matchmaking.responders import ArbitrationStandIn
 
 if TYPE_CHECKING:
     from photofinish.matchmaking.v1.matchmaking_pb2_grpc import MatchmakingAsyncStub
@@ -43,7 +43,7 @@ async def accept(stub: MatchmakingAsyncStub, who: Metadata, code: str) -> pb.Mat
 
 
 async def test_an_accepted_challenge_seats_both_players_at_one_match(
-    stub: MatchmakingAsyncStub, arbiter: Arbiter
+    stub: MatchmakingAsyncStub, arbitration: ArbitrationStandIn
 ) -> None:
     ann, bob = person("Ann"), person("Bob")
     challenge = create(stub, ann.metadata, rated=True)
@@ -55,7 +55,7 @@ async def test_an_accepted_challenge_seats_both_players_at_one_match(
     assert ann_match.match_id == bob_match.match_id
     assert sorted([*ann_match.seats, *bob_match.seats]) == [0, 1]
     assert ann_match.rated and bob_match.rated
-    [created] = arbiter.received
+    [created] = arbitration.received
     assert created.match_id == ann_match.match_id and created.mode == events_pb2.MODE_ONLINE
     assert created.players[ann_match.seats[0]].player_id == ann.id
     assert created.players[bob_match.seats[0]].player_id == bob.id
@@ -63,7 +63,7 @@ async def test_an_accepted_challenge_seats_both_players_at_one_match(
 
 
 async def test_a_challenge_is_good_for_one_match_only(
-    stub: MatchmakingAsyncStub, arbiter: Arbiter
+    stub: MatchmakingAsyncStub, arbitration: ArbitrationStandIn
 ) -> None:
     ann, bob, cat = person("Ann"), person("Bob"), person("Cat")
     challenge = create(stub, ann.metadata)
@@ -71,24 +71,24 @@ async def test_a_challenge_is_good_for_one_match_only(
     await accept(stub, bob.metadata, code)
     error = await rejected(accept(stub, cat.metadata, code))
     assert (error.code, error.reason) == (grpc.StatusCode.NOT_FOUND, "no_such_challenge")
-    assert len(arbiter.received) == 1
+    assert len(arbitration.received) == 1
 
 
 async def test_accepting_your_own_challenge_is_refused_and_leaves_it_open(
-    stub: MatchmakingAsyncStub, arbiter: Arbiter
+    stub: MatchmakingAsyncStub, arbitration: ArbitrationStandIn
 ) -> None:
     ann, bob = person("Ann"), person("Bob")
     challenge = create(stub, ann.metadata)
     code = (await next_message(challenge)).code
     error = await rejected(accept(stub, ann.metadata, code))
     assert (error.code, error.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "own_challenge")
-    assert arbiter.received == []
+    assert arbitration.received == []
     await accept(stub, bob.metadata, code)
     assert (await next_message(challenge)).HasField("match")
 
 
 async def test_rated_challenges_are_for_accounts_and_casual_ones_for_guests_too(
-    stub: MatchmakingAsyncStub, arbiter: Arbiter
+    stub: MatchmakingAsyncStub, arbitration: ArbitrationStandIn
 ) -> None:
     ann, gus = person("Ann"), person("Gus", guest=True)
     refused = await rejected(next_message(create(stub, gus.metadata, rated=True)))
@@ -97,7 +97,7 @@ async def test_rated_challenges_are_for_accounts_and_casual_ones_for_guests_too(
     code = (await next_message(rated)).code
     error = await rejected(accept(stub, gus.metadata, code))
     assert (error.code, error.reason) == (grpc.StatusCode.PERMISSION_DENIED, "account_needed")
-    assert arbiter.received == []  # and the challenge stays open for an account
+    assert arbitration.received == []  # and the challenge stays open for an account
     await accept(stub, person("Bob").metadata, code)
     assert (await next_message(rated)).match.rated
     casual = create(stub, ann.metadata)
@@ -111,7 +111,7 @@ async def test_an_unknown_code_is_not_found(stub: MatchmakingAsyncStub) -> None:
 
 
 async def test_closing_the_challenge_stream_withdraws_the_code(
-    stub: MatchmakingAsyncStub, arbiter: Arbiter, service: Child
+    stub: MatchmakingAsyncStub, arbitration: ArbitrationStandIn, service: Child
 ) -> None:
     ann, bob = person("Ann"), person("Bob")
     challenge = create(stub, ann.metadata)
@@ -120,7 +120,7 @@ async def test_closing_the_challenge_stream_withdraws_the_code(
     await until_idle(service)
     error = await rejected(accept(stub, bob.metadata, code))
     assert (error.code, error.reason) == (grpc.StatusCode.NOT_FOUND, "no_such_challenge")
-    assert arbiter.received == []
+    assert arbitration.received == []
 
 
 async def test_when_no_arbitration_answers_both_sides_of_a_challenge_are_told(

@@ -12,7 +12,7 @@ from photofinish.game.v1 import game_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2 as pb
 from services.stack.processes import Child
 from tests.matchmaking.conftest import CALL_TIMEOUT_S, metrics, person, rejected
-from tests.matchmaking.responders import Arbiter, BotPool
+from tests.matchmaking.responders import ArbitrationStandIn, BotPool
 from tests.waiting import poll_until
 
 if TYPE_CHECKING:
@@ -40,7 +40,11 @@ async def play_hotseat(stub: MatchmakingAsyncStub, who: Metadata, game: int) -> 
 
 @pytest.mark.parametrize(("game", "pausable"), [(SPIT, True), (BID, False)])
 async def test_playing_the_computer_seats_a_bot_in_an_unrated_match(
-    stub: MatchmakingAsyncStub, arbiter: Arbiter, bot_pool: BotPool, game: int, pausable: bool
+    stub: MatchmakingAsyncStub,
+    arbitration: ArbitrationStandIn,
+    bot_pool: BotPool,
+    game: int,
+    pausable: bool,
 ) -> None:
     ann = person("Ann")
     match = await play_computer(stub, ann.metadata, game, game_pb2.LEVEL_EASY)
@@ -48,7 +52,7 @@ async def test_playing_the_computer_seats_a_bot_in_an_unrated_match(
     assert len(match.seats) == 1 and not match.rated
     [asked] = bot_pool.received
     assert (asked.game, asked.level) == (game, game_pb2.LEVEL_EASY)
-    [created] = arbiter.received
+    [created] = arbitration.received
     assert created.match_id == match.match_id and created.mode == events_pb2.MODE_COMPUTER
     assert not created.rated and created.options.pausable is pausable
     assert created.bot_level == game_pb2.LEVEL_EASY
@@ -59,16 +63,16 @@ async def test_playing_the_computer_seats_a_bot_in_an_unrated_match(
 
 
 async def test_the_pool_that_named_the_bot_is_told_of_its_match(
-    stub: MatchmakingAsyncStub, arbiter: Arbiter, bot_pool: BotPool
+    stub: MatchmakingAsyncStub, arbitration: ArbitrationStandIn, bot_pool: BotPool
 ) -> None:
     match = await play_computer(stub, person("Ann").metadata, BID, game_pb2.LEVEL_MEDIUM)
     [opened] = await poll_until("the pool is told the match opened", lambda: bot_pool.opened)
-    assert opened == arbiter.received[0] and opened.match_id == match.match_id
+    assert opened == arbitration.received[0] and opened.match_id == match.match_id
     assert bot_pool.dropped == []
 
 
 async def test_a_bot_whose_match_did_not_open_is_dropped_by_its_pool(
-    stub: MatchmakingAsyncStub, silent_arbiter: Arbiter, bot_pool: BotPool
+    stub: MatchmakingAsyncStub, silent_arbitration: ArbitrationStandIn, bot_pool: BotPool
 ) -> None:
     error = await rejected(play_computer(stub, person("Ann").metadata, SPIT, game_pb2.LEVEL_EASY))
     assert (error.code, error.reason) == (grpc.StatusCode.UNAVAILABLE, "no_arbitration")
@@ -77,12 +81,12 @@ async def test_a_bot_whose_match_did_not_open_is_dropped_by_its_pool(
 
 
 async def test_playing_the_computer_without_a_bot_pool_is_unavailable(
-    stub: MatchmakingAsyncStub, arbiter: Arbiter
+    stub: MatchmakingAsyncStub, arbitration: ArbitrationStandIn
 ) -> None:
     error = await rejected(play_computer(stub, person("Ann").metadata, SPIT, game_pb2.LEVEL_HARD))
     assert (error.code, error.reason) == (grpc.StatusCode.UNAVAILABLE, "no_bot_pool")
     assert "no pool is connected" in error.message
-    assert arbiter.received == []
+    assert arbitration.received == []
 
 
 async def test_playing_the_computer_at_no_level_is_invalid(
@@ -95,7 +99,7 @@ async def test_playing_the_computer_at_no_level_is_invalid(
 
 
 async def test_hot_seat_gives_the_caller_both_seats_of_an_unrated_match(
-    stub: MatchmakingAsyncStub, arbiter: Arbiter, service: Child
+    stub: MatchmakingAsyncStub, arbitration: ArbitrationStandIn, service: Child
 ) -> None:
     counter = "pf_matchmaking_matches_created_total{mode=hotseat}"
     before = (await metrics(service)).get(counter, 0.0)
@@ -104,7 +108,7 @@ async def test_hot_seat_gives_the_caller_both_seats_of_an_unrated_match(
 
     assert list(match.seats) == [0, 1] and not match.rated
     assert list(match.player_names) == ["Ann (1)", "Ann (2)"]
-    [created] = arbiter.received
+    [created] = arbitration.received
     assert created.match_id == match.match_id and created.mode == events_pb2.MODE_HOTSEAT
     assert not created.rated and created.game == BID
     assert [player.player_id for player in created.players] == [ann.id, ann.id]
@@ -117,12 +121,12 @@ async def test_hot_seat_without_arbitration_is_unavailable(stub: MatchmakingAsyn
 
 
 async def test_an_arbitration_that_never_answers_is_unavailable_after_the_timeout(
-    stub: MatchmakingAsyncStub, silent_arbiter: Arbiter
+    stub: MatchmakingAsyncStub, silent_arbitration: ArbitrationStandIn
 ) -> None:
     error = await rejected(play_hotseat(stub, person("Ann").metadata, SPIT))
     assert (error.code, error.reason) == (grpc.StatusCode.UNAVAILABLE, "no_arbitration")
     assert "within 3 s" in error.message
-    assert len(silent_arbiter.received) == 1
+    assert len(silent_arbitration.received) == 1
 
 
 def every_call(stub: MatchmakingAsyncStub, who: Metadata) -> list[object]:

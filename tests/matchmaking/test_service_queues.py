@@ -20,7 +20,7 @@ from tests.matchmaking.conftest import (
     rejected,
     until_idle,
 )
-from tests.matchmaking.responders import Arbiter
+from tests.matchmaking.responders import ArbitrationStandIn
 
 if TYPE_CHECKING:
     from photofinish.matchmaking.v1.matchmaking_pb2_grpc import MatchmakingAsyncStub
@@ -39,7 +39,7 @@ def queue(
 
 
 async def test_two_players_queueing_get_the_same_match_in_seats_0_and_1(
-    stub: MatchmakingAsyncStub, arbiter: Arbiter
+    stub: MatchmakingAsyncStub, arbitration: ArbitrationStandIn
 ) -> None:
     ann, bob = person("Ann"), person("Bob")
     ann_call = queue(stub, ann.metadata, BID, rated=True)
@@ -51,7 +51,7 @@ async def test_two_players_queueing_get_the_same_match_in_seats_0_and_1(
     assert ann_match.match_id == bob_match.match_id
     assert sorted([*ann_match.seats, *bob_match.seats]) == [0, 1]
     assert ann_match.rated and bob_match.rated
-    [created] = arbiter.received
+    [created] = arbitration.received
     assert created.match_id == ann_match.match_id
     assert set(created.match_id) <= URL_SAFE
     assert created.game == BID and created.rated and created.mode == events_pb2.MODE_ONLINE
@@ -65,7 +65,7 @@ async def test_two_players_queueing_get_the_same_match_in_seats_0_and_1(
 
 
 async def test_a_second_queue_call_replaces_the_first_and_the_player_never_meets_themselves(
-    stub: MatchmakingAsyncStub, arbiter: Arbiter
+    stub: MatchmakingAsyncStub, arbitration: ArbitrationStandIn
 ) -> None:
     ann, bob = person("Ann"), person("Bob")
     first = queue(stub, ann.metadata, SPIT)
@@ -74,18 +74,18 @@ async def test_a_second_queue_call_replaces_the_first_and_the_player_never_meets
     assert await second.read() == pb.QueueUpdate(waiting=1)
     replaced = await rejected(first.read())
     assert (replaced.code, replaced.reason) == (grpc.StatusCode.ABORTED, "ticket_replaced")
-    assert arbiter.received == []
+    assert arbitration.received == []
 
     bob_call = queue(stub, bob.metadata, SPIT)
     assert (await next_message(second)).match.match_id == (
         await next_message(bob_call)
     ).match.match_id
-    [created] = arbiter.received
+    [created] = arbitration.received
     assert {player.player_id for player in created.players} == {ann.id, bob.id}
 
 
 async def test_a_ticket_for_the_other_queue_of_the_same_game_replaces_it_too(
-    stub: MatchmakingAsyncStub, arbiter: Arbiter
+    stub: MatchmakingAsyncStub, arbitration: ArbitrationStandIn
 ) -> None:
     ann = person("Ann")
     casual = queue(stub, ann.metadata, SPIT, rated=False)
@@ -97,7 +97,7 @@ async def test_a_ticket_for_the_other_queue_of_the_same_game_replaces_it_too(
 
 
 async def test_cancel_queue_removes_the_ticket_and_ends_its_stream(
-    stub: MatchmakingAsyncStub, arbiter: Arbiter
+    stub: MatchmakingAsyncStub, arbitration: ArbitrationStandIn
 ) -> None:
     ann, bob = person("Ann"), person("Bob")
     ann_call = queue(stub, ann.metadata, SPIT)
@@ -113,11 +113,11 @@ async def test_cancel_queue_removes_the_ticket_and_ends_its_stream(
     bob_call = queue(stub, bob.metadata, SPIT)
     assert await bob_call.read() == pb.QueueUpdate(waiting=1)
     bob_call.cancel()
-    assert arbiter.received == []
+    assert arbitration.received == []
 
 
 async def test_closing_the_queue_stream_removes_the_ticket(
-    stub: MatchmakingAsyncStub, arbiter: Arbiter, service: Child
+    stub: MatchmakingAsyncStub, arbitration: ArbitrationStandIn, service: Child
 ) -> None:
     ann, bob = person("Ann"), person("Bob")
     ann_call = queue(stub, ann.metadata, BID)
@@ -129,7 +129,7 @@ async def test_closing_the_queue_stream_removes_the_ticket(
     bob_call = queue(stub, bob.metadata, BID)
     assert await bob_call.read() == pb.QueueUpdate(waiting=1)
     bob_call.cancel()
-    assert arbiter.received == []
+    assert arbitration.received == []
 
 
 async def test_when_no_arbitration_answers_both_queued_players_are_told_unavailable(
@@ -149,7 +149,7 @@ async def test_when_no_arbitration_answers_both_queued_players_are_told_unavaila
 
 
 async def test_a_guest_queues_casual_and_is_refused_a_rated_queue(
-    stub: MatchmakingAsyncStub, arbiter: Arbiter
+    stub: MatchmakingAsyncStub, arbitration: ArbitrationStandIn
 ) -> None:
     gus = person("Gus", guest=True)
     rated = stub.Queue(pb.QueueRequest(game=SPIT, rated=True), metadata=gus.metadata)

@@ -33,7 +33,7 @@ from services.tournaments.director import Director, wall_ms
 from services.tournaments.hub import Hub
 from services.tournaments.servicer import TournamentsServicer
 from services.tournaments.store import Store
-from tests.matchmaking.responders import Arbiter, listen_as_arbitration
+from tests.matchmaking.responders import ArbitrationStandIn, listen_as_arbitration
 from wire.subjects import RESULTS_FINISHED, RESULTS_VOIDED, TOURNAMENTS_CONSUMER
 
 WAIT_S = 20.0
@@ -43,7 +43,7 @@ WAIT_S = 20.0
 class Rig:
     stub: Any
     director: Director
-    arbiter: Arbiter
+    arbitration: ArbitrationStandIn
     js: JetStreamContext
     store: Store
     shift_ms: list[int]
@@ -92,8 +92,8 @@ async def rig(store: Store, nats_server: NatsServer) -> AsyncIterator[Rig]:
     connection = await nats.connect(nats_server.url)
     js = connection.jetstream()
     await declare(js, ack_wait_s=1.0, durable=TOURNAMENTS_CONSUMER)
-    arbiter = Arbiter()
-    await listen_as_arbitration(connection, arbiter)
+    arbitration = ArbitrationStandIn()
+    await listen_as_arbitration(connection, arbitration)
     shift_ms = [0]
     director = Director(
         store,
@@ -115,7 +115,7 @@ async def rig(store: Store, nats_server: NatsServer) -> AsyncIterator[Rig]:
         grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel,
     ):
         stub = tournaments_pb2_grpc.TournamentsStub(channel)
-        yield Rig(stub, director, arbiter, js, store, shift_ms)
+        yield Rig(stub, director, arbitration, js, store, shift_ms)
     consumer.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await consumer
@@ -160,7 +160,7 @@ async def test_a_guest_is_marked_in_the_standings_and_at_the_match(rig: Rig) -> 
         "gus": (True, False),
     }
     await rig.director.round(pairing=True)
-    [created] = rig.arbiter.received
+    [created] = rig.arbitration.received
     assert {p.player_id: (p.name, p.guest) for p in created.players} == {
         "id-ann": ("ann", False),
         "id-gus": ("gus", True),
@@ -177,8 +177,8 @@ async def test_a_tournament_from_pairing_to_final_standings(rig: Rig) -> None:
     assert len(first.standings.standings) == 4
 
     await rig.director.round(pairing=True)
-    assert len(rig.arbiter.received) == 2
-    assert all(created.rated for created in rig.arbiter.received)
+    assert len(rig.arbitration.received) == 2
+    assert all(created.rated for created in rig.arbitration.received)
     record = await rig.record(tid)
     assert record.standings.tournament.status == pb.STATUS_LIVE
     assert sum(s.playing for s in record.standings.standings) == 4
@@ -212,7 +212,7 @@ async def test_a_tournament_from_pairing_to_final_standings(rig: Rig) -> None:
     # Past the end: no pairing, games in progress finish and count, then the record.
     rig.shift_ms[0] = 61_000
     await rig.director.round(pairing=True)
-    assert len(rig.arbiter.received) == 4
+    assert len(rig.arbitration.received) == 4
     record = await rig.record(tid)
     assert record.standings.tournament.status == pb.STATUS_ENDING
     for game in record.games[2:]:
@@ -262,7 +262,7 @@ async def test_withdrawn_players_are_not_paired(rig: Rig) -> None:
 
 
 async def test_a_failed_open_leaves_the_players_idle(rig: Rig) -> None:
-    rig.arbiter.silent = True
+    rig.arbitration.silent = True
     tid = await create(rig)
     await rig.join(tid, "ann", "bob")
     await rig.director.round(pairing=True)
@@ -272,12 +272,12 @@ async def test_a_failed_open_leaves_the_players_idle(rig: Rig) -> None:
 async def test_a_player_hears_of_a_game_only_once_arbitration_has_opened_it(rig: Rig) -> None:
     # A player who starts watching while their game is stored but its match not yet
     # opened would watch a match the arbitration does not know ("unknown_match").
-    rig.arbiter.held = asyncio.Event()
+    rig.arbitration.held = asyncio.Event()
     tid = await create(rig)
     await rig.join(tid, "ann", "bob")
     pairing = asyncio.create_task(rig.director.round(pairing=True))
     async with asyncio.timeout(WAIT_S):
-        while not rig.arbiter.received:
+        while not rig.arbitration.received:
             await asyncio.sleep(0.01)
     watch = rig.stub.WatchTournament(
         pb.WatchTournamentRequest(tournament_id=tid), metadata=rig.who("ann")
@@ -288,12 +288,12 @@ async def test_a_player_hears_of_a_game_only_once_arbitration_has_opened_it(rig:
     assert t is not None
     assert await rig.director.current_match(t, PlayerId("id-ann")) is None  # stored, not yet opened
 
-    rig.arbiter.held.set()
+    rig.arbitration.held.set()
     await pairing
     update = await watch.read()
     while not update.HasField("match"):
         update = await watch.read()
-    assert update.match.match_id == rig.arbiter.received[0].match_id
+    assert update.match.match_id == rig.arbitration.received[0].match_id
     game = await rig.director.current_match(t, PlayerId("id-ann"))
     assert game is not None and game.match_id == update.match.match_id
     watch.cancel()

@@ -16,13 +16,13 @@ from nats.errors import TimeoutError as NatsTimeoutError
 from nats.js.errors import APIError, ServiceUnavailableError
 
 from services.common.live import LIVE_BUCKET, WATCHERS_BUCKET
-from services.common.placement import ARBITERS_BUCKET, OWNERS_BUCKET
+from services.common.placement import INSTANCES_BUCKET, OWNERS_BUCKET
 from tools.results import read_results
 from wire.subjects import LOG_STREAM, RESULTS_STREAM
 
 REPLICAS = 3
 STREAMS = (RESULTS_STREAM, LOG_STREAM)
-BUCKETS = (ARBITERS_BUCKET, OWNERS_BUCKET, LIVE_BUCKET, WATCHERS_BUCKET)
+BUCKETS = (INSTANCES_BUCKET, OWNERS_BUCKET, LIVE_BUCKET, WATCHERS_BUCKET)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from photofinish.game.v1 import game_pb2 as photofinish_dot_game_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"photofinish/events/v1/events.proto\x12\x15photofinish.events.v1\x1a\x1ephotofinish/game/v1/game.proto\"E\n\x06Player\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0b\n\x03\x62ot\x18\x03 \x01(\x08\x12\r\n\x05guest\x18\x04 \x01(\x08\"\xcf\x02\n\x0cMatchCreated\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12.\n\x07players\x18\x03 \x03(\x0b\x32\x1d.photofinish.events.v1.Player\x12\r\n\x05rated\x18\x04 \x01(\x08\x12)\n\x04mode\x18\x05 \x01(\x0e\x32\x1b.photofinish.events.v1.Mode\x12\x0c\n\x04seed\x18\x06 \x01(\x04\x12-\n\x07options\x18\x07 \x01(\x0b\x32\x1c.photofinish.game.v1.Options\x12-\n\tbot_level\x18\x08 \x01(\x0e\x32\x1a.photofinish.game.v1.Level\x12\x15\n\rtournament_id\x18\t \x01(\t\x12\x17\n\x0ftournament_name\x18\n \x01(\t\"\xfb\x01\n\tLiveMatch\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12.\n\x07players\x18\x03 \x03(\x0b\x32\x1d.photofinish.events.v1.Player\x12\r\n\x05rated\x18\x04 \x01(\x08\x12)\n\x04mode\x18\x05 \x01(\x0e\x32\x1b.photofinish.events.v1.Mode\x12\x15\n\rtournament_id\x18\x06 \x01(\t\x12\x17\n\x0ftournament_name\x18\x07 \x01(\t\x12\x19\n\x11opened_at_unix_ms\x18\x08 \x01(\x03\"?\n\x0bMatchOpened\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0f\n\x07\x61rbiter\x18\x02 \x01(\t\x12\r\n\x05\x65rror\x18\x03 \x01(\t\"\xf5\x01\n\rMatchFinished\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12.\n\x07players\x18\x03 \x03(\x0b\x32\x1d.photofinish.events.v1.Player\x12\r\n\x05rated\x18\x04 \x01(\x08\x12)\n\x04mode\x18\x05 \x01(\x0e\x32\x1b.photofinish.events.v1.Mode\x12-\n\x07outcome\x18\x06 \x01(\x0b\x32\x1c.photofinish.game.v1.Outcome\x12\x10\n\x08\x63ommands\x18\x07 \x01(\x04\"\x99\x01\n\x0bMatchVoided\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12.\n\x07players\x18\x03 \x03(\x0b\x32\x1d.photofinish.events.v1.Player\x12\x0e\n\x06reason\x18\x04 \x01(\t\x12\x0f\n\x07\x66igures\x18\x05 \x01(\t\"`\n\nBotRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12)\n\x05level\x18\x02 \x01(\x0e\x32\x1a.photofinish.game.v1.Level\"9\n\x08\x42otReply\x12-\n\x06player\x18\x01 \x01(\x0b\x32\x1d.photofinish.events.v1.Player\"\xa9\x01\n\x07Refusal\x12\x0c\n\x04\x63ode\x18\x01 \x01(\x05\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t\x12>\n\x08metadata\x18\x04 \x03(\x0b\x32,.photofinish.events.v1.Refusal.MetadataEntry\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\":\n\rSessionsEnded\x12\x13\n\x0bsession_ids\x18\x01 \x03(\t\x12\x14\n\x0cuntil_unix_s\x18\x02 \x01(\x03\"<\n\x0e\x41\x63\x63ountDeleted\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x17\n\x0f\x64\x65leted_unix_ms\x18\x02 \x01(\x03*R\n\x04Mode\x12\x14\n\x10MODE_UNSPECIFIED\x10\x00\x12\x0f\n\x0bMODE_ONLINE\x10\x01\x12\x11\n\rMODE_COMPUTER\x10\x02\x12\x10\n\x0cMODE_HOTSEAT\x10\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"photofinish/events/v1/events.proto\x12\x15photofinish.events.v1\x1a\x1ephotofinish/game/v1/game.proto\"E\n\x06Player\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0b\n\x03\x62ot\x18\x03 \x01(\x08\x12\r\n\x05guest\x18\x04 \x01(\x08\"\xcf\x02\n\x0cMatchCreated\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12.\n\x07players\x18\x03 \x03(\x0b\x32\x1d.photofinish.events.v1.Player\x12\r\n\x05rated\x18\x04 \x01(\x08\x12)\n\x04mode\x18\x05 \x01(\x0e\x32\x1b.photofinish.events.v1.Mode\x12\x0c\n\x04seed\x18\x06 \x01(\x04\x12-\n\x07options\x18\x07 \x01(\x0b\x32\x1c.photofinish.game.v1.Options\x12-\n\tbot_level\x18\x08 \x01(\x0e\x32\x1a.photofinish.game.v1.Level\x12\x15\n\rtournament_id\x18\t \x01(\t\x12\x17\n\x0ftournament_name\x18\n \x01(\t\"\xfb\x01\n\tLiveMatch\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12.\n\x07players\x18\x03 \x03(\x0b\x32\x1d.photofinish.events.v1.Player\x12\r\n\x05rated\x18\x04 \x01(\x08\x12)\n\x04mode\x18\x05 \x01(\x0e\x32\x1b.photofinish.events.v1.Mode\x12\x15\n\rtournament_id\x18\x06 \x01(\t\x12\x17\n\x0ftournament_name\x18\x07 \x01(\t\x12\x19\n\x11opened_at_unix_ms\x18\x08 \x01(\x03\"@\n\x0bMatchOpened\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x10\n\x08instance\x18\x02 \x01(\t\x12\r\n\x05\x65rror\x18\x03 \x01(\t\"\xf5\x01\n\rMatchFinished\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12.\n\x07players\x18\x03 \x03(\x0b\x32\x1d.photofinish.events.v1.Player\x12\r\n\x05rated\x18\x04 \x01(\x08\x12)\n\x04mode\x18\x05 \x01(\x0e\x32\x1b.photofinish.events.v1.Mode\x12-\n\x07outcome\x18\x06 \x01(\x0b\x32\x1c.photofinish.game.v1.Outcome\x12\x10\n\x08\x63ommands\x18\x07 \x01(\x04\"\x99\x01\n\x0bMatchVoided\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x04game\x18\x02 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12.\n\x07players\x18\x03 \x03(\x0b\x32\x1d.photofinish.events.v1.Player\x12\x0e\n\x06reason\x18\x04 \x01(\t\x12\x0f\n\x07\x66igures\x18\x05 \x01(\t\"`\n\nBotRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12)\n\x05level\x18\x02 \x01(\x0e\x32\x1a.photofinish.game.v1.Level\"9\n\x08\x42otReply\x12-\n\x06player\x18\x01 \x01(\x0b\x32\x1d.photofinish.events.v1.Player\"\xa9\x01\n\x07Refusal\x12\x0c\n\x04\x63ode\x18\x01 \x01(\x05\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t\x12>\n\x08metadata\x18\x04 \x03(\x0b\x32,.photofinish.events.v1.Refusal.MetadataEntry\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\":\n\rSessionsEnded\x12\x13\n\x0bsession_ids\x18\x01 \x03(\t\x12\x14\n\x0cuntil_unix_s\x18\x02 \x01(\x03\"<\n\x0e\x41\x63\x63ountDeleted\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x17\n\x0f\x64\x65leted_unix_ms\x18\x02 \x01(\x03*R\n\x04Mode\x12\x14\n\x10MODE_UNSPECIFIED\x10\x00\x12\x0f\n\x0bMODE_ONLINE\x10\x01\x12\x11\n\rMODE_COMPUTER\x10\x02\x12\x10\n\x0cMODE_HOTSEAT\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,8 +34,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_REFUSAL_METADATAENTRY']._loaded_options = None
   _globals['_REFUSAL_METADATAENTRY']._serialized_options = b'8\001'
-  _globals['_MODE']._serialized_start=1676
-  _globals['_MODE']._serialized_end=1758
+  _globals['_MODE']._serialized_start=1677
+  _globals['_MODE']._serialized_end=1759
   _globals['_PLAYER']._serialized_start=93
   _globals['_PLAYER']._serialized_end=162
   _globals['_MATCHCREATED']._serialized_start=165
@@ -43,21 +43,21 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LIVEMATCH']._serialized_start=503
   _globals['_LIVEMATCH']._serialized_end=754
   _globals['_MATCHOPENED']._serialized_start=756
-  _globals['_MATCHOPENED']._serialized_end=819
-  _globals['_MATCHFINISHED']._serialized_start=822
-  _globals['_MATCHFINISHED']._serialized_end=1067
-  _globals['_MATCHVOIDED']._serialized_start=1070
-  _globals['_MATCHVOIDED']._serialized_end=1223
-  _globals['_BOTREQUEST']._serialized_start=1225
-  _globals['_BOTREQUEST']._serialized_end=1321
-  _globals['_BOTREPLY']._serialized_start=1323
-  _globals['_BOTREPLY']._serialized_end=1380
-  _globals['_REFUSAL']._serialized_start=1383
-  _globals['_REFUSAL']._serialized_end=1552
-  _globals['_REFUSAL_METADATAENTRY']._serialized_start=1505
-  _globals['_REFUSAL_METADATAENTRY']._serialized_end=1552
-  _globals['_SESSIONSENDED']._serialized_start=1554
-  _globals['_SESSIONSENDED']._serialized_end=1612
-  _globals['_ACCOUNTDELETED']._serialized_start=1614
-  _globals['_ACCOUNTDELETED']._serialized_end=1674
+  _globals['_MATCHOPENED']._serialized_end=820
+  _globals['_MATCHFINISHED']._serialized_start=823
+  _globals['_MATCHFINISHED']._serialized_end=1068
+  _globals['_MATCHVOIDED']._serialized_start=1071
+  _globals['_MATCHVOIDED']._serialized_end=1224
+  _globals['_BOTREQUEST']._serialized_start=1226
+  _globals['_BOTREQUEST']._serialized_end=1322
+  _globals['_BOTREPLY']._serialized_start=1324
+  _globals['_BOTREPLY']._serialized_end=1381
+  _globals['_REFUSAL']._serialized_start=1384
+  _globals['_REFUSAL']._serialized_end=1553
+  _globals['_REFUSAL_METADATAENTRY']._serialized_start=1506
+  _globals['_REFUSAL_METADATAENTRY']._serialized_end=1553
+  _globals['_SESSIONSENDED']._serialized_start=1555
+  _globals['_SESSIONSENDED']._serialized_end=1613
+  _globals['_ACCOUNTDELETED']._serialized_start=1615
+  _globals['_ACCOUNTDELETED']._serialized_end=1675
 # @@protoc_insertion_point(module_scope)

@@ -180,10 +180,10 @@ class MatchOpened(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     MATCH_ID_FIELD_NUMBER: _builtins.int
-    ARBITER_FIELD_NUMBER: _builtins.int
+    INSTANCE_FIELD_NUMBER: _builtins.int
     ERROR_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
-    arbiter: _builtins.str
+    instance: _builtins.str
     """the arbitration instance that owns the match"""
     error: _builtins.str
     """set when the match could not be opened"""
@@ -191,12 +191,12 @@ class MatchOpened(_message.Message):
         self,
         *,
         match_id: _builtins.str = ...,
-        arbiter: _builtins.str = ...,
+        instance: _builtins.str = ...,
         error: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["arbiter", b"arbiter", "error", b"error", "match_id", b"match_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["error", b"error", "instance", b"instance", "match_id", b"match_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
