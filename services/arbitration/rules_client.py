@@ -20,7 +20,7 @@ from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
 from services.arbitration.refusals import NOT_HELD, Reason, refuse
-from services.common.batching import Batcher, Outcome
+from services.common.batching import Batcher, Outcome, Then
 from services.common.natslink.frames import Message
 from services.common.natslink.requests import NoResponders, Requests
 from services.common.rejection import Rejection, from_refusal
@@ -160,7 +160,7 @@ class RulesClient:
         self,
         subject: str,
         batch: list[rules_pb2.HeldCall],
-        then: Callable[[Outcome[rules_pb2.RulesAnswer]], None],
+        then: Then[rules_pb2.RulesAnswer],
     ) -> None:
         data = rules_pb2.HeldCalls(calls=batch).SerializeToString()
 

@@ -13,6 +13,7 @@ arrives.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 
@@ -20,20 +21,19 @@ import grpc
 import nats.errors
 
 from photofinish.arbitration.v1 import arbitration_pb2
+from services.common.batching import Batcher, Then
 from services.common.natslink.frames import Message
 from services.common.natslink.link import NatsLink
 from services.common.natslink.requests import NO_RESPONDERS
 from services.common.placement import Directory
 from services.common.rejection import Rejection, from_refusal
-from services.common.replies import Answer, Reply
+from services.common.replies import Answer, Reply, reply_into
 from services.gateway.ratelimit import CommandRate
 from wire import subjects
 
 log = logging.getLogger(__name__)
 
 SUBMIT_TIMEOUT_S = 10.0  # a command waits behind its match's queue and one rules call
-
-# Called once with the arbitration's reply, or with the Rejection that ends the Submit.
 
 
 def _unavailable(why: str) -> Rejection:
@@ -52,11 +52,11 @@ class SubmitForwarder:
         self._inbox = link.new_inbox()
         self._cut = len(self._inbox) + 1
         self._numbers = itertools.count()
-        # By batch number: each Submit's reply (None once settled), by its place.
-        self._waiting: dict[str, list[Reply | None]] = {}
+        # By subject: the batch of this turn's Submits for one instance (services/common/
+        # batching.py); by batch number, what takes a sent batch's answers, and its timer.
+        self._batchers: dict[str, Batcher[arbitration_pb2.ForwardedSubmit, Answer]] = {}
+        self._waiting: dict[str, Then[Answer]] = {}
         self._give_up: dict[str, asyncio.TimerHandle] = {}
-        # By subject: this turn's Submits, sent together at its end.
-        self._outgoing: dict[str, list[tuple[arbitration_pb2.ForwardedSubmit, Reply]]] = {}
         self._sid: int | None = None
 
     def start(self) -> None:
@@ -75,17 +75,8 @@ class SubmitForwarder:
             Rejection: the arbitration's refusal, or UNAVAILABLE when it cannot be reached.
         """
         answer: asyncio.Future[arbitration_pb2.SubmitReply] = self._link.loop.create_future()
-
-        def reply(outcome: Answer) -> None:
-            if answer.done():
-                return  # the caller has gone (cancelled)
-            if isinstance(outcome, Rejection):
-                answer.set_exception(outcome)
-            else:
-                answer.set_result(outcome)
-
         subject = await self.subject_for(request.match_id)
-        self.forward(request, player_id, received_ns, reply, subject)
+        self.forward(request, player_id, received_ns, reply_into(answer), subject)
         return await answer
 
     def forward(
@@ -107,9 +98,10 @@ class SubmitForwarder:
         forwarded = arbitration_pb2.ForwardedSubmit(
             request=request, player_id=player_id, received_ns=received_ns
         )
-        if not self._outgoing:
-            self._link.loop.call_soon(self._send_all)
-        self._outgoing.setdefault(subject, []).append((forwarded, reply))
+        batcher = self._batchers.get(subject)
+        if batcher is None:
+            batcher = self._batchers[subject] = Batcher(functools.partial(self._send, subject))
+        batcher.add(forwarded, functools.partial(_settle, reply))
 
     async def subject_for(self, match_id: str) -> str:
         """Return the subject that reaches the instance running ``match_id`` now."""
@@ -120,47 +112,39 @@ class SubmitForwarder:
             instance = None
         return subjects.SUBMITS_ANY if instance is None else subjects.submits(instance)
 
-    def _send_all(self) -> None:
-        outgoing, self._outgoing = self._outgoing, {}
-        for subject, batch in outgoing.items():
-            number = str(next(self._numbers))
-            self._waiting[number] = [reply for _, reply in batch]
-            self._give_up[number] = self._link.loop.call_later(
-                SUBMIT_TIMEOUT_S, self._time_out, number
-            )
-            data = arbitration_pb2.Submits(submits=[f for f, _ in batch]).SerializeToString()
-            self._link.publish(subject, data, reply=f"{self._inbox}.{number}")
+    def _send(
+        self, subject: str, batch: list[arbitration_pb2.ForwardedSubmit], then: Then[Answer]
+    ) -> None:
+        number = str(next(self._numbers))
+        self._waiting[number] = then
+        self._give_up[number] = self._link.loop.call_later(SUBMIT_TIMEOUT_S, self._time_out, number)
+        data = arbitration_pb2.Submits(submits=batch).SerializeToString()
+        self._link.publish(subject, data, reply=f"{self._inbox}.{number}")
 
     def _on_answers(self, message: Message) -> None:
         number = message.subject[self._cut :]
-        if message.status == NO_RESPONDERS:
-            self._fail(number, _unavailable("no arbitration instance runs this match now"))
-            return
-        waiting = self._waiting.get(number)
-        if waiting is None:
+        then = self._waiting.get(number)
+        if then is None:
             return  # answers to a batch given up on
-        for answer in arbitration_pb2.SubmitAnswers.FromString(message.data).answers:
-            if answer.index >= len(waiting):
-                continue
-            reply = waiting[answer.index]
-            if reply is None:
-                continue  # answered already
-            waiting[answer.index] = None
-            if answer.HasField("refusal"):
-                reply(from_refusal(answer.refusal))
-            else:
-                reply(answer.reply)
-        if not any(waiting):
+        if message.status == NO_RESPONDERS:
+            answered = then(_unavailable("no arbitration instance runs this match now"))
+        else:
+            answers = arbitration_pb2.SubmitAnswers.FromString(message.data).answers
+            answered = then(
+                {
+                    answer.index: from_refusal(answer.refusal)
+                    if answer.HasField("refusal")
+                    else answer.reply
+                    for answer in answers
+                }
+            )
+        if answered:
             self._forget(number)
 
     def _time_out(self, number: str) -> None:
-        self._fail(number, _unavailable(f"no answer within {SUBMIT_TIMEOUT_S:g} s"))
-
-    def _fail(self, number: str, rejection: Rejection) -> None:
-        """End batch ``number``: every Submit still waiting gets ``rejection``."""
-        for reply in self._waiting.get(number, []):
-            if reply is not None:
-                reply(rejection)
+        then = self._waiting.get(number)
+        if then is not None:
+            then(_unavailable(f"no answer within {SUBMIT_TIMEOUT_S:g} s"))
         self._forget(number)
 
     def _forget(self, number: str) -> None:
@@ -168,3 +152,11 @@ class SubmitForwarder:
         give_up = self._give_up.pop(number, None)
         if give_up is not None:
             give_up.cancel()  # an armed timer would wake this process for nothing
+
+
+def _settle(reply: Reply, outcome: Answer | BaseException) -> None:
+    """Give ``reply`` a batch's answer to its Submit; an error that is no refusal (the
+    batch could not be sent) is an UNAVAILABLE one."""
+    if isinstance(outcome, BaseException) and not isinstance(outcome, Rejection):
+        outcome = _unavailable(f"the Submit could not be sent: {outcome!r}")
+    reply(outcome)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from services.common.batching import Batcher, Outcome
+from services.common.batching import Batcher, Then
 
 
 class Peer:
@@ -16,7 +16,7 @@ class Peer:
     def __init__(self) -> None:
         self.batches: list[list[int]] = []
 
-    def send(self, calls: list[int], then: Callable[[Outcome[int]], None]) -> None:
+    def send(self, calls: list[int], then: Then[int]) -> None:
         self.batches.append(list(calls))
         asyncio.get_running_loop().call_soon(then, [2 * call for call in calls])
 
@@ -47,7 +47,7 @@ async def test_a_full_batch_leaves_before_its_turn_ends() -> None:
 
 @pytest.mark.parametrize("raises", [True, False])
 async def test_a_failed_send_is_every_callers_answer(raises: bool) -> None:
-    def unreachable(calls: list[int], then: Callable[[Outcome[int]], None]) -> None:
+    def unreachable(calls: list[int], then: Then[int]) -> None:
         if raises:
             raise ConnectionError("peer gone")
         asyncio.get_running_loop().call_soon(then, ConnectionError("peer gone"))
@@ -61,7 +61,7 @@ async def test_a_failed_send_is_every_callers_answer(raises: bool) -> None:
 
 
 async def test_a_peer_that_answers_the_wrong_number_of_calls_fails_them_all() -> None:
-    def short(calls: list[int], then: Callable[[Outcome[int]], None]) -> None:
+    def short(calls: list[int], then: Then[int]) -> None:
         answers: Sequence[int] = calls[:1]
         asyncio.get_running_loop().call_soon(then, answers)
 
@@ -79,3 +79,47 @@ async def test_closing_waits_for_the_answers_in_flight() -> None:
     await asyncio.sleep(0)  # sent at the end of the turn; its answer a turn later
     await batcher.close()
     assert answer.done() and answer.result() == 8
+
+
+class Holder:
+    """Keeps each batch's ``then`` so the test answers it, in parts, when it chooses."""
+
+    def __init__(self) -> None:
+        self.thens: list[Then[str]] = []
+
+    def send(self, calls: list[int], then: Then[str]) -> None:
+        self.thens.append(then)
+
+
+async def test_answers_one_by_one_reach_their_callers_in_the_read_that_brings_them() -> None:
+    holder = Holder()
+    batcher: Batcher[int, str] = Batcher(holder.send)
+    heard: list[tuple[int, str | BaseException]] = []
+
+    def hear(n: int) -> Callable[[str | BaseException], None]:
+        return lambda outcome: heard.append((n, outcome))
+
+    for n in range(3):
+        batcher.add(n, hear(n))
+    await asyncio.sleep(0)  # the turn ends: one batch sent
+    (then,) = holder.thens
+    assert then({2: "two"}) is False  # heard at once, not a turn later
+    assert heard == [(2, "two")]
+    assert then({2: "again", 0: "zero"}) is False  # a repeat is not heard twice
+    refused = PermissionError("not your seat")
+    assert then({1: refused}) is True  # the last one: the batch is answered
+    assert heard == [(2, "two"), (0, "zero"), (1, refused)]
+    await batcher.close()  # nothing in flight any more
+
+
+async def test_an_error_after_some_answers_answers_only_the_calls_still_waiting() -> None:
+    holder = Holder()
+    batcher: Batcher[int, str] = Batcher(holder.send)
+    first, second = batcher.call(1), batcher.call(2)
+    await asyncio.sleep(0)
+    (then,) = holder.thens
+    assert then({0: "one"}) is False
+    assert then(TimeoutError("no answer within 10 s")) is True
+    assert await first == "one"
+    with pytest.raises(TimeoutError, match="no answer"):
+        await second
