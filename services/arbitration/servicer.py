@@ -18,9 +18,9 @@ from services.arbitration.matchlog.reader import LogReader
 from services.arbitration.publisher import build_update
 from services.arbitration.refusals import Reason, refuse
 from services.arbitration.replays import Replays
+from services.common.futures import settling
 from services.common.identity import is_operator, player_id_of, received_ns_of
 from services.common.rejection import Rejection
-from services.common.replies import reply_into
 from services.common.watching import SPECTATORS
 
 
@@ -49,7 +49,7 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
             answer: asyncio.Future[arbitration_pb2.SubmitReply] = (
                 asyncio.get_running_loop().create_future()
             )
-            take_in(self._matches, request, player, received_ns, arrival_ns, reply_into(answer))
+            take_in(self._matches, request, player, received_ns, arrival_ns, settling(answer))
             return await answer
         except Rejection as rejection:
             await rejection.abort(context)

@@ -20,6 +20,8 @@ import asyncio
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Generic, TypeVar
 
+from services.common.futures import settling
+
 Q = TypeVar("Q")
 A = TypeVar("A")
 
@@ -48,16 +50,7 @@ class Batcher(Generic[Q, A]):
     def call(self, request: Q) -> asyncio.Future[A]:
         """Queue ``request`` for this turn's batch; the future gets its answer."""
         answer: asyncio.Future[A] = asyncio.get_running_loop().create_future()
-
-        def settle(outcome: A | BaseException) -> None:
-            if answer.done():
-                return  # its caller gave up (cancelled) meanwhile
-            if isinstance(outcome, BaseException):
-                answer.set_exception(outcome)
-            else:
-                answer.set_result(outcome)
-
-        self.add(request, settle)
+        self.add(request, settling(answer))
         return answer
 
     def add(self, request: Q, settle: Settle[A]) -> None:

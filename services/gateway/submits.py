@@ -22,12 +22,13 @@ import nats.errors
 
 from photofinish.arbitration.v1 import arbitration_pb2
 from services.common.batching import Batcher, Then
+from services.common.futures import settling
 from services.common.natslink.frames import Message
 from services.common.natslink.link import NatsLink
 from services.common.natslink.requests import NO_RESPONDERS
 from services.common.placement import Directory
 from services.common.rejection import Rejection, from_refusal
-from services.common.replies import Answer, Reply, reply_into
+from services.common.replies import Answer, Reply
 from services.gateway.ratelimit import CommandRate
 from wire import subjects
 
@@ -76,7 +77,7 @@ class SubmitForwarder:
         """
         answer: asyncio.Future[arbitration_pb2.SubmitReply] = self._link.loop.create_future()
         subject = await self.subject_for(request.match_id)
-        self.forward(request, player_id, received_ns, reply_into(answer), subject)
+        self.forward(request, player_id, received_ns, settling(answer), subject)
         return await answer
 
     def forward(

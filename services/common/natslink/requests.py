@@ -14,6 +14,7 @@ import asyncio
 import itertools
 from collections.abc import Callable
 
+from services.common.futures import settling
 from services.common.natslink.frames import Message
 from services.common.natslink.link import NatsLink
 
@@ -53,16 +54,7 @@ class Requests:
     ) -> asyncio.Future[Message]:
         """Publish a request; the future gets its reply (or the error, as ``send_then``)."""
         reply: asyncio.Future[Message] = self._loop.create_future()
-
-        def settle(outcome: Message | BaseException) -> None:
-            if reply.done():
-                return  # its caller gave up (cancelled) meanwhile
-            if isinstance(outcome, BaseException):
-                reply.set_exception(outcome)
-            else:
-                reply.set_result(outcome)
-
-        self.send_then(subject, payload, timeout_s, settle, headers)
+        self.send_then(subject, payload, timeout_s, settling(reply), headers)
         return reply
 
     def _on_reply(self, message: Message) -> None:
