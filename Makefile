@@ -118,13 +118,15 @@ checks: proto-check lint typecheck
 # Four workers on two cores: the unit tests wait on their stacks (processes started, NATS,
 # matches at a person's pace) much of the time, and two workers left the cores 43 % idle
 # (13 min 10 s against 8 min 27 s with four, the same tests, docs/testing.md).
+# --dist loadfile: a test file's tests run on one worker, so a module's stack (and browser)
+# starts once, not once on each worker that runs one of its tests (docs/testing.md).
 unit: install
 	$(PYTHON) -m tools.doctor unit
-	$(PYTEST) -n 4 -m 'not load' --ignore=tests/web
+	$(PYTEST) -n 4 --dist loadfile -m 'not load' --ignore=tests/web
 
 browser: install web
 	$(PYTHON) -m tools.doctor browser
-	$(PYTEST) -n 2 tests/web
+	$(PYTEST) -n 2 --dist loadfile tests/web
 
 load: install
 	$(PYTEST) -m load
