@@ -318,6 +318,16 @@ class Scenario:
             self.fail(
                 f"client errors went on until {window[1]} s (fault at {timeline.fault_at_s} s)"
             )
+        elif window is not None:
+            # The load test's own check fails on any client error; a kill brings some.
+            errors = next(c for c in report["checks"] if c["name"] == loadrun.CLIENT_ERRORS_CHECK)
+            print(
+                f"'{loadrun.CLIENT_ERRORS_CHECK}' is judged here: {errors['failed']} errors"
+                f" ({'; '.join(errors['failures'][:3])}) from {window[0]} s to {window[1]} s,"
+                f" the kills at {timeline.fault_at_s} s; they stopped within"
+                f" {OUTAGE_LIMIT_S:g} s of them, as they must",
+                flush=True,
+            )
 
     async def _after_faults(self) -> None:
         """The killed NATS node is back in the cluster; the killed arbitration's restart."""
