@@ -69,9 +69,11 @@ class Batcher(Generic[Q, A]):
         waiting: list[Settle[A] | None] = list(self._settles)
         self._calls, self._settles = [], []
         self._in_flight += 1
+        unanswered = len(calls)
 
         def then(outcome: Outcome[A]) -> bool:
-            if not any(waiting):
+            nonlocal unanswered
+            if not unanswered:
                 return True  # answered already: a late or repeated message
             if isinstance(outcome, Sequence) and len(outcome) != len(calls):
                 outcome = ValueError(f"{len(outcome)} answers to {len(calls)} calls")
@@ -86,8 +88,9 @@ class Batcher(Generic[Q, A]):
                 settle = waiting[index] if 0 <= index < len(waiting) else None
                 if settle is not None:
                     waiting[index] = None
+                    unanswered -= 1
                     settle(answer)
-            if any(waiting):
+            if unanswered:
                 return False
             self._in_flight -= 1
             if self._in_flight == 0 and self._idle is not None:

@@ -56,8 +56,7 @@ class SubmitForwarder:
         # By subject: the batch of this turn's Submits for one instance (services/common/
         # batching.py); by batch number, what takes a sent batch's answers, and its timer.
         self._batchers: dict[str, Batcher[arbitration_pb2.ForwardedSubmit, Answer]] = {}
-        self._waiting: dict[str, Then[Answer]] = {}
-        self._give_up: dict[str, asyncio.TimerHandle] = {}
+        self._waiting: dict[str, tuple[Then[Answer], asyncio.TimerHandle]] = {}
         self._sid: int | None = None
 
     def start(self) -> None:
@@ -117,16 +116,17 @@ class SubmitForwarder:
         self, subject: str, batch: list[arbitration_pb2.ForwardedSubmit], then: Then[Answer]
     ) -> None:
         number = str(next(self._numbers))
-        self._waiting[number] = then
-        self._give_up[number] = self._link.loop.call_later(SUBMIT_TIMEOUT_S, self._time_out, number)
+        give_up = self._link.loop.call_later(SUBMIT_TIMEOUT_S, self._time_out, number)
+        self._waiting[number] = (then, give_up)
         data = arbitration_pb2.Submits(submits=batch).SerializeToString()
         self._link.publish(subject, data, reply=f"{self._inbox}.{number}")
 
     def _on_answers(self, message: Message) -> None:
         number = message.subject[self._cut :]
-        then = self._waiting.get(number)
-        if then is None:
+        waiting = self._waiting.get(number)
+        if waiting is None:
             return  # answers to a batch given up on
+        then = waiting[0]
         if message.status == NO_RESPONDERS:
             answered = then(_unavailable("no arbitration instance runs this match now"))
         else:
@@ -143,16 +143,14 @@ class SubmitForwarder:
             self._forget(number)
 
     def _time_out(self, number: str) -> None:
-        then = self._waiting.get(number)
-        if then is not None:
-            then(_unavailable(f"no answer within {SUBMIT_TIMEOUT_S:g} s"))
-        self._forget(number)
+        waiting = self._waiting.pop(number, None)
+        if waiting is not None:
+            waiting[0](_unavailable(f"no answer within {SUBMIT_TIMEOUT_S:g} s"))
 
     def _forget(self, number: str) -> None:
-        self._waiting.pop(number, None)
-        give_up = self._give_up.pop(number, None)
-        if give_up is not None:
-            give_up.cancel()  # an armed timer would wake this process for nothing
+        waiting = self._waiting.pop(number, None)
+        if waiting is not None:
+            waiting[1].cancel()  # an armed timer would wake this process for nothing
 
 
 def _settle(reply: Reply, outcome: Answer | BaseException) -> None:
