@@ -11,7 +11,9 @@ own matches are untouched.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
@@ -28,6 +30,26 @@ from tests.pace import FAST_PLAY_ENV  # its bots play with no think time
 
 UNAVAILABLE = 14
 ADOPTION_WAIT_S = 30.0
+
+
+@contextlib.asynccontextmanager
+async def two_instances(
+    tmp_path: Path,
+) -> AsyncIterator[tuple[Stack, aiohttp.ClientSession, Directory]]:
+    """Yield a stack with two arbitration instances, an HTTP session, and the directory of
+    which instance owns which match."""
+    config = StackConfig(
+        tmp_path, with_bots=False, arbitration_instances=2, extra_env=FAST_PLAY_ENV
+    )
+    async with run_stack(config) as stack, aiohttp.ClientSession() as http:
+        nc = await nats.connect(stack.nats_url)
+        directory = await Directory.open(nc.jetstream())
+        await directory.start()
+        try:
+            yield stack, http, directory
+        finally:
+            await directory.stop()
+            await nc.close()
 
 
 async def seat_pair(
@@ -54,73 +76,60 @@ async def submit_until_answered(
 
 
 async def test_a_survivor_adopts_a_killed_instances_matches(tmp_path: Path) -> None:
-    config = StackConfig(
-        tmp_path, with_bots=False, arbitration_instances=2, extra_env=FAST_PLAY_ENV
-    )
-    async with (
-        run_stack(config) as stack,
-        aiohttp.ClientSession() as http,
-    ):
-        nc = await nats.connect(stack.nats_url)
-        directory = await Directory.open(nc.jetstream())
-        await directory.start()
-        try:
-            # Open casual and rated matches until one instance holds one of each and the
-            # other holds at least one: the queue group spreads them at random.
-            owned: dict[str, list[tuple[bool, tuple[Seated, Seated]]]] = {}
-            for number in range(30):
-                rated = number % 2 == 1
-                pair = await seat_pair(http, stack, number, rated)
-                owner = await directory.owner_of(pair[0].match_id)
-                assert owner in ("arbitration", "arbitration-2")
-                owned.setdefault(owner, []).append((rated, pair))
-                both_kinds = [
-                    name for name, held in owned.items() if {r for r, _ in held} == {True, False}
-                ]
-                if both_kinds and len(owned) == 2:
-                    break
-            victim = both_kinds[0]
-            survivor = next(name for name in owned if name != victim)
+    async with two_instances(tmp_path) as (stack, http, directory):
+        # Open casual and rated matches until one instance holds one of each and the
+        # other holds at least one: the queue group spreads them at random.
+        owned: dict[str, list[tuple[bool, tuple[Seated, Seated]]]] = {}
+        for number in range(30):
+            rated = number % 2 == 1
+            pair = await seat_pair(http, stack, number, rated)
+            owner = await directory.owner_of(pair[0].match_id)
+            assert owner in ("arbitration", "arbitration-2")
+            owned.setdefault(owner, []).append((rated, pair))
+            both_kinds = [
+                name for name, held in owned.items() if {r for r, _ in held} == {True, False}
+            ]
+            if both_kinds and len(owned) == 2:
+                break
+        victim = both_kinds[0]
+        survivor = next(name for name in owned if name != victim)
 
-            every = [pair for held in owned.values() for _, pair in held]
-            for pair in every:  # each through the gateway, so each reached its owner
-                for seated in pair:
-                    await seated.submit(READY)
-            casual = next(pair for rated, pair in owned[victim] if not rated)
-            rated_pair = next(pair for rated, pair in owned[victim] if rated)
-            await until(
-                rated_pair[0].client.watch(rated_pair[0].match_id, rated_pair[0].seat),
-                lambda u: u.clock.running >= 0,
-            )
-            kept = {pair[0].match_id: (await latest(pair[0])).seq for _, pair in owned[survivor]}
+        every = [pair for held in owned.values() for _, pair in held]
+        for pair in every:  # each through the gateway, so each reached its owner
+            for seated in pair:
+                await seated.submit(READY)
+        casual = next(pair for rated, pair in owned[victim] if not rated)
+        rated_pair = next(pair for rated, pair in owned[victim] if rated)
+        await until(
+            rated_pair[0].client.watch(rated_pair[0].match_id, rated_pair[0].seat),
+            lambda u: u.clock.running >= 0,
+        )
+        kept = {pair[0].match_id: (await latest(pair[0])).seq for _, pair in owned[survivor]}
 
-            mover, request = await first_move(casual)
-            first = await mover.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
+        mover, request = await first_move(casual)
+        first = await mover.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
 
-            await stack.stop(victim, signal.SIGKILL)  # and not started again
+        await stack.stop(victim, signal.SIGKILL)  # and not started again
 
-            retried = await submit_until_answered(mover, request)
-            assert retried == first  # answered from the snapshot, not applied again
-            assert await directory.owner_of(casual[0].match_id) == survivor
-            assert (await latest(casual[0])).seq == first.seq
+        retried = await submit_until_answered(mover, request)
+        assert retried == first  # answered from the snapshot, not applied again
+        assert await directory.owner_of(casual[0].match_id) == survivor
+        assert (await latest(casual[0])).seq == first.seq
 
-            voided = await until(
-                rated_pair[0].client.watch(rated_pair[0].match_id, rated_pair[0].seat),
-                lambda u: u.status != arbitration_pb2.STATUS_LIVE,
-            )
-            assert voided.status == arbitration_pb2.STATUS_VOIDED
-            assert voided.void_reason.startswith("arbitration_failover")
+        voided = await until(
+            rated_pair[0].client.watch(rated_pair[0].match_id, rated_pair[0].seat),
+            lambda u: u.status != arbitration_pb2.STATUS_LIVE,
+        )
+        assert voided.status == arbitration_pb2.STATUS_VOIDED
+        assert voided.void_reason.startswith("arbitration_failover")
 
-            for _, pair in owned[survivor]:  # the survivor's own matches: untouched
-                update = await latest(pair[0])
-                assert update.status == arbitration_pb2.STATUS_LIVE
-                assert update.seq == kept[pair[0].match_id]
-                assert not update.void_reason
+        for _, pair in owned[survivor]:  # the survivor's own matches: untouched
+            update = await latest(pair[0])
+            assert update.status == arbitration_pb2.STATUS_LIVE
+            assert update.seq == kept[pair[0].match_id]
+            assert not update.void_reason
 
-            await play_to_a_correct_finish(casual)
-        finally:
-            await directory.stop()
-            await nc.close()
+        await play_to_a_correct_finish(casual)
 
 
 async def live_matches(http: aiohttp.ClientSession, stack: Stack, name: str) -> float:
@@ -133,41 +142,28 @@ async def live_matches(http: aiohttp.ClientSession, stack: Stack, name: str) -> 
 async def test_a_stalled_instance_that_wakes_up_has_let_go_of_what_was_adopted(
     tmp_path: Path,
 ) -> None:
-    config = StackConfig(
-        tmp_path, with_bots=False, arbitration_instances=2, extra_env=FAST_PLAY_ENV
-    )
-    async with (
-        run_stack(config) as stack,
-        aiohttp.ClientSession() as http,
-    ):
-        nc = await nats.connect(stack.nats_url)
-        directory = await Directory.open(nc.jetstream())
-        await directory.start()
+    async with two_instances(tmp_path) as (stack, http, directory):
+        casual = await seat_pair(http, stack, 0, rated=False)
+        victim = await directory.owner_of(casual[0].match_id)
+        assert victim is not None
+        for seated in casual:
+            await seated.submit(READY)
+
+        stack.children[victim].process.send_signal(signal.SIGSTOP)
         try:
-            casual = await seat_pair(http, stack, 0, rated=False)
-            victim = await directory.owner_of(casual[0].match_id)
-            assert victim is not None
-            for seated in casual:
-                await seated.submit(READY)
-
-            stack.children[victim].process.send_signal(signal.SIGSTOP)
-            try:
-                for _ in range(int(ADOPTION_WAIT_S / 0.2)):
-                    if await directory.owner_of(casual[0].match_id) != victim:
-                        break
-                    await asyncio.sleep(0.2)
-            finally:
-                stack.children[victim].process.send_signal(signal.SIGCONT)
-            assert await directory.owner_of(casual[0].match_id) != victim
-
-            for _ in range(int(ADOPTION_WAIT_S / 0.2)):  # the woken instance lets go
-                if await live_matches(http, stack, victim) == 0:
+            for _ in range(int(ADOPTION_WAIT_S / 0.2)):
+                if await directory.owner_of(casual[0].match_id) != victim:
                     break
                 await asyncio.sleep(0.2)
-            assert await live_matches(http, stack, victim) == 0
-
-            await play_to_a_correct_finish(casual)
-            assert stack.children[victim].process.returncode is None  # woke up and runs on
         finally:
-            await directory.stop()
-            await nc.close()
+            stack.children[victim].process.send_signal(signal.SIGCONT)
+        assert await directory.owner_of(casual[0].match_id) != victim
+
+        for _ in range(int(ADOPTION_WAIT_S / 0.2)):  # the woken instance lets go
+            if await live_matches(http, stack, victim) == 0:
+                break
+            await asyncio.sleep(0.2)
+        assert await live_matches(http, stack, victim) == 0
+
+        await play_to_a_correct_finish(casual)
+        assert stack.children[victim].process.returncode is None  # woke up and runs on
