@@ -3,9 +3,16 @@
 ``python -m bench.stack --profile DIR`` samples each Python service of the stack (rules,
 arbitration, gateway) with py-spy during the measured window, writes the raw samples to
 ``DIR/<service>.txt`` and prints the functions holding the most samples: by their own
-time, and including what they call. Only busy samples count (py-spy leaves idle threads
-out). The profiler takes CPU of its own: the CPU table of a profiled run is not a figure
-to compare.
+time, and including what they call.
+
+Only samples of a thread holding the GIL count (``--gil``): the event loop lets it go
+while it waits in ``epoll``, so what is left is the Python, the C it calls, and the
+system calls made holding it (uvloop's reads and writes). py-spy reads each stack with the
+process stopped: read while it runs (``--nonblocking``), a stack is often cut short at
+the event loop, which then seemed to own 60-85 % of the time that ``perf`` puts in the
+interpreter (docs/performance.md). Stopping the process 200 times a second slows it and
+makes the arbitration see its loop late: the CPU table of a profiled run is not a figure
+to compare, and its timing faults are the profiler's.
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ async def record(pids: dict[str, int], seconds: float, folder: Path) -> list[Pat
         runs.append(
             await asyncio.create_subprocess_exec(
                 str(spy), "record", "--pid", str(pids[name]), "--duration", str(int(seconds)),
-                "--rate", str(RATE_HZ), "--format", "raw", "--nonblocking", "-o", str(out),
+                "--rate", str(RATE_HZ), "--format", "raw", "--gil", "-o", str(out),
                 stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
             )
         )  # fmt: skip
@@ -70,7 +77,7 @@ def summary(samples: Path, top: int = TOP) -> str:
         for frame in set(frames):
             inclusive[frame] += int(count)
     skip = ("runpy", "asyncio/runners", "run_until_complete", "run_forever", "<module>")
-    lines = [f"{samples.stem}: {total} busy samples at {RATE_HZ} Hz", "  own time:"]
+    lines = [f"{samples.stem}: {total} samples holding the GIL at {RATE_HZ} Hz", "  own time:"]
     lines += [f"    {100 * n / total:5.1f}% {f}" for f, n in own.most_common(top)]
     lines.append("  including callees:")
     kept = [(f, n) for f, n in inclusive.most_common() if not any(s in f for s in skip)]

@@ -22,7 +22,7 @@ def test_shares_of_own_time_and_with_callees(tmp_path: Path) -> None:
     samples = tmp_path / "rules.txt"
     samples.write_text(RAW)
     text = summary(samples)
-    assert text.splitlines()[0] == "rules: 4 busy samples at 200 Hz"
+    assert text.splitlines()[0] == "rules: 4 samples holding the GIL at 200 Hz"
     assert "   75.0% view (games/bid/view.py)" in text
     assert "   25.0% select (selectors.py)" in text
     including = text.split("including callees:")[1]
