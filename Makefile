@@ -145,6 +145,8 @@ soak: install
 
 bench: install
 	$(PY) -m bench.engines
+	# The rules process's answer to one held call, in process: its CPU per command, warm.
+	$(PY) -m bench.held_calls
 	$(PY) -m bench.arena
 	$(PY) -m bench.pairing
 	$(PY) -m bench.ratings

@@ -1,0 +1,95 @@
+"""The rules service's answer to a held call, in process: CPU per call, by game.
+
+Run with ``make bench`` (or ``python -m bench.held_calls``). Bot matches are recorded
+first; each is then opened on a :class:`~services.rules.held_matches.HeldMatches` table and
+its commands sent as the arbitration sends them (one encoded ``HeldCalls`` batch per
+command), answered by the service's own ``answer_batch``: decode, step, both seats' views
+and events, the state's hash, encode. Process CPU time over every call, the best of
+``--passes`` passes (the others met a busier machine); no network and a warm cache, so
+this is the floor of what the rules process spends per command (``bench.stack`` measures
+it under load).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass
+
+from bench.drive import Log
+from bench.engines import record
+from games.codec import seat_to_proto
+from games.registry import GAMES, Game
+from photofinish.game.v1 import game_pb2
+from photofinish.rules.v1 import rules_pb2
+from services.rules.held_calls import answer_batch
+from services.rules.held_matches import HeldMatches
+
+INSTANCE = "bench"
+
+
+@dataclass(frozen=True, slots=True)
+class Timed:
+    """One pass over a game's recorded matches."""
+
+    calls: int
+    refused: int
+    cpu_s: float
+
+
+def opened(game: Game, logs: list[Log]) -> HeldMatches:
+    """Return a table holding every recorded match of ``game``, dealt and not yet played."""
+    table = HeldMatches(lift_pause_ms=0)
+    on_wire = game_pb2.Game.ValueType(game.number)
+    for index, log in enumerate(logs):
+        request = rules_pb2.NewMatchRequest(game=on_wire, seed=log.seed)
+        call = rules_pb2.HeldCall(match_id=f"{game.name}-{index}", open=request)
+        answer_batch(table, INSTANCE, rules_pb2.HeldCalls(calls=[call]).SerializeToString())
+    return table
+
+
+def batches(game: Game, logs: list[Log]) -> list[bytes]:
+    """Return every command of the recorded matches as an encoded one-call batch, in the
+    order of each match (matches one after another)."""
+    encoded = []
+    for index, log in enumerate(logs):
+        for version, (seat, command) in enumerate(log.commands):
+            apply = rules_pb2.HeldApply(
+                seat=seat_to_proto(seat), command=game.codec.command_to_proto(command)
+            )
+            call = rules_pb2.HeldCall(match_id=f"{game.name}-{index}", version=version, apply=apply)
+            encoded.append(rules_pb2.HeldCalls(calls=[call]).SerializeToString())
+    return encoded
+
+
+def time_pass(game: Game, logs: list[Log], calls: list[bytes]) -> Timed:
+    """Answer every call once on a freshly dealt table; return the CPU it took."""
+    table = opened(game, logs)
+    refused = 0
+    started = time.process_time()
+    for data in calls:
+        answers = rules_pb2.HeldAnswers.FromString(answer_batch(table, INSTANCE, data))
+        refused += answers.answers[0].HasField("refusal")
+    return Timed(len(calls), refused, time.process_time() - started)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--matches", type=int, default=20, help="bot matches per game")
+    parser.add_argument("--passes", type=int, default=5)
+    args = parser.parse_args()
+    for game in GAMES:
+        logs = record(game, args.matches)
+        calls = batches(game, logs)
+        passes = [time_pass(game, logs, calls) for _ in range(args.passes)]
+        best = min(passes, key=lambda timed: timed.cpu_s)
+        spread = [f"{1e6 * p.cpu_s / p.calls:.1f}" for p in passes]
+        print(
+            f"{game.name:5} held call: {1e6 * best.cpu_s / best.calls:6.1f} µs of CPU per call "
+            f"(best of {args.passes} passes over {best.calls} calls from {len(logs)} matches; "
+            f"passes {', '.join(spread)} µs; refused {best.refused})"
+        )
+
+
+if __name__ == "__main__":
+    main()
