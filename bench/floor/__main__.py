@@ -20,7 +20,8 @@ def main() -> None:
         "--shape",
         choices=SHAPES,
         default="relay",
-        help="one hop to a relay, or the fewest hops the design allows (bench.floor.chain)",
+        help="one hop to a relay, the fewest hops the design allows (bench.floor.chain), or those"
+        " hops with a judge stepping real matches (bench.floor.rules_judge)",
     )
     args = parser.parse_args()
     floor = asyncio.run(

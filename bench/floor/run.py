@@ -1,12 +1,13 @@
 """Run the floor: nats-server, the relay and the real gateway, under the stack's load.
 
 The gateway is the stack's own (``services.gateway``, the same gRPC-web, tokens, Submit
-batching and Watch streams). Two shapes: ``relay``, one hop to a relay standing where the
+batching and Watch streams). Three shapes: ``relay``, one hop to a relay standing where the
 arbitration stands (``bench.floor.relay``); ``design``, the fewest hops the design allows
-(``bench.floor.chain``: a stamper, a JetStream store, a judge). The matches are recorded
-as the relay's in the placement bucket, so the gateway routes their Submits as it routes
-any match's. CPU per command is each process's ``/proc`` CPU over the measured window
-divided by the commands answered.
+(``bench.floor.chain``: a stamper, a JetStream store, a judge); ``judged``, that shape with
+a judge that steps real matches and sends real views (``bench.floor.rules_judge``). The
+matches are recorded as the relay's in the placement bucket, so the gateway routes their
+Submits as it routes any match's. CPU per command is each process's ``/proc`` CPU over the
+measured window divided by the commands answered.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from services.common.placement import owners_bucket
 from services.stack.natsd import start_nats
 from services.stack.processes import Child, start_child
 
-SHAPES = ("relay", "design")
+SHAPES = ("relay", "design", "judged")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,8 @@ class Floor:
             "one NATS hop to a relay and back to both seats' streams"
             if self.shape == "relay"
             else "a stamper, a JetStream store, a judge, both seats' streams"
+            if self.shape == "design"
+            else "a stamper, a JetStream store, a judge stepping real matches, both seats' streams"
         )
         rows = [
             f"floor ({self.shape}): {self.commands} commands ({self.commands / self.wall_s:.0f}/s)"
@@ -88,15 +91,16 @@ async def run_floor(
             base = {"NATS_URL": server.url}
             logs = Path(tmp) / "logs"
             pids: dict[str, int] = {}
-            if shape == "design":
+            if shape in ("design", "judged"):
                 await _store(server.url)
+                chain = {**base, "PF_FLOOR_RULES": "1" if shape == "judged" else "0"}
                 judge = await start_child(
-                    "judge", "bench.floor.chain", {**base, "PF_FLOOR_ROLE": "judge"}, logs
+                    "judge", "bench.floor.chain", {**chain, "PF_FLOOR_ROLE": "judge"}, logs
                 )
                 children.append(judge)
                 pids["judge"] = judge.process.pid
                 relay = await start_child(
-                    "stamper", "bench.floor.chain", {**base, "PF_FLOOR_ROLE": "stamp"}, logs
+                    "stamper", "bench.floor.chain", {**chain, "PF_FLOOR_ROLE": "stamp"}, logs
                 )
             else:
                 relay = await start_child("relay", "bench.floor.relay", base, logs)

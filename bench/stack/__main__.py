@@ -62,7 +62,8 @@ def main() -> None:
         "--floor-shape",
         choices=SHAPES,
         default="relay",
-        help="the floor's shape: one hop to a relay, or the fewest hops the design allows",
+        help="the floor's shape: one hop to a relay, the fewest hops the design allows, or those"
+        " hops with a judge stepping real matches",
     )
     parser.add_argument(
         "--pin",

@@ -1,0 +1,129 @@
+"""The design's floor with the game in it: a judge that steps real matches.
+
+``bench.floor.chain``'s judge answers each stored command and sends both seats a bare
+update. This one does what a judge standing where the rules service stands would do under
+the stamp-store-judge shape (docs/performance.md): each floor match is a real match, Spit
+or Bid in turn as in the stack, replaying the commands of a recorded bot match (the floor's
+players send a placeholder; which command is played does not change what a step costs);
+each stored command is a step of the held match (``HeldMatches``, the rules service's own
+table), and each seat gets an update made as the arbitration makes it: the lead, the
+match's fixed fields encoded once, the decision, and the seat's view and events as the
+rules encoded them. After a step of a clocked game (Bid) the judge tells the stamper which
+seat's clock runs now (the message the arbitration would need to keep the clock), and the
+stamper reads it. No refusal, race, deadline or clock is judged; no spectator watches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bench.drive import Log
+from bench.engines import record
+from games.codec import seat_to_proto
+from games.registry import BID, GAMES, SPIT, Game
+from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.game.v1 import game_pb2
+from photofinish.rules.v1 import rules_pb2
+from services.common.natslink.frames import Message
+from services.common.natslink.link import NatsLink
+from services.rules.held_matches import HeldMatches
+from wire import subjects
+from wire.updates import lead
+
+FACTS_SUBJECT = "floor.facts"  # the judge's word to the stamper after a clocked step
+LIVE = arbitration_pb2.STATUS_LIVE
+RECORDED_PER_GAME = 6  # bot matches recorded per game, replayed by the floor's matches
+
+
+@dataclass(slots=True)
+class Replayed:
+    """One floor match: the recorded match it replays, and how far it has come."""
+
+    game: Game
+    log: Log
+    calls: list[rules_pb2.HeldApply]
+    heads: dict[int, bytes] = field(default_factory=dict)  # by seat: the fixed fields
+    played: int = 0
+
+
+def recorded() -> dict[str, tuple[Log, list[rules_pb2.HeldApply]]]:
+    """Return bot matches of each game, by ``<game> <n>``, with their commands as calls."""
+    matches = {}
+    for game in GAMES:
+        for number, log in enumerate(record(game, RECORDED_PER_GAME)):
+            calls = [
+                rules_pb2.HeldApply(
+                    seat=seat_to_proto(seat), command=game.codec.command_to_proto(command)
+                )
+                for seat, command in log.commands
+            ]
+            matches[f"{game.name} {number}"] = (log, calls)
+    return matches
+
+
+class RulesJudge:
+    """Steps each stored command's match, sends both seats their update and the gateway
+    its answer, and tells the stamper the clock's facts of a clocked game."""
+
+    def __init__(self, link: NatsLink) -> None:
+        self._link = link
+        self._table = HeldMatches(lift_pause_ms=0)
+        self._recorded = recorded()
+        self._matches: dict[str, Replayed] = {}
+
+    def on_stored(self, message: Message) -> None:
+        head, _, body = message.data.partition(b"\n")
+        reply, index, seq, match_id = head.decode().split(" ")
+        arbitration_pb2.ForwardedSubmit.FromString(body)  # the command, as the rules read it
+        match = self._matches.get(match_id) or self._open(match_id)
+        if match.played == len(match.calls):
+            match = self._open(match_id)  # the recorded match is over: deal the next
+        call = rules_pb2.HeldCall(
+            match_id=match_id, version=match.played, apply=match.calls[match.played]
+        )
+        answer = self._table.answer(call)
+        assert answer.HasField("step"), answer.refusal.message
+        match.played += 1
+        step = answer.step
+        changing = arbitration_pb2.MatchUpdate(decision=step.decision).SerializeToString()
+        leading = lead(int(seq), LIVE)
+        for perspective in step.perspectives:
+            seat = perspective.seat
+            update = leading + self._head(match, match_id, seat) + changing + perspective.seen
+            self._link.publish(subjects.match_view(match_id, seat), update)
+        answers = arbitration_pb2.SubmitAnswers(
+            answers=[
+                arbitration_pb2.SubmitAnswer(
+                    index=int(index), reply=arbitration_pb2.SubmitReply(seq=int(seq))
+                )
+            ]
+        )
+        self._link.publish(reply, answers.SerializeToString())
+        if step.clocked:
+            facts = arbitration_pb2.MatchUpdate(match_id=match_id, decision=step.decision)
+            self._link.publish(FACTS_SUBJECT, facts.SerializeToString())
+
+    def _open(self, match_id: str) -> Replayed:
+        number = int(match_id.rsplit("-", 1)[-1])
+        game = (SPIT, BID)[number % 2]
+        log, calls = self._recorded[f"{game.name} {number // 2 % RECORDED_PER_GAME}"]
+        request = rules_pb2.NewMatchRequest(
+            game=game_pb2.Game.ValueType(game.number), seed=log.seed
+        )
+        self._table.answer(rules_pb2.HeldCall(match_id=match_id, open=request))
+        match = self._matches[match_id] = Replayed(game, log, calls)
+        return match
+
+    @staticmethod
+    def _head(match: Replayed, match_id: str, seat: int) -> bytes:
+        head = match.heads.get(seat)
+        if head is None:
+            head = match.heads[seat] = arbitration_pb2.MatchUpdate(
+                match_id=match_id, seat=seat, game=game_pb2.Game.ValueType(match.game.number)
+            ).SerializeToString()
+        return head
+
+
+def on_facts(message: Message) -> None:
+    """The stamper reads the clock's facts of a clocked step (as the arbitration would)."""
+    arbitration_pb2.MatchUpdate.FromString(message.data)

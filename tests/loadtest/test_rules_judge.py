@@ -1,0 +1,76 @@
+"""The judged floor's judge (bench.floor.rules_judge) steps real matches: each stored
+command gives both seats an update the gateway and a browser read as the arbitration's,
+with the seat's own view, and the gateway its answer; a clocked game's step also tells
+the stamper whose clock runs."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bench.floor.rules_judge import FACTS_SUBJECT, RulesJudge
+from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.game.v1 import game_pb2
+from services.common.natslink.frames import Message
+from services.common.natslink.link import NatsLink
+from services.stack.natsd import NatsServer
+from wire import subjects
+from wire.updates import read_lead
+
+REPLY = "floor.test.reply"
+
+
+def stored(seq: int, match_id: str) -> Message:
+    """Return a stored command as the log's push consumer delivers it to the judge."""
+    head = f"{REPLY} 0 {seq} {match_id}\n".encode()
+    forwarded = arbitration_pb2.ForwardedSubmit(
+        request=arbitration_pb2.SubmitRequest(match_id=match_id, seat=0, client_seq=seq)
+    )
+    return Message(
+        sid=1, subject="floor.judge", reply="", data=head + forwarded.SerializeToString()
+    )
+
+
+async def heard(nats_server: NatsServer, match_id: str, commands: int) -> dict[str, list[bytes]]:
+    """Judge ``commands`` stored commands of ``match_id``; return what was sent, by subject."""
+    link = await NatsLink.connect(nats_server.url, "test")
+    got: dict[str, list[bytes]] = {}
+    for subject in (subjects.match_view(match_id, 0), subjects.match_view(match_id, 1), REPLY):
+        link.subscribe(subject, lambda m: got.setdefault(m.subject, []).append(m.data))
+    link.subscribe(FACTS_SUBJECT, lambda m: got.setdefault(m.subject, []).append(m.data))
+    await link.flush()
+    judge = RulesJudge(link)
+    for seq in range(1, commands + 1):
+        judge.on_stored(stored(seq, match_id))
+    await link.flush()
+    for _ in range(100):
+        if len(got.get(REPLY, [])) == commands:
+            break
+        await asyncio.sleep(0.01)
+    await link.close()
+    return got
+
+
+async def test_each_stored_command_steps_the_match_and_updates_both_seats(
+    nats_server: NatsServer,
+) -> None:
+    got = await heard(nats_server, "floor-0", 3)  # an even number: a Spit match
+    for seat in (0, 1):
+        updates = got[subjects.match_view("floor-0", seat)]
+        leads = [read_lead(update) for update in updates]  # as the gateway reads them
+        assert [(lead.seq, lead.status) for lead in leads if lead is not None] == [
+            (seq, arbitration_pb2.STATUS_LIVE) for seq in (1, 2, 3)
+        ]
+        last = arbitration_pb2.MatchUpdate.FromString(updates[-1])  # as a browser reads it
+        assert (last.seat, last.game) == (seat, game_pb2.GAME_SPIT)
+        assert last.view.WhichOneof("kind") == "spit"
+        assert last.view.spit.seat == seat  # each seat its own view
+    answers = [arbitration_pb2.SubmitAnswers.FromString(data) for data in got[REPLY]]
+    assert [a.answers[0].reply.seq for a in answers] == [1, 2, 3]
+    assert FACTS_SUBJECT not in got  # Spit runs no clock
+
+
+async def test_a_clocked_step_tells_the_stamper(nats_server: NatsServer) -> None:
+    got = await heard(nats_server, "floor-1", 2)  # an odd number: a Bid match
+    assert len(got[FACTS_SUBJECT]) == 2
+    last = arbitration_pb2.MatchUpdate.FromString(got[subjects.match_view("floor-1", 1)][-1])
+    assert last.game == game_pb2.GAME_BID
