@@ -21,7 +21,8 @@ def main() -> None:
         choices=SHAPES,
         default="relay",
         help="one hop to a relay, the fewest hops the design allows (bench.floor.chain), or those"
-        " hops with a judge stepping real matches (bench.floor.rules_judge)",
+        " hops with a judge stepping real matches (bench.floor.rules_judge), sending views or"
+        " changes",
     )
     args = parser.parse_args()
     floor = asyncio.run(

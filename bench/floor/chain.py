@@ -15,8 +15,9 @@ and orders it, the log stores it before anyone sees what it did, and the rules s
 No game, no clock, no fence, no views: one Python wake fewer than the stack (the
 stamper never hears back), and a store in place of its acknowledged append. What this
 costs is the least any design that honours those rules could cost here. With
-``PF_FLOOR_RULES=1`` (``--shape judged``) the judge steps real matches and sends real
-views (``bench.floor.rules_judge``): what that shape would cost with the game in it.
+``PF_FLOOR_RULES=views`` (``--shape judged``) the judge steps real matches and sends real
+views (``bench.floor.rules_judge``): what that shape would cost with the game in it; with
+``PF_FLOOR_RULES=changes`` (``--shape changes``), the same with views sent as changes.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import time
 import grpc
 
 from bench.floor.relay import INSTANCE, LIVE, Relay
-from bench.floor.rules_judge import FACTS_SUBJECT, RulesJudge, on_facts
+from bench.floor.rules_judge import FACTS_SUBJECT, ChangesJudge, RulesJudge, on_facts
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
 from runtime import loops
 from runtime.stopping import wait_for_stop_signal
@@ -81,12 +82,12 @@ async def main() -> None:
     role = os.environ["PF_FLOOR_ROLE"]
     link = await NatsLink.connect(os.environ["NATS_URL"], f"floor-{role}")
     server = None
-    with_rules = os.environ.get("PF_FLOOR_RULES") == "1"  # bench.floor.rules_judge
+    rules = os.environ.get("PF_FLOOR_RULES", "")  # bench.floor.rules_judge: "views", "changes"
     if role == "stamp":
         stamper = Stamper(link)
         link.subscribe(subjects.submits(INSTANCE), stamper.on_batch)
         link.subscribe(subjects.SUBMITS_ANY, stamper.on_batch, queue=subjects.ARBITRATION_QUEUE)
-        if with_rules:
+        if rules:
             link.subscribe(FACTS_SUBJECT, on_facts)
         server = grpc.aio.server()  # the Watch streams' first GetUpdate
         arbitration_pb2_grpc.add_ArbitrationServicer_to_server(stamper, server)
@@ -94,7 +95,8 @@ async def main() -> None:
         await server.start()
         ready = f"READY stamp grpc={port}"
     else:
-        judge = RulesJudge(link) if with_rules else Judge(link)
+        judges = {"views": RulesJudge, "changes": ChangesJudge}
+        judge = judges[rules](link) if rules else Judge(link)
         link.subscribe(JUDGE_SUBJECT, judge.on_stored)
         ready = "READY judge"
     await link.flush()

@@ -11,28 +11,42 @@ match's fixed fields encoded once, the decision, and the seat's view and events 
 rules encoded them. After a step of a clocked game (Bid) the judge tells the stamper which
 seat's clock runs now (the message the arbitration would need to keep the clock), and the
 stamper reads it. No refusal, race, deadline or clock is judged; no spectator watches.
+
+:class:`ChangesJudge` (``--shape changes``) sends views as changes instead: each update
+carries the decision and the events its seat may hear, and a full view only every
+``FULL_VIEW_EVERY`` steps of a match (a client that joins or falls behind would ask for
+one). The seat's legal commands are left out of a change: a client would have them from
+its own copy of the rules, or a change would carry them (for Bid's deciding seat, about a
+tenth of a view's cost). What the rules' work would cost if views were sent as changes.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from typing import Any
 
 from bench.drive import Log
 from bench.engines import record
-from games.codec import seat_to_proto
+from games.codec import decision_to_proto, seat_to_proto
 from games.registry import BID, GAMES, SPIT, Game
+from games.seats import SEATS
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
 from services.common.natslink.frames import Message
 from services.common.natslink.link import NatsLink
+from services.rules import replies, steps
 from services.rules.held_matches import HeldMatches
+from services.rules.metrics import Applying
+from services.rules.replies import Heard
 from wire import subjects
 from wire.updates import lead
 
 FACTS_SUBJECT = "floor.facts"  # the judge's word to the stamper after a clocked step
 LIVE = arbitration_pb2.STATUS_LIVE
 RECORDED_PER_GAME = 6  # bot matches recorded per game, replayed by the floor's matches
+FULL_VIEW_EVERY = 20  # ChangesJudge: a full view every this many steps of a match
 
 
 @dataclass(slots=True)
@@ -78,18 +92,12 @@ class RulesJudge:
         match = self._matches.get(match_id) or self._open(match_id)
         if match.played == len(match.calls):
             match = self._open(match_id)  # the recorded match is over: deal the next
-        call = rules_pb2.HeldCall(
-            match_id=match_id, version=match.played, apply=match.calls[match.played]
-        )
-        answer = self._table.answer(call)
-        assert answer.HasField("step"), answer.refusal.message
+        decision, seen = self._step(match, match_id)
         match.played += 1
-        step = answer.step
-        changing = arbitration_pb2.MatchUpdate(decision=step.decision).SerializeToString()
+        changing = arbitration_pb2.MatchUpdate(decision=decision).SerializeToString()
         leading = lead(int(seq), LIVE)
-        for perspective in step.perspectives:
-            seat = perspective.seat
-            update = leading + self._head(match, match_id, seat) + changing + perspective.seen
+        for seat, shown in seen.items():
+            update = leading + self._head(match, match_id, seat) + changing + shown
             self._link.publish(subjects.match_view(match_id, seat), update)
         answers = arbitration_pb2.SubmitAnswers(
             answers=[
@@ -99,9 +107,20 @@ class RulesJudge:
             ]
         )
         self._link.publish(reply, answers.SerializeToString())
-        if step.clocked:
-            facts = arbitration_pb2.MatchUpdate(match_id=match_id, decision=step.decision)
+        if match.game.clocked:
+            facts = arbitration_pb2.MatchUpdate(match_id=match_id, decision=decision)
             self._link.publish(FACTS_SUBJECT, facts.SerializeToString())
+
+    def _step(self, match: Replayed, match_id: str) -> tuple[game_pb2.Decision, dict[int, bytes]]:
+        """Step the match's held state by its next command; return the decision and what
+        each seat sees of the step (an encoded ``Seen``: its view and events)."""
+        call = rules_pb2.HeldCall(
+            match_id=match_id, version=match.played, apply=match.calls[match.played]
+        )
+        answer = self._table.answer(call)
+        assert answer.HasField("step"), answer.refusal.message
+        step = answer.step
+        return step.decision, {p.seat: p.seen for p in step.perspectives}
 
     def _open(self, match_id: str) -> Replayed:
         number = int(match_id.rsplit("-", 1)[-1])
@@ -127,3 +146,37 @@ class RulesJudge:
 def on_facts(message: Message) -> None:
     """The stamper reads the clock's facts of a clocked step (as the arbitration would)."""
     arbitration_pb2.MatchUpdate.FromString(message.data)
+
+
+class ChangesJudge(RulesJudge):
+    """The judge sending views as changes: the decision and each seat's events, a full
+    view every ``FULL_VIEW_EVERY`` steps."""
+
+    def __init__(self, link: NatsLink) -> None:
+        super().__init__(link)
+        self._states: dict[str, Any] = {}
+
+    def _open(self, match_id: str) -> Replayed:
+        match = super()._open(match_id)
+        self._states[match_id] = self._table.state_of(match_id)
+        return match
+
+    def _step(self, match: Replayed, match_id: str) -> tuple[game_pb2.Decision, dict[int, bytes]]:
+        game, call = match.game, match.calls[match.played]
+        with Applying(game.number):
+            step = steps.apply(game, self._states[match_id], call.seat, call.command).step
+        state = self._states[match_id] = step.state
+        hashlib.sha256(game.engine.encode_state(state)).digest()  # the log's state hash
+        game.engine.outcome(state)
+        heard = Heard(game, step.events)
+        if (match.played + 1) % FULL_VIEW_EVERY == 0:
+            views = game.codec.views_to_bytes(game.engine.views(state, SEATS))
+            seen = {
+                seat: replies.seen(view, heard.by(seat))
+                for seat, view in zip(SEATS, views, strict=True)
+            }
+        else:
+            seen = {seat: heard.by(seat) for seat in SEATS}
+        return decision_to_proto(step.decision, 0), {
+            int(seat): shown for seat, shown in seen.items()
+        }

@@ -1,13 +1,14 @@
 """Run the floor: nats-server, the relay and the real gateway, under the stack's load.
 
 The gateway is the stack's own (``services.gateway``, the same gRPC-web, tokens, Submit
-batching and Watch streams). Three shapes: ``relay``, one hop to a relay standing where the
+batching and Watch streams). Four shapes: ``relay``, one hop to a relay standing where the
 arbitration stands (``bench.floor.relay``); ``design``, the fewest hops the design allows
 (``bench.floor.chain``: a stamper, a JetStream store, a judge); ``judged``, that shape with
-a judge that steps real matches and sends real views (``bench.floor.rules_judge``). The
-matches are recorded as the relay's in the placement bucket, so the gateway routes their
-Submits as it routes any match's. CPU per command is each process's ``/proc`` CPU over the
-measured window divided by the commands answered.
+a judge that steps real matches and sends real views (``bench.floor.rules_judge``);
+``changes``, the same with views sent as changes. The matches are recorded as the relay's in
+the placement bucket, so the gateway routes their Submits as it routes any match's. CPU per
+command is each process's ``/proc`` CPU over the measured window divided by the commands
+answered.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from services.common.placement import owners_bucket
 from services.stack.natsd import start_nats
 from services.stack.processes import Child, start_child
 
-SHAPES = ("relay", "design", "judged")
+SHAPES = ("relay", "design", "judged", "changes")
+_JUDGES = {"design": "", "judged": "views", "changes": "changes"}  # PF_FLOOR_RULES
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +60,7 @@ class Floor:
             else "a stamper, a JetStream store, a judge, both seats' streams"
             if self.shape == "design"
             else "a stamper, a JetStream store, a judge stepping real matches, both seats' streams"
+            + (" (views as changes)" if self.shape == "changes" else "")
         )
         rows = [
             f"floor ({self.shape}): {self.commands} commands ({self.commands / self.wall_s:.0f}/s)"
@@ -91,9 +94,9 @@ async def run_floor(
             base = {"NATS_URL": server.url}
             logs = Path(tmp) / "logs"
             pids: dict[str, int] = {}
-            if shape in ("design", "judged"):
+            if shape in _JUDGES:
                 await _store(server.url)
-                chain = {**base, "PF_FLOOR_RULES": "1" if shape == "judged" else "0"}
+                chain = {**base, "PF_FLOOR_RULES": _JUDGES[shape]}
                 judge = await start_child(
                     "judge", "bench.floor.chain", {**chain, "PF_FLOOR_ROLE": "judge"}, logs
                 )

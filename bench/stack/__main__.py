@@ -63,7 +63,7 @@ def main() -> None:
         choices=SHAPES,
         default="relay",
         help="the floor's shape: one hop to a relay, the fewest hops the design allows, or those"
-        " hops with a judge stepping real matches",
+        " hops with a judge stepping real matches, sending views or changes",
     )
     parser.add_argument(
         "--pin",

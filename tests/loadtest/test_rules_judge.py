@@ -1,13 +1,14 @@
 """The judged floor's judge (bench.floor.rules_judge) steps real matches: each stored
 command gives both seats an update the gateway and a browser read as the arbitration's,
 with the seat's own view, and the gateway its answer; a clocked game's step also tells
-the stamper whose clock runs."""
+the stamper whose clock runs. Sending changes, an update carries the seat's events and
+the decision, and a full view only every ``FULL_VIEW_EVERY`` steps."""
 
 from __future__ import annotations
 
 import asyncio
 
-from bench.floor.rules_judge import FACTS_SUBJECT, RulesJudge
+from bench.floor.rules_judge import FACTS_SUBJECT, FULL_VIEW_EVERY, ChangesJudge, RulesJudge
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from services.common.natslink.frames import Message
@@ -30,7 +31,9 @@ def stored(seq: int, match_id: str) -> Message:
     )
 
 
-async def heard(nats_server: NatsServer, match_id: str, commands: int) -> dict[str, list[bytes]]:
+async def heard(
+    nats_server: NatsServer, match_id: str, commands: int, judging: type[RulesJudge] = RulesJudge
+) -> dict[str, list[bytes]]:
     """Judge ``commands`` stored commands of ``match_id``; return what was sent, by subject."""
     link = await NatsLink.connect(nats_server.url, "test")
     got: dict[str, list[bytes]] = {}
@@ -38,7 +41,7 @@ async def heard(nats_server: NatsServer, match_id: str, commands: int) -> dict[s
         link.subscribe(subject, lambda m: got.setdefault(m.subject, []).append(m.data))
     link.subscribe(FACTS_SUBJECT, lambda m: got.setdefault(m.subject, []).append(m.data))
     await link.flush()
-    judge = RulesJudge(link)
+    judge = judging(link)
     for seq in range(1, commands + 1):
         judge.on_stored(stored(seq, match_id))
     await link.flush()
@@ -74,3 +77,17 @@ async def test_a_clocked_step_tells_the_stamper(nats_server: NatsServer) -> None
     assert len(got[FACTS_SUBJECT]) == 2
     last = arbitration_pb2.MatchUpdate.FromString(got[subjects.match_view("floor-1", 1)][-1])
     assert last.game == game_pb2.GAME_BID
+
+
+async def test_changes_carry_events_and_the_decision_and_now_and_then_a_view(
+    nats_server: NatsServer,
+) -> None:
+    got = await heard(nats_server, "floor-2", FULL_VIEW_EVERY, ChangesJudge)  # Spit
+    updates = [
+        arbitration_pb2.MatchUpdate.FromString(u) for u in got[subjects.match_view("floor-2", 0)]
+    ]
+    assert [u.seq for u in updates] == list(range(1, FULL_VIEW_EVERY + 1))
+    assert all(u.HasField("decision") for u in updates)
+    assert [u.HasField("view") for u in updates] == [False] * (FULL_VIEW_EVERY - 1) + [True]
+    assert any(u.events for u in updates)  # the changes: what the seat heard
+    assert updates[-1].view.spit.seat == 0
