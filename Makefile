@@ -156,6 +156,9 @@ bench: install
 	$(PY) -m bench.stack --floor
 	# The fewest hops the design allows (stamp, store, judge), doing nothing, at that load.
 	$(PY) -m bench.floor --matches 100 --shape design
+	# Those hops with the game in the judge: real views, then views sent as changes.
+	$(PY) -m bench.floor --matches 100 --shape judged
+	$(PY) -m bench.floor --matches 100 --shape changes
 	# Capacity: the whole stack pinned to one core, the load on the other (docs/loadtest.md).
 	$(PY) -m bench.stack --matches 150 --pin --floor
 	# 500 concurrent matches at a tenth of the pace: timer lateness and the log store.
