@@ -147,6 +147,8 @@ bench: install
 	$(PY) -m bench.engines
 	# The rules process's answer to one held call, in process: its CPU per command, warm.
 	$(PY) -m bench.held_calls
+	# The arbitration's own work on a command, in process (the rules' taken off), warm.
+	$(PY) -m bench.arbitration_path
 	$(PY) -m bench.arena
 	$(PY) -m bench.pairing
 	$(PY) -m bench.ratings
