@@ -48,15 +48,20 @@ def opened(game: Game, logs: list[Log]) -> HeldMatches:
     return table
 
 
+def held_applies(game: Game, log: Log) -> list[rules_pb2.HeldApply]:
+    """Return a recorded match's commands as the arbitration sends them to the rules."""
+    return [
+        rules_pb2.HeldApply(seat=seat_to_proto(seat), command=game.codec.command_to_proto(command))
+        for seat, command in log.commands
+    ]
+
+
 def batches(game: Game, logs: list[Log]) -> list[bytes]:
     """Return every command of the recorded matches as an encoded one-call batch, in the
     order of each match (matches one after another)."""
     encoded = []
     for index, log in enumerate(logs):
-        for version, (seat, command) in enumerate(log.commands):
-            apply = rules_pb2.HeldApply(
-                seat=seat_to_proto(seat), command=game.codec.command_to_proto(command)
-            )
+        for version, apply in enumerate(held_applies(game, log)):
             call = rules_pb2.HeldCall(match_id=f"{game.name}-{index}", version=version, apply=apply)
             encoded.append(rules_pb2.HeldCalls(calls=[call]).SerializeToString())
     return encoded

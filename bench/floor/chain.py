@@ -29,6 +29,7 @@ import grpc
 
 from bench.floor.relay import INSTANCE, LIVE, Relay
 from bench.floor.rules_judge import FACTS_SUBJECT, ChangesJudge, RulesJudge, on_facts
+from bench.floor.stored import Stored
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
 from runtime import loops
 from runtime.stopping import wait_for_stop_signal
@@ -52,8 +53,8 @@ class Stamper(Relay):
             seq = self._seqs.get(match_id, 0) + 1
             self._seqs[match_id] = seq
             forwarded.received_ns = arrival_ns
-            head = f"{message.reply} {index} {seq} {match_id}\n".encode()
-            self._link.publish(f"floorlog.{match_id}", head + forwarded.SerializeToString())
+            stored = Stored(message.reply, index, seq, match_id, forwarded)
+            self._link.publish(f"floorlog.{match_id}", stored.encode())
 
 
 class Judge:
@@ -63,19 +64,14 @@ class Judge:
         self._link = link
 
     def on_stored(self, message: Message) -> None:
-        head, _, body = message.data.partition(b"\n")
-        reply, index, seq, match_id = head.decode().split(" ")
-        arbitration_pb2.ForwardedSubmit.FromString(body)  # the command, as the rules read it
+        stored = Stored.decode(message.data)
         for seat in (0, 1):
             update = arbitration_pb2.MatchUpdate(
-                match_id=match_id, seq=int(seq), seat=seat, status=LIVE
+                match_id=stored.match_id, seq=stored.seq, seat=seat, status=LIVE
             )
-            self._link.publish(subjects.match_view(match_id, seat), update.SerializeToString())
-        answer = arbitration_pb2.SubmitAnswer(
-            index=int(index), reply=arbitration_pb2.SubmitReply(seq=int(seq))
-        )
-        answers = arbitration_pb2.SubmitAnswers(answers=[answer])
-        self._link.publish(reply, answers.SerializeToString())
+            view = subjects.match_view(stored.match_id, seat)
+            self._link.publish(view, update.SerializeToString())
+        self._link.publish(stored.reply, stored.answer())
 
 
 async def main() -> None:

@@ -28,7 +28,9 @@ from typing import Any
 
 from bench.drive import Log
 from bench.engines import record
-from games.codec import decision_to_proto, seat_to_proto
+from bench.floor.stored import Stored
+from bench.held_calls import held_applies
+from games.codec import decision_to_proto
 from games.registry import BID, GAMES, SPIT, Game
 from games.seats import SEATS
 from photofinish.arbitration.v1 import arbitration_pb2
@@ -51,10 +53,9 @@ FULL_VIEW_EVERY = 20  # ChangesJudge: a full view every this many steps of a mat
 
 @dataclass(slots=True)
 class Replayed:
-    """One floor match: the recorded match it replays, and how far it has come."""
+    """One floor match: the recorded match's commands it replays, and how far it has come."""
 
     game: Game
-    log: Log
     calls: list[rules_pb2.HeldApply]
     heads: dict[int, bytes] = field(default_factory=dict)  # by seat: the fixed fields
     played: int = 0
@@ -62,17 +63,11 @@ class Replayed:
 
 def recorded() -> dict[str, tuple[Log, list[rules_pb2.HeldApply]]]:
     """Return bot matches of each game, by ``<game> <n>``, with their commands as calls."""
-    matches = {}
-    for game in GAMES:
-        for number, log in enumerate(record(game, RECORDED_PER_GAME)):
-            calls = [
-                rules_pb2.HeldApply(
-                    seat=seat_to_proto(seat), command=game.codec.command_to_proto(command)
-                )
-                for seat, command in log.commands
-            ]
-            matches[f"{game.name} {number}"] = (log, calls)
-    return matches
+    return {
+        f"{game.name} {number}": (log, held_applies(game, log))
+        for game in GAMES
+        for number, log in enumerate(record(game, RECORDED_PER_GAME))
+    }
 
 
 class RulesJudge:
@@ -86,27 +81,19 @@ class RulesJudge:
         self._matches: dict[str, Replayed] = {}
 
     def on_stored(self, message: Message) -> None:
-        head, _, body = message.data.partition(b"\n")
-        reply, index, seq, match_id = head.decode().split(" ")
-        arbitration_pb2.ForwardedSubmit.FromString(body)  # the command, as the rules read it
+        stored = Stored.decode(message.data)
+        match_id = stored.match_id
         match = self._matches.get(match_id) or self._open(match_id)
         if match.played == len(match.calls):
             match = self._open(match_id)  # the recorded match is over: deal the next
         decision, seen = self._step(match, match_id)
         match.played += 1
         changing = arbitration_pb2.MatchUpdate(decision=decision).SerializeToString()
-        leading = lead(int(seq), LIVE)
+        leading = lead(stored.seq, LIVE)
         for seat, shown in seen.items():
             update = leading + self._head(match, match_id, seat) + changing + shown
             self._link.publish(subjects.match_view(match_id, seat), update)
-        answers = arbitration_pb2.SubmitAnswers(
-            answers=[
-                arbitration_pb2.SubmitAnswer(
-                    index=int(index), reply=arbitration_pb2.SubmitReply(seq=int(seq))
-                )
-            ]
-        )
-        self._link.publish(reply, answers.SerializeToString())
+        self._link.publish(stored.reply, stored.answer())
         if match.game.clocked:
             facts = arbitration_pb2.MatchUpdate(match_id=match_id, decision=decision)
             self._link.publish(FACTS_SUBJECT, facts.SerializeToString())
@@ -130,7 +117,7 @@ class RulesJudge:
             game=game_pb2.Game.ValueType(game.number), seed=log.seed
         )
         self._table.answer(rules_pb2.HeldCall(match_id=match_id, open=request))
-        match = self._matches[match_id] = Replayed(game, log, calls)
+        match = self._matches[match_id] = Replayed(game, calls)
         return match
 
     @staticmethod

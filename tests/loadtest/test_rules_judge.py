@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from bench.floor.rules_judge import FACTS_SUBJECT, FULL_VIEW_EVERY, ChangesJudge, RulesJudge
+from bench.floor.stored import Stored
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from services.common.natslink.frames import Message
@@ -22,13 +23,11 @@ REPLY = "floor.test.reply"
 
 def stored(seq: int, match_id: str) -> Message:
     """Return a stored command as the log's push consumer delivers it to the judge."""
-    head = f"{REPLY} 0 {seq} {match_id}\n".encode()
     forwarded = arbitration_pb2.ForwardedSubmit(
         request=arbitration_pb2.SubmitRequest(match_id=match_id, seat=0, client_seq=seq)
     )
-    return Message(
-        sid=1, subject="floor.judge", reply="", data=head + forwarded.SerializeToString()
-    )
+    data = Stored(REPLY, 0, seq, match_id, forwarded).encode()
+    return Message(sid=1, subject="floor.judge", reply="", data=data)
 
 
 async def heard(
