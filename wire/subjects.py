@@ -92,6 +92,38 @@ def match_log(match_id: str) -> str:
     return f"pf.log.{match_id}"
 
 
+# A player's command stored before it is judged (a COMMAND entry of the match's log), on a
+# subject that names the rules instance holding the match. The log stream republishes each
+# one, once stored, on the JUDGE subjects: the holder subscribes to its own, and is fed
+# only stored commands of the matches it holds. Its answers go to the arbitration
+# instance that stored the command.
+LOG_COMMANDS = "pf.cmd.>"
+JUDGE = "pf.judge.>"
+
+
+def match_commands(holder: str, match_id: str) -> str:
+    """Return the subject of ``match_id``'s stored commands for rules instance ``holder``."""
+    return f"pf.cmd.{holder}.{match_id}"
+
+
+def match_commands_any(match_id: str) -> str:
+    """Return the filter of ``match_id``'s stored commands, whichever instance held it."""
+    return f"pf.cmd.*.{match_id}"
+
+
+def judge(holder: str) -> str:
+    """Return the subject on which rules instance ``holder`` is fed its stored commands."""
+    return f"pf.judge.{holder}.*"
+
+
+def judged(instance: str) -> str:
+    """Return the subject of the rules' answers to the commands ``instance`` stored."""
+    return f"pf.judged.{instance}"
+
+
+JUDGED_ALL = "pf.judged.*"
+
+
 def inboxes(user: str) -> str:
     """Return the prefix of the reply inboxes of NATS user ``user`` ('': no user).
 

@@ -84,7 +84,7 @@ def summary(report: dict[str, Any]) -> str:
     lines = [
         f"submit → both views: {latency}",
         f"timer lateness: {report['timer_lateness_ms']}",
-        f"log store per change: {report['log_store_ms']}",
+        f"log store per awaited entry: {report['log_store_ms']}",
         f"memory: {report['memory']}",
         f"commands: {report['commands']}",
     ]

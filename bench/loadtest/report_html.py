@@ -140,7 +140,9 @@ def render(report: dict[str, Any]) -> str:
         ),
         "pace reached (commands/s per player in a game)": commands["pace_per_player"],
         "timer lateness p50 / p99 (ms, timers fired)": _quantile_text(report["timer_lateness_ms"]),
-        "log store per change p50 / p99 (ms, entries)": _quantile_text(report["log_store_ms"]),
+        "log store per awaited entry p50 / p99 (ms, entries)": _quantile_text(
+            report["log_store_ms"]
+        ),
         "memory per live match (KB)": ", ".join(
             f"{name} {m['kb_per_live_match']}" for name, m in report["memory"].items()
         )

@@ -119,10 +119,10 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage
 
 
 def arbitration_figures(usage: Usage, sent: int) -> None:
-    """Print timer lateness and the log store per change against their targets."""
+    """Print timer lateness and the log store per awaited entry against their targets."""
     rows = (
         (histograms.TIMER_LATENESS, "timer lateness", 2.0),
-        (histograms.LOG_STORE, "log store per change", 0.5),
+        (histograms.LOG_STORE, "log store per awaited entry", 0.5),
     )
     gained = usage.arbitration
     faults = total(gained, histograms.TIMING_FAULTS)

@@ -13,9 +13,12 @@ from dataclasses import dataclass
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.rules.v1 import rules_pb2
 from services.arbitration import record, spectator_view
-from services.arbitration.match import Match
+from services.arbitration.deciding import Apply
+from services.arbitration.match import Match, Submission
+from services.arbitration.matchlog import bounds, entries
 from services.arbitration.matchlog.writer import LogWriter
 from services.arbitration.publisher import Publisher
+from services.arbitration.refusals import Reason
 from services.arbitration.restoring import restore
 from services.arbitration.rules_client import NotHeld, RulesClient
 
@@ -33,8 +36,20 @@ class Effects:
     async def record(
         self, match: Match, entry: log_pb2.LogEntry, now_ns: int | None = None
     ) -> None:
-        """Store ``entry``, then change the match by it (nothing is shown before)."""
-        await self.log_writer.append(match, entry)
+        """Store ``entry``, then change the match by it (nothing is shown before).
+
+        The entry that judges a stored command takes the command's place: it is stored
+        with the next entry, the command being in the log already (a new judge would judge
+        it the same), unless it is one a new judge might not repeat or the match's end.
+        """
+        index = match.judging
+        if index is None:
+            await self.log_writer.append(match, entry)
+        else:
+            match.judging = None
+            self.log_writer.judged(match.match_id, entry, index)
+            if not _repeatable(entry):
+                await self.log_writer.flush(match)
         record.apply(match, entry, now_ns)
 
     async def stepped(
@@ -44,8 +59,58 @@ class Effects:
         try:
             return await call()
         except NotHeld:
+            await self.log_writer.flush(match)  # the log the match is rebuilt from is whole
             await restore(self.rules, self.log_writer, match)
             return await call()
+
+    async def judged(
+        self, match: Match, item: Submission, applied: Apply, deadline_ns: int | None, watched: bool
+    ) -> rules_pb2.StepReply:
+        """Return the rules' step for a player's command to apply.
+
+        Stored first when it can be: the command goes to the log as a COMMAND on its
+        holder's subject, the log feeds it to the holder once stored, and the holder's
+        answer comes back (one wake here, and no acknowledgement to wait for). When the
+        answer does not come in time, the command is stored for sure and the rules are
+        asked directly. The entry that judges it then takes its place (``record``).
+
+        Raises:
+            Superseded: another instance runs the match.
+            Rejection: as ``RulesClient.apply``.
+        """
+
+        def direct() -> Awaitable[rules_pb2.StepReply]:
+            return self.rules.apply(
+                match.match_id,
+                match.version,
+                item.seat,
+                item.command,
+                watched,
+                resignation_only=applied.resignation_only,
+            )
+
+        holder = self.rules.holder_of(match.match_id)
+        if holder is None or not self._stores_first(match, item.seat):
+            return await self.stepped(match, direct)
+        judgement = self.rules.judgement(watched, applied.resignation_only)
+        entry = entries.command_entry(match, item, deadline_ns)
+        sent = self.log_writer.send_command(match, entry, holder, judgement.call)
+        match.judging = sent.index
+        try:
+            return await judgement.step()
+        except (TimeoutError, NotHeld):
+            await self.log_writer.confirm_command(sent)
+            return await self.stepped(match, direct)
+
+    def _stores_first(self, match: Match, seat: int) -> bool:
+        """Return whether a seat's command may be stored before it is judged: the log takes
+        it that way, and has room for whatever it becomes (a refusal included)."""
+        return (
+            self.rules.judges_stored()
+            and self.log_writer.can_send_commands()
+            and not self.log_writer.is_full(match.match_id)
+            and match.refusals.get(seat, 0) < bounds.REFUSALS_LOGGED_PER_SEAT
+        )
 
     @staticmethod
     def show(match: Match, step: rules_pb2.StepReply) -> None:
@@ -64,3 +129,16 @@ class Effects:
         self.publisher.updates(match)
         await self.publisher.voided(match, match.void_kind, match.void_reason)
         self.schedule(match)
+
+
+# Refusals a new judge of the same stored command might not give: they came of the moment
+# (the rules service out of reach), not of the match.
+_OF_THE_MOMENT = frozenset({Reason.RULES_UNAVAILABLE.value, Reason.INTERNAL_ERROR.value})
+
+
+def _repeatable(entry: log_pb2.LogEntry) -> bool:
+    """Return whether a judged entry is what judging its command again would give, and
+    nothing must wait for it to be stored (a result goes out only once the end is)."""
+    if entry.kind == log_pb2.ENTRY_KIND_ACCEPTED:
+        return True
+    return entry.kind == log_pb2.ENTRY_KIND_REFUSED and entry.reason not in _OF_THE_MOMENT

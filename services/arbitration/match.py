@@ -102,6 +102,9 @@ class Match:
     outcome: game_pb2.Outcome | None = None
     # By seat (-1: spectators), the encoded view and events the rules sent for it (a Seen).
     perspectives: dict[int, bytes] = field(default_factory=dict)
+    # The index of the COMMAND stored for the item being judged: the entry that judges it
+    # takes that place in the log (None: the item's entries are appended as they come).
+    judging: int | None = None
     update_heads: dict[int, bytes] = field(default_factory=dict)  # see publisher.update_bytes
     # Per seat, the latest answers by client_seq, oldest first (client_seq only grows).
     answers: dict[int, dict[int, Answer]] = field(default_factory=dict)

@@ -54,6 +54,7 @@ class PlayerCommands:
         """Return the answer to ``item``, its entry stored and what it changed shown."""
         if self._attendance is not None:
             self._attendance.heard(match, item.seat, item.arrival_ns)
+        match.judging = None  # set only once this item's command is stored to be judged
         answered = admit(match, item)
         if answered is not None:
             if answered.taken:
@@ -87,17 +88,7 @@ class PlayerCommands:
             return await self._accepted(match, item, step, deadline_ns, now_ns)
         answer: rules_pb2.StepReply | Rejection
         try:
-            answer = await self._effects.stepped(
-                match,
-                lambda: self._rules.apply(
-                    match.match_id,
-                    match.version,
-                    item.seat,
-                    item.command,
-                    watched,
-                    resignation_only=planned.resignation_only,
-                ),
-            )
+            answer = await self._effects.judged(match, item, planned, deadline_ns, watched)
         except Rejection as rejection:
             answer = rejection
         outcome = after_rules(match, item, planned, answer)
@@ -149,11 +140,13 @@ class PlayerCommands:
         race: log_pb2.RaceRecord | None,
     ) -> bool:
         """Return whether the refusal was stored; past the seat's bound it is only answered
-        and kept for its retries (matchlog/bounds.py): no seat grows the log without end."""
+        and kept for its retries (matchlog/bounds.py): no seat grows the log without end.
+        A refusal of a command stored before it was judged takes the command's place."""
         entry = entries.refused_entry(match, item, refusal, deadline_ns, race)
         stored = match.refusals.get(item.seat, 0)
-        if self._effects.log_writer.is_full(match.match_id) or not bounds.keeps_refusal(
-            stored, refusal.reason, race is not None
+        if match.judging is None and (
+            self._effects.log_writer.is_full(match.match_id)
+            or not bounds.keeps_refusal(stored, refusal.reason, race is not None)
         ):
             record.unlogged(match, entry)
             REFUSALS_NOT_LOGGED.inc()

@@ -67,8 +67,10 @@ def apply(match: Match, entry: log_pb2.LogEntry, now_ns: int | None = None) -> N
     ``now_ns`` is when the match's worker made the entry (live): a match ends then. Read back
     from the log, it ends at the entry's own stamp.
     """
-    at_ns = match.opened_ns + entry.stamp_ns
     kind = entry.kind
+    if kind == log_pb2.ENTRY_KIND_COMMAND:
+        return  # not judged yet: its judged entry changes the match, in its place
+    at_ns = match.opened_ns + entry.stamp_ns
     if kind == log_pb2.ENTRY_KIND_ACCEPTED and entry.client_seq != 0:
         match.accepted[entry.seat] = match.accepted.get(entry.seat, 0) + 1
     if kind == log_pb2.ENTRY_KIND_ACCEPTED and _is_a_move(match, entry):

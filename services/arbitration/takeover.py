@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import NamedTuple
 
 from services.arbitration import record
 from services.arbitration.faults import Fault, FaultKind
+from services.arbitration.left_commands import judge_left_command, left_command
 from services.arbitration.match import FaultNotice, Match
 from services.arbitration.matches import Matches
 from services.arbitration.matchlog import entries
@@ -89,7 +90,14 @@ class Takeover:
     async def _resume(self, match_id: str, kind: FaultKind) -> int:
         """Run a match from its log here; return 1, or 0 when there is none to run."""
         log_writer = self._matches.log_writer
-        fenced = await fence(log_writer, match_id, self._matches.instance, self._matches.now)
+        rules = self._matches.rules
+
+        async def judge_left(match: Match, stored: Stored) -> Stored:
+            return await judge_left_command(rules, log_writer, match, stored)
+
+        fenced = await fence(
+            log_writer, match_id, self._matches.instance, self._matches.now, judge_left
+        )
         if fenced is None or fenced.match.closed:
             # Over, or never opened: nothing to run. A result may not have gone out before
             # the owner stopped: it goes again (the results stream drops a repeat). The
@@ -125,14 +133,20 @@ class Fenced(NamedTuple):
 
 
 async def fence(
-    log_writer: LogWriter, match_id: str, instance: str, now: Callable[[], int]
+    log_writer: LogWriter,
+    match_id: str,
+    instance: str,
+    now: Callable[[], int],
+    judge_left: Callable[[Match, Stored], Awaitable[Stored]] | None = None,
 ) -> Fenced | None:
     """Read the match's log and append a TAKEN_OVER entry after its last one, which fences
     the old owner off; return the match, or None when the log has no header.
 
     The old owner, woken from a stall, may append between the read and the fence (it has
     not yet seen that the match moved). Its entry stands, as its players saw it: the log
-    is read again and the fence goes after it.
+    is read again and the fence goes after it. A log that ends with a command its owner
+    left unjudged has it judged first (``judge_left``), and the fence carries the judged
+    entry (``left_commands.py``).
 
     Raises:
         Superseded: the log kept moving for FENCE_ATTEMPTS reads (the old owner is alive
@@ -144,8 +158,10 @@ async def fence(
         if match is None or match.closed:
             return None if match is None else Fenced(match, stored, 0, 0)
         last_alive_ns = match.opened_ns + stored.entries[-1].stamp_ns
-        now_ns = now()
         log_writer.resume(match_id, stored)
+        if judge_left is not None and left_command(stored) is not None:
+            stored = await judge_left(match, stored)
+        now_ns = now()
         try:
             # Logged before anything runs: an old owner that wakes up is fenced off.
             await log_writer.append(match, entries.taken_over_entry(match, instance, now_ns))

@@ -16,6 +16,7 @@ from nats.js import JetStreamContext, api
 from nats.js.errors import BadRequestError, BucketNotFoundError
 from nats.js.kv import KeyValue
 
+from wire import subjects
 from wire.subjects import ACCOUNTS_STREAM, LOG_STREAM, RESULTS_STREAM
 
 NAME_IN_USE = 10058  # JetStream's error code: the stream exists, configured otherwise
@@ -94,7 +95,9 @@ def log_stream_config(limits: LogLimits = LogLimits()) -> api.StreamConfig:
     """
     return api.StreamConfig(
         name=LOG_STREAM,
-        subjects=["pf.log.>"],
+        subjects=["pf.log.>", subjects.LOG_COMMANDS],
+        # Each command, once stored, goes to the rules instance its subject names.
+        republish=api.RePublish(src=subjects.LOG_COMMANDS, dest=subjects.JUDGE),
         storage=api.StorageType.FILE,
         duplicate_window=120.0,  # seconds: covers the writer's retries of one entry
         num_replicas=replicas(),

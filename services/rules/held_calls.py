@@ -1,4 +1,5 @@
-"""The rules service on the hot path: batches of held calls over NATS, answered in order.
+"""The rules service on the hot path: batches of held calls over NATS, answered in order,
+and the players' commands the match log feeds it once they are stored.
 
 The arbitration sends every call it has ready for one rules instance in an event-loop
 turn as one ``HeldCalls`` request: on this instance's own subject for the matches it
@@ -6,13 +7,23 @@ holds, on the queue subject (any instance) for a new match or one to restore. Ea
 is answered in the read that brings it, by the instance's
 :class:`~services.rules.held_matches.HeldMatches`; the answers name this instance, so the next calls
 about the matches it stepped come here.
+
+A player's command usually comes another way: the arbitration stores it in the match's
+log (a COMMAND entry, on a subject naming this instance) and the log stream republishes it
+here once it is stored. It is applied as a held call would apply it, and the answer goes
+to the arbitration instance named in the entry's headers. So what the rules judge is
+already in the log: whatever they decide is recoverable before anyone sees it.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from photofinish.arbitration.v1 import log_pb2
 from photofinish.rules.v1 import rules_pb2
-from services.common.natslink.frames import Message
+from services.common.natslink.frames import Message, header_block, header_values
 from services.common.natslink.link import NatsLink
+from services.common.stored_commands import ANSWER_TO, RESIGNATION_ONLY, SPECTATORS, TOKEN
 from services.common.ticker import Ticker
 from services.rules.held_matches import HeldMatches
 from wire import subjects
@@ -25,6 +36,39 @@ def answer_batch(table: HeldMatches, instance: str, data: bytes) -> bytes:
     batch = rules_pb2.HeldCalls.FromString(data)
     answers = [table.answer(call) for call in batch.calls]
     return rules_pb2.HeldAnswers(holder=instance, answers=answers).SerializeToString()
+
+
+class StoredAnswer(NamedTuple):
+    """The answer to a stored command: its subject, the encoded answer, its headers."""
+
+    subject: str
+    data: bytes
+    headers: bytes
+
+
+def answer_stored(
+    table: HeldMatches, instance: str, data: bytes, headers: bytes
+) -> StoredAnswer | None:
+    """Return the answer to a COMMAND entry the log fed this instance (None: it names
+    nobody to answer, or is not a command)."""
+    call = header_values(headers)
+    answer_to, token = call.get(ANSWER_TO), call.get(TOKEN)
+    if not answer_to or not token:
+        return None
+    entry = log_pb2.LogEntry.FromString(data)
+    if entry.kind != log_pb2.ENTRY_KIND_COMMAND:
+        return None
+    apply = rules_pb2.HeldApply(
+        seat=entry.seat,
+        command=entry.command,
+        spectators=SPECTATORS in call,
+        resignation_only=RESIGNATION_ONLY in call,
+    )
+    held = rules_pb2.HeldCall(match_id=entry.match_id, version=entry.version, apply=apply)
+    answers = rules_pb2.HeldAnswers(holder=instance, answers=[table.answer(held)])
+    return StoredAnswer(
+        subjects.judged(answer_to), answers.SerializeToString(), header_block({TOKEN: token})
+    )
 
 
 class HeldCallServer:
@@ -40,6 +84,7 @@ class HeldCallServer:
         on_batch = self._on_batch
         self._link.subscribe(subjects.rules_calls(self._instance), on_batch)
         self._link.subscribe(subjects.RULES_CALLS, on_batch, queue=subjects.RULES_QUEUE)
+        self._link.subscribe(subjects.judge(self._instance), self._on_stored)
         self._sweeper.start()
 
     def stop(self) -> None:
@@ -53,3 +98,8 @@ class HeldCallServer:
             self._link.publish(
                 message.reply, answer_batch(self._table, self._instance, message.data)
             )
+
+    def _on_stored(self, message: Message) -> None:
+        answer = answer_stored(self._table, self._instance, message.data, message.headers)
+        if answer is not None:
+            self._link.publish(answer.subject, answer.data, headers=answer.headers)

@@ -102,8 +102,13 @@ _VIEWS = (subjects.MATCH_VIEWS_ALL, subjects.MATCH_PUBLIC_ALL)
 
 USERS: dict[str, Permissions] = {
     "rules": Permissions(
-        publish=(),
-        subscribe=(subjects.RULES_CALLS, subjects.rules_calls("*"), subjects.RULES_REPLAY),
+        publish=(subjects.JUDGED_ALL,),
+        subscribe=(
+            subjects.RULES_CALLS,
+            subjects.rules_calls("*"),
+            subjects.RULES_REPLAY,
+            subjects.JUDGE,
+        ),
         answers=("arbitration",),
     ),
     "arbitration": Permissions(
@@ -113,6 +118,7 @@ USERS: dict[str, Permissions] = {
             subjects.RULES_REPLAY,
             *_VIEWS,
             subjects.match_log("*"),
+            subjects.match_commands("*", "*"),
             subjects.RESULTS_FINISHED,
             subjects.RESULTS_VOIDED,
             *_stream(RESULTS),
@@ -128,6 +134,7 @@ USERS: dict[str, Permissions] = {
             subjects.SUBMITS_ANY,
             subjects.submits("*"),
             subjects.PRESENCE,
+            subjects.JUDGED_ALL,
         ),
         answers=("gateway",),
     ),

@@ -41,6 +41,41 @@ def test_entries_stop_at_the_first_missing_index() -> None:
     assert in_order([entry(1)]) == []
 
 
+def carrying(index: int, judged: log_pb2.LogEntry, kind: log_pb2.EntryKind.ValueType) -> Any:
+    carrier = entry(index, kind)
+    carrier.judged.CopyFrom(judged)
+    return carrier
+
+
+COMMAND, REFUSED = log_pb2.ENTRY_KIND_COMMAND, log_pb2.ENTRY_KIND_REFUSED
+
+
+def test_a_judged_entry_takes_the_place_of_its_stored_command() -> None:
+    stored = [
+        entry(0, log_pb2.ENTRY_KIND_OPENED),
+        entry(1, COMMAND),
+        carrying(2, entry(1), COMMAND),  # the next command carries the first one's judgement
+        carrying(3, entry(2, REFUSED), log_pb2.ENTRY_KIND_AWAY),
+    ]
+    assert [(e.index, e.kind) for e in in_order(stored)] == [
+        (0, log_pb2.ENTRY_KIND_OPENED),
+        (1, log_pb2.ENTRY_KIND_ACCEPTED),
+        (2, REFUSED),
+        (3, log_pb2.ENTRY_KIND_AWAY),
+    ]
+    assert not any(e.HasField("judged") for e in in_order(stored))  # read once, in its place
+
+
+def test_a_command_nothing_judged_yet_ends_the_log_and_a_judgement_stored_alone_replaces_it() -> (
+    None
+):
+    unjudged = [entry(0, log_pb2.ENTRY_KIND_OPENED), entry(1, COMMAND)]
+    assert [e.kind for e in in_order(unjudged)] == [log_pb2.ENTRY_KIND_OPENED, COMMAND]
+    alone = entry(1, REFUSED)  # stored on its own, after its command
+    assert [e.kind for e in in_order([*unjudged, alone])] == [log_pb2.ENTRY_KIND_OPENED, REFUSED]
+    assert [e.kind for e in in_order([*unjudged, alone, entry(1, COMMAND)])][-1] == REFUSED
+
+
 def test_a_log_is_closed_by_its_finished_or_voided_entry() -> None:
     assert not is_closed([entry(0, log_pb2.ENTRY_KIND_OPENED), entry(1)])
     assert is_closed([entry(0), entry(1, log_pb2.ENTRY_KIND_FINISHED), entry(2)])

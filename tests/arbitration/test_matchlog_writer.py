@@ -28,12 +28,14 @@ class FlakyStore(MemoryStore):
         self.failures = failures
         self.attempts = 0
 
-    async def put(self, match_id: str, index: int, data: bytes, after_seq: int) -> int:
+    async def put(
+        self, match_id: str, index: int, data: bytes, after_seq: int, key: str = ""
+    ) -> int:
         self.attempts += 1
         if self.failures > 0:
             self.failures -= 1
             raise OSError("no route to the stream")
-        return await super().put(match_id, index, data, after_seq)
+        return await super().put(match_id, index, data, after_seq, key)
 
 
 class SlowStore(MemoryStore):
@@ -43,9 +45,11 @@ class SlowStore(MemoryStore):
         super().__init__()
         self.gate = asyncio.Event()
 
-    async def put(self, match_id: str, index: int, data: bytes, after_seq: int) -> int:
+    async def put(
+        self, match_id: str, index: int, data: bytes, after_seq: int, key: str = ""
+    ) -> int:
         await self.gate.wait()
-        return await super().put(match_id, index, data, after_seq)
+        return await super().put(match_id, index, data, after_seq, key)
 
 
 async def opened_table(store: MemoryStore) -> Table:

@@ -62,6 +62,13 @@ class _EntryKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_EntryKind.V
     """An online match: a seat went away (no command and no stream for the away limit), or
     came back. While the opponent is away, a player may claim (docs/arbitration-log.md).
     """
+    ENTRY_KIND_COMMAND: _EntryKind.ValueType  # 12
+    """A player's command, stamped and stored before the rules judge it (the rules are fed it
+    from the stream once it is stored). Its judged entry (ACCEPTED, REFUSED, VOIDED for an
+    abort) takes its place in the log: carried by the next stored entry (`judged`), or
+    stored on its own. A command last in a log, with no judged entry, is judged again by
+    whoever runs the match next: the engines are deterministic (docs/arbitration-log.md).
+    """
 
 class EntryKind(_EntryKind, metaclass=_EntryKindEnumTypeWrapper): ...
 
@@ -91,6 +98,13 @@ ENTRY_KIND_TAKEN_OVER: EntryKind.ValueType  # 10
 ENTRY_KIND_AWAY: EntryKind.ValueType  # 11
 """An online match: a seat went away (no command and no stream for the away limit), or
 came back. While the opponent is away, a player may claim (docs/arbitration-log.md).
+"""
+ENTRY_KIND_COMMAND: EntryKind.ValueType  # 12
+"""A player's command, stamped and stored before the rules judge it (the rules are fed it
+from the stream once it is stored). Its judged entry (ACCEPTED, REFUSED, VOIDED for an
+abort) takes its place in the log: carried by the next stored entry (`judged`), or
+stored on its own. A command last in a log, with no judged entry, is judged again by
+whoever runs the match next: the engines are deterministic (docs/arbitration-log.md).
 """
 Global___EntryKind: _TypeAlias = EntryKind  # noqa: Y015
 
@@ -274,6 +288,7 @@ class LogEntry(_message.Message):
     AWAY_FIELD_NUMBER: _builtins.int
     LAST_SEEN_US_FIELD_NUMBER: _builtins.int
     REFUSALS_NOT_LOGGED_FIELD_NUMBER: _builtins.int
+    JUDGED_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     index: _builtins.int
     """the entry's place in the match's log: 0, 1, 2, … without gaps"""
@@ -357,6 +372,12 @@ class LogEntry(_message.Message):
         the instance that ended the match. Empty when every refusal was stored.
         """
 
+    @_builtins.property
+    def judged(self) -> Global___LogEntry:
+        """The judged entry of the match's last COMMAND, stored with this entry (it has the
+        COMMAND's index, and replaces it when the log is read).
+        """
+
     def __init__(
         self,
         *,
@@ -390,10 +411,11 @@ class LogEntry(_message.Message):
         away: _builtins.bool = ...,
         last_seen_us: _builtins.int = ...,
         refusals_not_logged: _abc.Iterable[_builtins.int] | None = ...,
+        judged: Global___LogEntry | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us", "command", b"command", "created", b"created", "deadline_us", b"deadline_us", "decision", b"decision", "fault", b"fault", "flag", b"flag", "landing", b"landing", "outcome", b"outcome", "race", b"race", "refusal", b"refusal"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us", "command", b"command", "created", b"created", "deadline_us", b"deadline_us", "decision", b"decision", "fault", b"fault", "flag", b"flag", "judged", b"judged", "landing", b"landing", "outcome", b"outcome", "race", b"race", "refusal", b"refusal"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us", "arrival_us", b"arrival_us", "away", b"away", "bank_ms", b"bank_ms", "client_seq", b"client_seq", "clocked", b"clocked", "command", b"command", "created", b"created", "deadline_us", b"deadline_us", "decision", b"decision", "fault", b"fault", "flag", b"flag", "grace_ms", b"grace_ms", "index", b"index", "instance", b"instance", "kind", b"kind", "landing", b"landing", "last_seen_us", b"last_seen_us", "match_id", b"match_id", "opened_ns", b"opened_ns", "outcome", b"outcome", "race", b"race", "reason", b"reason", "refusal", b"refusal", "refusals_not_logged", b"refusals_not_logged", "seat", b"seat", "seq", b"seq", "stamp_ns", b"stamp_ns", "state_sha256", b"state_sha256", "version", b"version", "void_reason", b"void_reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us", "arrival_us", b"arrival_us", "away", b"away", "bank_ms", b"bank_ms", "client_seq", b"client_seq", "clocked", b"clocked", "command", b"command", "created", b"created", "deadline_us", b"deadline_us", "decision", b"decision", "fault", b"fault", "flag", b"flag", "grace_ms", b"grace_ms", "index", b"index", "instance", b"instance", "judged", b"judged", "kind", b"kind", "landing", b"landing", "last_seen_us", b"last_seen_us", "match_id", b"match_id", "opened_ns", b"opened_ns", "outcome", b"outcome", "race", b"race", "reason", b"reason", "refusal", b"refusal", "refusals_not_logged", b"refusals_not_logged", "seat", b"seat", "seq", b"seq", "stamp_ns", b"stamp_ns", "state_sha256", b"state_sha256", "version", b"version", "void_reason", b"void_reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__deadline_us: _TypeAlias = _typing.Literal["deadline_us"]  # noqa: Y015
     _WhichOneofArgType__deadline_us: _TypeAlias = _typing.Literal["_deadline_us", b"_deadline_us"]  # noqa: Y015

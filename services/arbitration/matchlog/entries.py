@@ -121,6 +121,13 @@ def accepted_entry(
     return entry
 
 
+def command_entry(match: Match, item: Submission, deadline_ns: int | None) -> log_pb2.LogEntry:
+    """Return the entry of a player's command stored before the rules judge it: its stamps,
+    the deadline in force, and the state version the rules are to apply it to."""
+    entry = _entry(match, log_pb2.ENTRY_KIND_COMMAND, item.seat, item.arrival_ns)
+    return _judged(entry, item, deadline_ns, match)
+
+
 def reveal_entry(match: Match, item: Submission, deadline_ns: int | None) -> log_pb2.LogEntry:
     """Return the entry of a hot-seat reveal: the revealing seat's clock starts."""
     entry = _entry(match, log_pb2.ENTRY_KIND_REVEAL, item.seat, item.arrival_ns)

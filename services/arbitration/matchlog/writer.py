@@ -12,6 +12,13 @@ what a player saw is in the log, and a takeover reads it back (docs/failover.md)
   taken over, the one it read. When another instance has appended since (it took the
   match over while this one was stopped), the stream refuses, and this writer raises
   :class:`Superseded`: the entry never counted and nothing of it is shown.
+- **A player's command, stored before it is judged.** ``send_command`` publishes it as a
+  COMMAND on the holder's subject, fenced against the log subject's last entry, and
+  waits for nothing: the stream feeds it to the rules once stored, and their answer is
+  the acknowledgement. The entry that judges it takes its index and waits in ``judged``
+  until the next entry stored carries it (``flush`` stores it alone, when something must
+  not be shown before it is). ``confirm_command`` sends it again and waits, when the
+  answer does not come.
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from prometheus_client import Counter, Gauge, Histogram
 from photofinish.arbitration.v1 import log_pb2
 from services.arbitration.match import Match
 from services.arbitration.matchlog.bounds import is_full
-from services.common.matchlogs import Stored, read_log
+from services.common.matchlogs import Stored, in_order, read_log
 from services.common.metrics import LATENCY_BUCKETS_S
 from services.common.natslink.frames import header_block
 from services.common.natslink.requests import Requests
@@ -54,7 +61,8 @@ BACKLOG = Gauge("pf_log_backlog_entries", "Log entries sent to the stream and no
 LOG_PUBLISHES = StreamPublishes(subjects.LOG_STREAM)
 STORE_SECONDS = Histogram(
     "pf_log_store_seconds",
-    "From an entry's append to its acknowledgement by the stream: what every change waits",
+    "From an entry's append to its acknowledgement by the stream, for the entries waited"
+    " for (a player's command stored first is not: the rules' answer stands for it)",
     buckets=LATENCY_BUCKETS_S,
 )
 
@@ -70,8 +78,13 @@ class AppendRefused(ConnectionError):
 class Store(Protocol):
     """Where entries go and come back from."""
 
-    async def put(self, match_id: str, index: int, data: bytes, after_seq: int) -> int:
+    async def put(
+        self, match_id: str, index: int, data: bytes, after_seq: int, key: str = ""
+    ) -> int:
         """Store an entry after the one at stream sequence ``after_seq``; return its own.
+
+        ``key`` tells apart two stored messages of one index (a judged entry stored on its
+        own after its COMMAND).
 
         Raises:
             Superseded: when the match's last stored entry is not the one at ``after_seq``.
@@ -94,11 +107,13 @@ class StreamStore:
         self._requests = requests
         self._js = js
 
-    async def put(self, match_id: str, index: int, data: bytes, after_seq: int) -> int:
+    async def put(
+        self, match_id: str, index: int, data: bytes, after_seq: int, key: str = ""
+    ) -> int:
         subject = subjects.match_log(match_id)
         headers = header_block(
             {
-                "Nats-Msg-Id": f"{match_id}.{index}",
+                "Nats-Msg-Id": f"{match_id}.{index}{key}",
                 "Nats-Expected-Stream": subjects.LOG_STREAM,
                 "Nats-Expected-Last-Subject-Sequence": str(after_seq),
             }
@@ -128,6 +143,53 @@ class StreamStore:
     async def read(self, match_id: str) -> Stored:
         return await read_log(self._js, match_id)
 
+    def send_command(self, sent: SentCommand, after_seq: int) -> None:
+        """Publish a COMMAND to the log, awaiting nothing: the stream stores it only while
+        the log subject's last entry is the one at ``after_seq`` (a takeover's fence
+        moves it), and only once stored is it fed to the rules, whose answer says so."""
+        headers = _command_headers(sent, after_seq)
+        self._requests.link.publish(sent.subject, sent.data, "", headers)
+
+    async def put_command(self, sent: SentCommand, after_seq: int) -> None:
+        """Store a COMMAND sent before (or find it stored), and return once it is.
+
+        Raises:
+            Superseded: the log moved on under another instance; the command never counted.
+        """
+        reply = await self._requests.send(
+            sent.subject, sent.data, APPEND_TIMEOUT_S, _command_headers(sent, after_seq)
+        )
+        error = json.loads(reply.data).get("error")
+        if error is None:
+            return  # stored now, or found stored (the stream dropped the repeat)
+        if error.get("err_code") == WRONG_LAST_SEQUENCE:
+            raise Superseded(sent.match_id)
+        raise AppendRefused(f"the log stream refused a command: {error}")
+
+
+def _command_headers(sent: SentCommand, after_seq: int) -> bytes:
+    return header_block(
+        {
+            "Nats-Msg-Id": f"{sent.match_id}.{sent.index}",
+            "Nats-Expected-Stream": subjects.LOG_STREAM,
+            "Nats-Expected-Last-Subject-Sequence": str(after_seq),
+            "Nats-Expected-Last-Subject-Sequence-Subject": subjects.match_log(sent.match_id),
+            **sent.call,
+        }
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SentCommand:
+    """A COMMAND entry as sent to the log: on the holder's subject, with the call's headers
+    (who answers, how the rules apply it)."""
+
+    match_id: str
+    index: int
+    subject: str
+    data: bytes
+    call: dict[str, str]
+
 
 class MemoryStore:
     """Entries kept in memory, by match (tests; a worker built without a log)."""
@@ -138,7 +200,9 @@ class MemoryStore:
         self._last_seq: dict[str, int] = {}
         self._seq = 0
 
-    async def put(self, match_id: str, index: int, data: bytes, after_seq: int) -> int:
+    async def put(
+        self, match_id: str, index: int, data: bytes, after_seq: int, key: str = ""
+    ) -> int:
         if self._last_seq.get(match_id, 0) != after_seq:
             raise Superseded(match_id)
         self._seq += 1
@@ -148,7 +212,7 @@ class MemoryStore:
         return self._seq
 
     async def read(self, match_id: str) -> Stored:
-        return Stored(self.entries(match_id), self._last_seq.get(match_id, 0))
+        return Stored(in_order(self.entries(match_id)), self._last_seq.get(match_id, 0))
 
     def entries(self, match_id: str) -> list[log_pb2.LogEntry]:
         """Return a match's stored entries, decoded."""
@@ -157,10 +221,13 @@ class MemoryStore:
 
 @dataclass(slots=True, eq=False)
 class _Tail:
-    """One match's end of the log: the next index and the stream sequence of the last entry."""
+    """One match's end of the log: the next index, the stream sequence of the last entry on
+    the log's subject, and the judged entry of the last COMMAND while it waits to be
+    carried by the next entry stored."""
 
     next_index: int = 0
     last_seq: int = 0
+    judged: log_pb2.LogEntry | None = None
 
 
 class LogWriter:
@@ -200,6 +267,9 @@ class LogWriter:
         """
         tail = self._tails[match.match_id]
         entry.index = tail.next_index
+        carried = tail.judged
+        if carried is not None:
+            entry.judged.CopyFrom(carried)
         data = entry.SerializeToString()
         started = time.perf_counter()
         BACKLOG.inc()
@@ -210,8 +280,65 @@ class LogWriter:
         finally:
             BACKLOG.dec()
         tail.next_index += 1
+        if tail.judged is carried:
+            tail.judged = None
         STORE_SECONDS.observe(time.perf_counter() - started)
         _ENTRIES_BY_KIND[entry.kind].inc()
+
+    def can_send_commands(self) -> bool:
+        """Return whether commands can be stored before they are judged (the stream's way)."""
+        return isinstance(self._store, StreamStore)
+
+    def send_command(
+        self, match: Match, entry: log_pb2.LogEntry, holder: str, call: dict[str, str]
+    ) -> SentCommand:
+        """Send a COMMAND as the match's next entry, carrying the last one's judged entry;
+        nothing is awaited (``confirm_command`` waits, when the rules' answer does not come).
+        """
+        assert isinstance(self._store, StreamStore), "can_send_commands() says when"
+        tail = self._tails[match.match_id]
+        entry.index = tail.next_index
+        if tail.judged is not None:
+            entry.judged.CopyFrom(tail.judged)
+            tail.judged = None  # carried: stored with the command, or superseded with it
+        subject = subjects.match_commands(holder, match.match_id)
+        sent = SentCommand(match.match_id, entry.index, subject, entry.SerializeToString(), call)
+        self._store.send_command(sent, tail.last_seq)
+        tail.next_index += 1
+        _ENTRIES_BY_KIND[entry.kind].inc()
+        return sent
+
+    async def confirm_command(self, sent: SentCommand) -> None:
+        """Return once a sent COMMAND is stored (sent again, the stream keeps it once).
+
+        Raises:
+            Superseded: another instance runs the match; the command never counted.
+        """
+        await self._retried(self._put_command, sent.match_id, sent)
+
+    async def _put_command(self, match_id: str, sent: SentCommand) -> None:
+        assert isinstance(self._store, StreamStore)
+        await self._store.put_command(sent, self._tails[match_id].last_seq)
+
+    def judged(self, match_id: str, entry: log_pb2.LogEntry, index: int) -> None:
+        """Keep the judged entry of the COMMAND at ``index``: the next entry stored carries it."""
+        entry.index = index
+        self._tails[match_id].judged = entry
+
+    async def flush(self, match: Match) -> None:
+        """Store the judged entry waiting to be carried, on its own (before what must not be
+        shown until the log holds it: a result, a judgement a new judge might not repeat)."""
+        tail = self._tails[match.match_id]
+        judged = tail.judged
+        if judged is None:
+            return
+        data = judged.SerializeToString()
+        tail.last_seq = await self._retried(
+            self._store.put, match.match_id, judged.index, data, tail.last_seq, ".judged"
+        )
+        if tail.judged is judged:
+            tail.judged = None
+        _ENTRIES_BY_KIND[judged.kind].inc()
 
     async def read(self, match_id: str) -> Stored:
         """Return the match's stored entries (retried until the store answers)."""

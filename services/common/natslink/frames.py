@@ -172,3 +172,13 @@ def header_block(pairs: dict[str, str]) -> bytes:
     """Return a NATS header block ("NATS/1.0" then one "Name: value" line each)."""
     lines = "".join(f"{name}: {value}\r\n" for name, value in pairs.items())
     return f"NATS/1.0\r\n{lines}\r\n".encode()
+
+
+def header_values(block: bytes) -> dict[str, str]:
+    """Return the "Name: value" lines of a NATS header block (the last of a repeated name)."""
+    values: dict[str, str] = {}
+    for line in block.split(b"\r\n")[1:]:
+        name, colon, value = line.partition(b":")
+        if colon:
+            values[name.decode(errors="replace").strip()] = value.decode(errors="replace").strip()
+    return values

@@ -40,6 +40,11 @@ class Requests:
         self._waiting: dict[str, tuple[Then, asyncio.TimerHandle]] = {}
         link.subscribe(f"{self._prefix}.*", self._on_reply)
 
+    @property
+    def link(self) -> NatsLink:
+        """Return the link the requests go out on (for what goes with them unanswered)."""
+        return self._link
+
     def send_then(
         self, subject: str, payload: bytes, timeout_s: float, then: Then, headers: bytes = b""
     ) -> None:
