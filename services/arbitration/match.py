@@ -105,6 +105,7 @@ class Match:
     # The index of the COMMAND stored for the item being judged: the entry that judges it
     # takes that place in the log (None: the item's entries are appended as they come).
     judging: int | None = None
+    match_id: str = field(init=False)  # the created match's, read on every item (kept here)
     update_heads: dict[int, bytes] = field(default_factory=dict)  # see publisher.update_bytes
     # Per seat, the latest answers by client_seq, oldest first (client_seq only grows).
     answers: dict[int, dict[int, Answer]] = field(default_factory=dict)
@@ -142,9 +143,8 @@ class Match:
     refusals: dict[int, int] = field(default_factory=dict)
     not_logged: dict[int, int] = field(default_factory=dict)
 
-    @property
-    def match_id(self) -> str:
-        return self.created.match_id
+    def __post_init__(self) -> None:
+        self.match_id = self.created.match_id
 
     @property
     def game(self) -> game_pb2.Game.ValueType:

@@ -23,7 +23,7 @@ from photofinish.rules.v1 import rules_pb2
 from services.arbitration.refusals import NOT_HELD, Reason, refuse
 from services.common import stored_commands
 from services.common.batching import Batcher, Outcome, Then
-from services.common.natslink.frames import Message, header_values
+from services.common.natslink.frames import Message, header_value
 from services.common.natslink.link import NatsLink
 from services.common.natslink.requests import NoResponders, Requests
 from services.common.rejection import Rejection, from_refusal
@@ -126,7 +126,7 @@ class RulesClient:
         return Judgement(call, answer)
 
     def _on_judged(self, message: Message) -> None:
-        token = header_values(message.headers).get(stored_commands.TOKEN, "")
+        token = header_value(message.headers, stored_commands.TOKEN) or ""
         waiting = self._judging.pop(token, None)
         if waiting is None:
             return  # given up on: it was asked for directly

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.rules.v1 import rules_pb2
-from services.common.natslink.frames import Message, header_block, header_values
+from services.common.natslink.frames import Message, header_block, header_value
 from services.common.natslink.link import NatsLink
 from services.common.stored_commands import ANSWER_TO, RESIGNATION_ONLY, SPECTATORS, TOKEN
 from services.common.ticker import Ticker
@@ -51,8 +51,7 @@ def answer_stored(
 ) -> StoredAnswer | None:
     """Return the answer to a COMMAND entry the log fed this instance (None: it names
     nobody to answer, or is not a command)."""
-    call = header_values(headers)
-    answer_to, token = call.get(ANSWER_TO), call.get(TOKEN)
+    answer_to, token = header_value(headers, ANSWER_TO), header_value(headers, TOKEN)
     if not answer_to or not token:
         return None
     entry = log_pb2.LogEntry.FromString(data)
@@ -61,8 +60,8 @@ def answer_stored(
     apply = rules_pb2.HeldApply(
         seat=entry.seat,
         command=entry.command,
-        spectators=SPECTATORS in call,
-        resignation_only=RESIGNATION_ONLY in call,
+        spectators=header_value(headers, SPECTATORS) is not None,
+        resignation_only=header_value(headers, RESIGNATION_ONLY) is not None,
     )
     held = rules_pb2.HeldCall(match_id=entry.match_id, version=entry.version, apply=apply)
     answers = rules_pb2.HeldAnswers(holder=instance, answers=[table.answer(held)])

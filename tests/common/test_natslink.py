@@ -19,6 +19,7 @@ from services.common.natslink.frames import (
     Reader,
     ServerError,
     header_block,
+    header_value,
     pub_frame,
 )
 from services.common.natslink.link import NatsLink, NotConnected
@@ -70,6 +71,15 @@ def test_frames_come_out_whole_however_the_bytes_are_split() -> None:
 def test_a_line_no_server_sends_is_refused() -> None:
     with pytest.raises(ProtocolError):
         Reader().feed(b"HELLO there\r\n")
+
+
+def test_a_header_is_read_by_its_whole_name_and_an_absent_one_is_none() -> None:
+    block = header_block({"Nats-Msg-Id": "m1.3", "Pf-Token": " 41 ", "Pf-Token-Old": "9"})
+    assert header_value(block, "Pf-Token") == "41"
+    assert header_value(block, "Nats-Msg-Id") == "m1.3"
+    assert header_value(block, "Token") is None  # a name's tail is not the name
+    assert header_value(block, "Pf-Answer-To") is None
+    assert header_value(b"", "Pf-Token") is None
 
 
 def test_a_published_frame_has_its_sizes() -> None:

@@ -7,7 +7,7 @@ from games.decision import DEFAULT_LIFT_PAUSE_MS
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from photofinish.rules.v1 import rules_pb2
-from services.common.natslink.frames import header_block, header_values
+from services.common.natslink.frames import header_block, header_value
 from services.common.stored_commands import ANSWER_TO, RESIGNATION_ONLY, TOKEN
 from services.rules.held_calls import answer_stored
 from services.rules.held_matches import HeldMatches
@@ -50,7 +50,7 @@ def test_a_stored_command_is_applied_and_answered_to_the_instance_that_stored_it
     answer = answer_stored(table, "r1", command(version, 0, READY), headers)
     assert answer is not None
     assert answer.subject == subjects.judged("arb-2")
-    assert header_values(answer.headers) == {TOKEN: "41"}
+    assert header_value(answer.headers, TOKEN) == "41"
     step = answer_of(answer.data).step
     assert step.version == version + 1
     assert {p.seat for p in step.perspectives} == {0, 1}  # nobody watches: no public view

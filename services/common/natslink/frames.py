@@ -174,11 +174,16 @@ def header_block(pairs: dict[str, str]) -> bytes:
     return f"NATS/1.0\r\n{lines}\r\n".encode()
 
 
-def header_values(block: bytes) -> dict[str, str]:
-    """Return the "Name: value" lines of a NATS header block (the last of a repeated name)."""
-    values: dict[str, str] = {}
-    for line in block.split(b"\r\n")[1:]:
-        name, colon, value = line.partition(b":")
-        if colon:
-            values[name.decode(errors="replace").strip()] = value.decode(errors="replace").strip()
-    return values
+def header_value(block: bytes, name: str) -> str | None:
+    """Return the value of the header ``name`` in a NATS header block (None: it has none).
+
+    Read in place, without splitting the block: a republished message carries a dozen
+    headers, and the hot path wants one or two of them.
+    """
+    key = f"\r\n{name}:".encode()
+    start = block.find(key)
+    if start < 0:
+        return None
+    start += len(key)
+    end = block.find(b"\r\n", start)
+    return block[start : end if end >= 0 else len(block)].decode(errors="replace").strip()
