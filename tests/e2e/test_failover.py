@@ -2,7 +2,8 @@
 
 A casual match plays on to a correct finish; a rated match whose clock was running when
 the owner died is voided (nobody measured its time meanwhile); a command retried across
-the crash is answered, not applied twice.
+the crash is answered, not applied twice. kill -9 the rules instance holding a match: its
+next command is judged all the same, once.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ import aiohttp
 
 from clients.bots.seat import SeatPlayer
 from clients.bots.watching import Reconnect
-from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.stack.stack import StackConfig, run_stack
 from tests.e2e.support import Seated, challenge, next_update, player, seat_bot, until
 from tests.pace import FAST_PLAY_ENV  # its bots play with no think time
+from tools.replay import replay
 
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
 SUBMIT = "/photofinish.client.v1.Arena/Submit"
@@ -99,3 +101,38 @@ async def test_a_killed_arbitration_comes_back_with_its_matches(tmp_path: Path) 
         assert voided.void_reason.startswith("arbitration_restart")
 
         await play_to_a_correct_finish(casual)
+
+
+async def test_a_killed_rules_instance_loses_no_command_of_its_matches(tmp_path: Path) -> None:
+    """The rules instance holding a match is killed and another starts: the next command,
+    stored first and fed to a holder that is gone, is asked for directly; the match is
+    rebuilt on the new instance from its log, answers that command once, and plays on."""
+    async with (
+        run_stack(StackConfig(tmp_path, with_bots=False, extra_env=FAST_PLAY_ENV)) as stack,
+        aiohttp.ClientSession() as http,
+    ):
+        casual = await challenge(
+            await player(http, stack, "Ola"),
+            await player(http, stack, "Pia"),
+            game_pb2.GAME_BID,
+            rated=False,
+        )
+        for seated in casual:
+            await seated.submit(READY)
+        mover, request = await first_move(casual)
+
+        await stack.restart("rules", signal.SIGKILL)  # a new instance, under a new name
+
+        first = await mover.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
+        assert first.seq > 0
+        retried = await mover.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
+        assert retried == first  # answered once, not applied again
+        assert (await latest(casual[0])).seq == first.seq
+
+        await play_to_a_correct_finish(casual)
+        log = await mover.client.match_log(mover.match_id)
+        (moved,) = [
+            e for e in log.entries if (e.seat, e.client_seq) == (mover.seat, request.client_seq)
+        ]
+        assert (moved.kind, moved.seq) == (log_pb2.ENTRY_KIND_ACCEPTED, first.seq)
+        assert replay(log.entries).identical
