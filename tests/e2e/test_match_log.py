@@ -19,7 +19,7 @@ from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2, spit_pb2
 from services.stack.stack import Stack
-from tests.e2e.support import Seated, challenge, next_update, player, until
+from tests.e2e.support import Seated, challenge, metric, next_update, player, until
 from tools.replay import replay
 from wire import subjects
 
@@ -130,6 +130,9 @@ async def test_a_bid_match_lost_on_time_has_a_log_its_players_read_after_the_end
             judged.arrival_us,
         )
         assert command.version == judged.version - 1  # the state it was applied to
+    counted = await metric(http, stack, "arbitration", "pf_log_entries_total")
+    assert counted["kind=ENTRY_KIND_COMMAND"] >= len(accepted)
+    assert counted["kind=ENTRY_KIND_ACCEPTED"] >= len(accepted)  # counted when carried too
 
     await stack.restart("arbitration")
     assert await asyncio.wait_for(a.match_log(match_id), 20) == log

@@ -53,7 +53,11 @@ RETRY_FIRST_S = 0.05
 RETRY_MAX_S = 1.0
 WRONG_LAST_SEQUENCE = 10071  # JetStream's error code for a failed expected-sequence check
 
-ENTRIES = Counter("pf_log_entries_total", "Arbitration log entries recorded, by kind", ["kind"])
+ENTRIES = Counter(
+    "pf_log_entries_total",
+    "Arbitration log entries recorded, by kind (a judged entry when it is sent with another)",
+    ["kind"],
+)
 _ENTRIES_BY_KIND = {kind: ENTRIES.labels(name) for name, kind in log_pb2.EntryKind.items()}
 APPEND_ERRORS = Counter("pf_log_append_errors_total", "Failed appends to the log (retried)")
 BACKLOG = Gauge("pf_log_backlog_entries", "Log entries sent to the stream and not yet stored")
@@ -280,8 +284,10 @@ class LogWriter:
         finally:
             BACKLOG.dec()
         tail.next_index += 1
-        if tail.judged is carried:
-            tail.judged = None
+        if carried is not None:
+            _ENTRIES_BY_KIND[carried.kind].inc()
+            if tail.judged is carried:
+                tail.judged = None
         STORE_SECONDS.observe(time.perf_counter() - started)
         _ENTRIES_BY_KIND[entry.kind].inc()
 
@@ -300,6 +306,7 @@ class LogWriter:
         entry.index = tail.next_index
         if tail.judged is not None:
             entry.judged.CopyFrom(tail.judged)
+            _ENTRIES_BY_KIND[tail.judged.kind].inc()
             tail.judged = None  # carried: stored with the command, or superseded with it
         subject = subjects.match_commands(holder, match.match_id)
         sent = SentCommand(match.match_id, entry.index, subject, entry.SerializeToString(), call)
