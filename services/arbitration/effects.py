@@ -40,7 +40,8 @@ class Effects:
 
         The entry that judges a stored command takes the command's place: it is stored
         with the next entry, the command being in the log already (a new judge would judge
-        it the same), unless it is one a new judge might not repeat or the match's end.
+        it the same), unless it is one a new judge might not repeat (a refusal of the
+        moment; whatever came of asking the rules directly) or an abort.
         """
         index = match.judging
         if index is None:
@@ -48,7 +49,7 @@ class Effects:
         else:
             match.judging = None
             self.log_writer.judged(match.match_id, entry, index)
-            if not _repeatable(entry):
+            if match.judged_alone or not _repeatable(entry):
                 await self.log_writer.flush(match)
         record.apply(match, entry, now_ns)
 
@@ -100,6 +101,7 @@ class Effects:
             return await judgement.step()
         except (TimeoutError, NotHeld):
             await self.log_writer.confirm_command(sent)
+            match.judged_alone = True
             return await self.stepped(match, direct)
 
     def _stores_first(self, match: Match, seat: int) -> bool:

@@ -105,6 +105,10 @@ class Match:
     # The index of the COMMAND stored for the item being judged: the entry that judges it
     # takes that place in the log (None: the item's entries are appended as they come).
     judging: int | None = None
+    # That entry is stored on its own, before anything of it is shown: the rules were asked
+    # directly, and their answer may have been of the moment (unreachable), which judging
+    # the stored command again might not repeat.
+    judged_alone: bool = False
     match_id: str = field(init=False)  # the created match's, read on every item (kept here)
     update_heads: dict[int, bytes] = field(default_factory=dict)  # see publisher.update_bytes
     # Per seat, the latest answers by client_seq, oldest first (client_seq only grows).

@@ -54,7 +54,7 @@ class PlayerCommands:
         """Return the answer to ``item``, its entry stored and what it changed shown."""
         if self._attendance is not None:
             self._attendance.heard(match, item.seat, item.arrival_ns)
-        match.judging = None  # set only once this item's command is stored to be judged
+        match.judging, match.judged_alone = None, False  # set once its command is stored
         answered = admit(match, item)
         if answered is not None:
             if answered.taken:

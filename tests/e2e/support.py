@@ -10,6 +10,8 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
 
 import aiohttp
+import nats
+from nats.js import api
 from prometheus_client.parser import text_string_to_metric_families
 
 from clients.arena import ArenaClient
@@ -18,9 +20,10 @@ from clients.bots.seat import SeatPlayer
 from clients.bots.watching import Reconnect
 from games.bot import Level
 from games.registry import BY_NUMBER
-from photofinish.arbitration.v1 import arbitration_pb2
+from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import game_pb2
 from services.stack.stack import Stack
+from wire import subjects
 
 UPDATE_TIMEOUT_S = 20.0
 
@@ -68,6 +71,28 @@ async def metric(
         for sample in family.samples
         if sample.name == name
     }
+
+
+async def stored(stack: Stack, subject: str) -> list[log_pb2.LogEntry]:
+    """Return the match log stream's messages on ``subject`` (a filter) as stored, each an
+    entry as it was sent: a stored command, or an entry carrying a judged one."""
+    nc = await nats.connect(stack.nats_url)
+    try:
+        js = nc.jetstream()
+        config = api.ConsumerConfig(
+            filter_subjects=[subject],
+            deliver_policy=api.DeliverPolicy.ALL,
+            ack_policy=api.AckPolicy.NONE,
+        )
+        sub = await js.pull_subscribe("", stream=subjects.LOG_STREAM, config=config)
+        left = (await sub.consumer_info()).num_pending or 0
+        entries: list[log_pb2.LogEntry] = []
+        while len(entries) < left:
+            messages = await sub.fetch(left - len(entries), timeout=5)
+            entries += [log_pb2.LogEntry.FromString(m.data) for m in messages]
+        return entries
+    finally:
+        await nc.close()
 
 
 async def player(

@@ -19,9 +19,10 @@ from clients.bots.watching import Reconnect
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.stack.stack import StackConfig, run_stack
-from tests.e2e.support import Seated, challenge, next_update, player, seat_bot, until
+from tests.e2e.support import Seated, challenge, next_update, player, seat_bot, stored, until
 from tests.pace import FAST_PLAY_ENV  # its bots play with no think time
 from tools.replay import replay
+from wire import subjects
 
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
 SUBMIT = "/photofinish.client.v1.Arena/Submit"
@@ -125,6 +126,14 @@ async def test_a_killed_rules_instance_loses_no_command_of_its_matches(tmp_path:
 
         first = await mover.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
         assert first.seq > 0
+        # Asked directly, its judged entry was stored on its own before it was answered.
+        logged = await stored(stack, subjects.match_log(mover.match_id))
+        assert [
+            e.seq
+            for e in logged
+            if (e.kind, e.seat, e.client_seq)
+            == (log_pb2.ENTRY_KIND_ACCEPTED, mover.seat, request.client_seq)
+        ] == [first.seq]
         retried = await mover.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
         assert retried == first  # answered once, not applied again
         assert (await latest(casual[0])).seq == first.seq

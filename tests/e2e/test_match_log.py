@@ -11,15 +11,13 @@ import contextlib
 import sys
 
 import aiohttp
-import nats
 import pytest
-from nats.js import api
 
 from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2, spit_pb2
 from services.stack.stack import Stack
-from tests.e2e.support import Seated, challenge, metric, next_update, player, until
+from tests.e2e.support import Seated, challenge, metric, next_update, player, stored, until
 from tools.replay import replay
 from wire import subjects
 
@@ -120,9 +118,9 @@ async def test_a_bid_match_lost_on_time_has_a_log_its_players_read_after_the_end
     # Each command was stored before it was judged, on the holder's subject (the log fed it
     # to the rules from there); its judged entry took its place in the log players read.
     assert not [e for e in log.entries if e.kind == log_pb2.ENTRY_KIND_COMMAND]
-    stored = {e.index: e for e in await stored_commands(stack, match_id)}
+    commands = {e.index: e for e in await stored(stack, subjects.match_commands_any(match_id))}
     for judged in accepted:
-        command = stored[judged.index]
+        command = commands[judged.index]
         assert command.kind == log_pb2.ENTRY_KIND_COMMAND
         assert (command.seat, command.client_seq, command.arrival_us) == (
             judged.seat,
@@ -136,27 +134,6 @@ async def test_a_bid_match_lost_on_time_has_a_log_its_players_read_after_the_end
 
     await stack.restart("arbitration")
     assert await asyncio.wait_for(a.match_log(match_id), 20) == log
-
-
-async def stored_commands(stack: Stack, match_id: str) -> list[log_pb2.LogEntry]:
-    """Return the match's COMMAND entries as the log stream holds them (judged or not)."""
-    nc = await nats.connect(stack.nats_url)
-    try:
-        js = nc.jetstream()
-        config = api.ConsumerConfig(
-            filter_subjects=[subjects.match_commands_any(match_id)],
-            deliver_policy=api.DeliverPolicy.ALL,
-            ack_policy=api.AckPolicy.NONE,
-        )
-        sub = await js.pull_subscribe("", stream=subjects.LOG_STREAM, config=config)
-        left = (await sub.consumer_info()).num_pending or 0
-        commands: list[log_pb2.LogEntry] = []
-        while len(commands) < left:
-            messages = await sub.fetch(left - len(commands), timeout=5)
-            commands += [log_pb2.LogEntry.FromString(m.data) for m in messages]
-        return commands
-    finally:
-        await nc.close()
 
 
 def race_on_one_pile(
