@@ -17,6 +17,7 @@ from services.arbitration.deciding import Apply
 from services.arbitration.match import Match, Submission
 from services.arbitration.matchlog import bounds, entries
 from services.arbitration.matchlog.writer import LogWriter
+from services.arbitration.metrics import ASKED_DIRECTLY
 from services.arbitration.publisher import Publisher
 from services.arbitration.refusals import Reason
 from services.arbitration.restoring import restore
@@ -99,7 +100,10 @@ class Effects:
         match.judging = sent.index
         try:
             return await judgement.step()
-        except (TimeoutError, NotHeld):
+        except (TimeoutError, NotHeld) as unanswered:
+            ASKED_DIRECTLY.labels(
+                "timeout" if isinstance(unanswered, TimeoutError) else "not_held"
+            ).inc()
             await self.log_writer.confirm_command(sent)
             match.judged_alone = True
             return await self.stepped(match, direct)

@@ -51,3 +51,11 @@ REFUSALS_NOT_LOGGED = Counter(
     "pf_refusals_not_logged",
     "Refused commands answered but not stored: their seat had as many as its log keeps",
 )
+# A player's command stored to be judged whose answer did not come from the log in time
+# ("timeout": the holder is gone, or the log does not feed the rules) or was "not_held"
+# (the holder lost the match): the rules were asked directly (docs/arbitration-log.md).
+ASKED_DIRECTLY = Counter(
+    "pf_stored_commands_asked_directly_total",
+    "Commands stored to be judged whose answer did not come from the log, asked directly",
+    ["why"],
+)

@@ -1,4 +1,8 @@
-"""The NATS alerts fire on the series an outage gives, and not on a blip: `promtool test rules`."""
+"""The NATS alerts fire on the series an outage gives, and not on a blip: `promtool test rules`.
+
+And the match log's feeding of the rules: a steady stream of commands it did not feed
+pages a ticket; the burst a dying rules instance makes does not.
+"""
 
 from __future__ import annotations
 
@@ -32,6 +36,22 @@ def publishes(errors: str, acked: str) -> list[dict[str, str]]:
         {"series": f"pf_jetstream_publish_errors_total{{{stream}}}", "values": errors},
         {"series": f"pf_jetstream_publish_seconds_count{{{stream}}}", "values": acked},
     ]
+
+
+def asked_directly(why: str, values: str) -> dict[str, str]:
+    return {
+        "series": f'pf_stored_commands_asked_directly_total{{{ARBITRATION},why="{why}"}}',
+        "values": values,
+    }
+
+
+NOT_FED = {
+    "exp_labels": {"severity": "ticket"},
+    "exp_annotations": {
+        "summary": "2 commands a minute were not fed to the rules by the match log",
+        "runbook": RUNBOOK + "storedcommandsnotfed",
+    },
+}
 
 
 def alerts(name: str, at: str, expected: list[dict[str, Any]]) -> dict[str, Any]:
@@ -134,6 +154,25 @@ CASES: dict[str, dict[str, Any]] = {
                 ],
             ),
         ],
+    },
+    "the log feeds the rules nothing: every command is asked directly": {
+        # 2 a minute for 20 minutes (a sample every 15 s).
+        "input_series": [asked_directly("timeout", "0+0.5x80"), asked_directly("not_held", "0x80")],
+        "alert_rule_test": [
+            alerts("StoredCommandsNotFed", "8m", []),  # not at once: for 10m
+            alerts("StoredCommandsNotFed", "17m", [NOT_FED]),
+        ],
+    },
+    "a rules instance dies: one burst, then the new holder answers": {
+        "input_series": [
+            asked_directly("timeout", "0x8 40x72"),
+            asked_directly("not_held", "0x80"),
+        ],
+        "alert_rule_test": [alerts("StoredCommandsNotFed", f"{m}m", []) for m in (3, 9, 15)],
+    },
+    "holders that restarted or dropped idle matches (not held): no alert": {
+        "input_series": [asked_directly("not_held", "0+1x80")],
+        "alert_rule_test": [alerts("StoredCommandsNotFed", "17m", [])],
     },
 }
 

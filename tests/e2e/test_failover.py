@@ -9,6 +9,7 @@ next command is judged all the same, once.
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 from pathlib import Path
 
@@ -19,7 +20,16 @@ from clients.bots.watching import Reconnect
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.stack.stack import StackConfig, run_stack
-from tests.e2e.support import Seated, challenge, next_update, player, seat_bot, stored, until
+from tests.e2e.support import (
+    Seated,
+    challenge,
+    metric,
+    next_update,
+    player,
+    seat_bot,
+    stored,
+    until,
+)
 from tests.pace import FAST_PLAY_ENV  # its bots play with no think time
 from tools.replay import replay
 from wire import subjects
@@ -105,9 +115,10 @@ async def test_a_killed_arbitration_comes_back_with_its_matches(tmp_path: Path) 
 
 
 async def test_a_killed_rules_instance_loses_no_command_of_its_matches(tmp_path: Path) -> None:
-    """The rules instance holding a match is killed and another starts: the next command,
-    stored first and fed to a holder that is gone, is asked for directly; the match is
-    rebuilt on the new instance from its log, answers that command once, and plays on."""
+    """The rules instance holding a match is killed and another starts (under the same
+    name, as in the stack): the next command, stored first and fed to the new instance,
+    is answered not held and asked for directly; the match is rebuilt on the new instance
+    from its log, answers that command once, and plays on."""
     async with (
         run_stack(StackConfig(tmp_path, with_bots=False, extra_env=FAST_PLAY_ENV)) as stack,
         aiohttp.ClientSession() as http,
@@ -126,6 +137,8 @@ async def test_a_killed_rules_instance_loses_no_command_of_its_matches(tmp_path:
 
         first = await mover.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
         assert first.seq > 0
+        asked = await metric(http, stack, "arbitration", "pf_stored_commands_asked_directly_total")
+        assert asked == {"why=not_held": 1}  # the new instance, under the old name, holds nothing
         # Asked directly, its judged entry was stored on its own before it was answered.
         logged = await stored(stack, subjects.match_log(mover.match_id))
         assert [
@@ -144,4 +157,48 @@ async def test_a_killed_rules_instance_loses_no_command_of_its_matches(tmp_path:
             e for e in log.entries if (e.seat, e.client_seq) == (mover.seat, request.client_seq)
         ]
         assert (moved.kind, moved.seq) == (log_pb2.ENTRY_KIND_ACCEPTED, first.seq)
+        assert replay(log.entries).identical
+
+
+async def test_a_stalled_rules_instance_judges_a_command_once(tmp_path: Path) -> None:
+    """The rules instance holding a match stops for a second: the command stored meanwhile
+    gets no answer in time and is asked for directly; when the instance wakes it judges
+    the command the log fed it and then is asked for it again, at a version it has left:
+    the match is rebuilt from its log and the command counts once."""
+    async with (
+        run_stack(StackConfig(tmp_path, with_bots=False, extra_env=FAST_PLAY_ENV)) as stack,
+        aiohttp.ClientSession() as http,
+    ):
+        casual = await challenge(
+            await player(http, stack, "Rai"),
+            await player(http, stack, "Sol"),
+            game_pb2.GAME_BID,
+            rated=False,
+        )
+        for seated in casual:
+            await seated.submit(READY)
+        mover, request = await first_move(casual)
+
+        rules = stack.children["rules"].process.pid
+        os.kill(rules, signal.SIGSTOP)
+        try:
+            answer = asyncio.create_task(
+                mover.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
+            )
+            await asyncio.sleep(1.0)  # past the wait for the log-fed answer (0.5 s)
+        finally:
+            os.kill(rules, signal.SIGCONT)
+        first = await answer
+        assert first.seq > 0
+        asked = await metric(http, stack, "arbitration", "pf_stored_commands_asked_directly_total")
+        assert asked["why=timeout"] == 1
+        retried = await mover.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
+        assert retried == first
+
+        await play_to_a_correct_finish(casual)
+        log = await mover.client.match_log(mover.match_id)
+        moved = [
+            e for e in log.entries if (e.seat, e.client_seq) == (mover.seat, request.client_seq)
+        ]
+        assert [(e.kind, e.seq) for e in moved] == [(log_pb2.ENTRY_KIND_ACCEPTED, first.seq)]
         assert replay(log.entries).identical
