@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from games.codec import length_delimited
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.rules.v1 import rules_pb2
 from services.common.natslink.frames import Message, header_block, header_value
@@ -34,8 +35,17 @@ SWEEP_EVERY_S = 60.0
 def answer_batch(table: HeldMatches, instance: str, data: bytes) -> bytes:
     """Return the encoded answers to an encoded batch of held calls, in the same order."""
     batch = rules_pb2.HeldCalls.FromString(data)
-    answers = [table.answer(call) for call in batch.calls]
-    return rules_pb2.HeldAnswers(holder=instance, answers=answers).SerializeToString()
+    return held_answers(instance, [table.encoded_answer(call) for call in batch.calls])
+
+
+def held_answers(instance: str, answers: list[bytes]) -> bytes:
+    """Return an encoded ``HeldAnswers`` of encoded answers (joined, not decoded again)."""
+    holder = length_delimited(_HOLDER, instance.encode())
+    return holder + b"".join(length_delimited(_ANSWERS, answer) for answer in answers)
+
+
+_HOLDER = rules_pb2.HeldAnswers.DESCRIPTOR.fields_by_name["holder"].number
+_ANSWERS = rules_pb2.HeldAnswers.DESCRIPTOR.fields_by_name["answers"].number
 
 
 class StoredAnswer(NamedTuple):
@@ -64,10 +74,8 @@ def answer_stored(
         resignation_only=header_value(headers, RESIGNATION_ONLY) is not None,
     )
     held = rules_pb2.HeldCall(match_id=entry.match_id, version=entry.version, apply=apply)
-    answers = rules_pb2.HeldAnswers(holder=instance, answers=[table.answer(held)])
-    return StoredAnswer(
-        subjects.judged(answer_to), answers.SerializeToString(), header_block({TOKEN: token})
-    )
+    answers = held_answers(instance, [table.encoded_answer(held)])
+    return StoredAnswer(subjects.judged(answer_to), answers, header_block({TOKEN: token}))
 
 
 class HeldCallServer:

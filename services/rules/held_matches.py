@@ -18,7 +18,7 @@ from typing import Any
 
 import grpc
 
-from games.codec import seat_from_proto, termination_from_proto
+from games.codec import length_delimited, seat_from_proto, termination_from_proto
 from games.decision import Step, Termination
 from games.registry import Game
 from games.seats import parse_seat
@@ -29,6 +29,7 @@ from services.rules.games import entry_for
 from services.rules.metrics import Applying
 
 NOT_HELD = "not_held"
+_ANSWER_STEP = rules_pb2.RulesAnswer.DESCRIPTOR.fields_by_name["step"].number
 NOT_A_RESIGNATION = "not_a_resignation"
 IDLE_S = 1800.0  # a match nobody asked about for half an hour is dropped
 
@@ -66,6 +67,16 @@ class HeldMatches:
         """Return the state held for ``match_id`` (None: not held)."""
         held = self._held.get(match_id)
         return None if held is None else held.state
+
+    def encoded_answer(self, call: rules_pb2.HeldCall) -> bytes:
+        """Return the encoded answer to one held call. A step, the answer to nearly every
+        call, is encoded once and wrapped as bytes, not copied into an answer message."""
+        if call.WhichOneof("kind") != "apply":
+            return self.answer(call).SerializeToString()
+        try:
+            return length_delimited(_ANSWER_STEP, self._apply(call).SerializeToString())
+        except Rejection as rejection:
+            return rules_pb2.RulesAnswer(refusal=rejection.to_refusal()).SerializeToString()
 
     def answer(self, call: rules_pb2.HeldCall) -> rules_pb2.RulesAnswer:
         """Return the answer to one held call (its refusal, when it is refused)."""
