@@ -1,13 +1,15 @@
-"""The rules service's answer to a held call, in process: CPU per call, by game.
+"""The rules service's answer to a command, in process: CPU per command, by game.
 
 Run with ``make bench`` (or ``python -m bench.held_calls``). Bot matches are recorded
 first; each is then opened on a :class:`~services.rules.held_matches.HeldMatches` table and
-its commands sent as the arbitration sends them (one encoded ``HeldCalls`` batch per
-command), answered by the service's own ``answer_batch``: decode, step, both seats' views
-and events, the state's hash, encode. Process CPU time over every call, the best of
-``--passes`` passes (the others met a busier machine); no network and a warm cache, so
-this is the floor of what the rules process spends per command (``bench.stack`` measures
-it under load).
+its commands sent both ways the arbitration sends them, each timed on its own: as held
+calls (one encoded ``HeldCalls`` batch per command, answered by the service's own
+``answer_batch``), and as stored commands the match log feeds the rules (a COMMAND entry
+with the headers the stream republishes it with, answered by ``answer_stored``: the hot
+path). Either way: decode, step, both seats' views and events, the state's hash, encode.
+Process CPU time over every command, the best of ``--passes`` passes (the others met a
+busier machine); no network and a warm cache, so this is the floor of what the rules
+process spends per command (``bench.stack`` measures it under load).
 """
 
 from __future__ import annotations
@@ -20,10 +22,14 @@ from bench.drive import Log
 from bench.engines import record
 from games.codec import seat_to_proto
 from games.registry import GAMES, Game
+from photofinish.arbitration.v1 import log_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
-from services.rules.held_calls import answer_batch
+from services.common.natslink.frames import header_block
+from services.common.stored_commands import ANSWER_TO, TOKEN
+from services.rules.held_calls import answer_batch, answer_stored
 from services.rules.held_matches import HeldMatches
+from wire import subjects
 
 INSTANCE = "bench"
 
@@ -67,6 +73,43 @@ def batches(game: Game, logs: list[Log]) -> list[bytes]:
     return encoded
 
 
+def stored_commands(game: Game, logs: list[Log]) -> list[tuple[bytes, bytes]]:
+    """Return every command of the recorded matches as a stored COMMAND entry and the
+    headers the log stream republishes it with, in the order of each match."""
+    stored = []
+    for index, log in enumerate(logs):
+        match_id = f"{game.name}-{index}"
+        for version, apply in enumerate(held_applies(game, log)):
+            entry = log_pb2.LogEntry(
+                match_id=match_id,
+                kind=log_pb2.ENTRY_KIND_COMMAND,
+                seat=apply.seat,
+                client_seq=version + 1,
+                command=apply.command,
+                version=version,
+            )
+            stored.append((entry.SerializeToString(), _republished(match_id, version)))
+    return stored
+
+
+def _republished(match_id: str, index: int) -> bytes:
+    return header_block(
+        {
+            "Nats-Msg-Id": f"{match_id}.{index}",
+            "Nats-Expected-Stream": subjects.LOG_STREAM,
+            "Nats-Expected-Last-Subject-Sequence": "1",
+            "Nats-Expected-Last-Subject-Sequence-Subject": subjects.match_log(match_id),
+            ANSWER_TO: "arbitration",
+            TOKEN: str(index),
+            "Nats-Stream": subjects.LOG_STREAM,
+            "Nats-Subject": subjects.match_commands(INSTANCE, match_id),
+            "Nats-Sequence": str(index + 2),
+            "Nats-Time-Stamp": "2026-12-06T00:00:00.000000000Z",
+            "Nats-Last-Sequence": str(index + 1),
+        }
+    )
+
+
 def time_pass(game: Game, logs: list[Log], calls: list[bytes]) -> Timed:
     """Answer every call once on a freshly dealt table; return the CPU it took."""
     table = opened(game, logs)
@@ -78,6 +121,28 @@ def time_pass(game: Game, logs: list[Log], calls: list[bytes]) -> Timed:
     return Timed(len(calls), refused, time.process_time() - started)
 
 
+def time_stored_pass(game: Game, logs: list[Log], stored: list[tuple[bytes, bytes]]) -> Timed:
+    """Answer every stored command once on a freshly dealt table; return the CPU it took."""
+    table = opened(game, logs)
+    refused = 0
+    started = time.process_time()
+    for data, headers in stored:
+        answer = answer_stored(table, INSTANCE, data, headers)
+        assert answer is not None, "a stored command names whom to answer"
+        refused += rules_pb2.HeldAnswers.FromString(answer.data).answers[0].HasField("refusal")
+    return Timed(len(stored), refused, time.process_time() - started)
+
+
+def _line(game: Game, what: str, passes: list[Timed], matches: int) -> str:
+    best = min(passes, key=lambda timed: timed.cpu_s)
+    spread = [f"{1e6 * p.cpu_s / p.calls:.1f}" for p in passes]
+    return (
+        f"{game.name:5} {what}: {1e6 * best.cpu_s / best.calls:6.1f} µs of CPU per command "
+        f"(best of {len(passes)} passes over {best.calls} commands from {matches} matches; "
+        f"passes {', '.join(spread)} µs; refused {best.refused})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--matches", type=int, default=20, help="bot matches per game")
@@ -85,15 +150,11 @@ def main() -> None:
     args = parser.parse_args()
     for game in GAMES:
         logs = record(game, args.matches)
-        calls = batches(game, logs)
-        passes = [time_pass(game, logs, calls) for _ in range(args.passes)]
-        best = min(passes, key=lambda timed: timed.cpu_s)
-        spread = [f"{1e6 * p.cpu_s / p.calls:.1f}" for p in passes]
-        print(
-            f"{game.name:5} held call: {1e6 * best.cpu_s / best.calls:6.1f} µs of CPU per call "
-            f"(best of {args.passes} passes over {best.calls} calls from {len(logs)} matches; "
-            f"passes {', '.join(spread)} µs; refused {best.refused})"
-        )
+        calls, stored = batches(game, logs), stored_commands(game, logs)
+        held = [time_pass(game, logs, calls) for _ in range(args.passes)]
+        fed = [time_stored_pass(game, logs, stored) for _ in range(args.passes)]
+        print(_line(game, "held call     ", held, len(logs)))
+        print(_line(game, "stored command", fed, len(logs)))
 
 
 if __name__ == "__main__":

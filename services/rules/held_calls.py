@@ -67,14 +67,15 @@ def answer_stored(
     entry = log_pb2.LogEntry.FromString(data)
     if entry.kind != log_pb2.ENTRY_KIND_COMMAND:
         return None
-    apply = rules_pb2.HeldApply(
-        seat=entry.seat,
-        command=entry.command,
+    answer = table.encoded_apply(
+        entry.match_id,
+        entry.version,
+        entry.seat,
+        entry.command,
         spectators=header_value(headers, SPECTATORS) is not None,
         resignation_only=header_value(headers, RESIGNATION_ONLY) is not None,
     )
-    held = rules_pb2.HeldCall(match_id=entry.match_id, version=entry.version, apply=apply)
-    answers = held_answers(instance, [table.encoded_answer(held)])
+    answers = held_answers(instance, [answer])
     return StoredAnswer(subjects.judged(answer_to), answers, header_block({TOKEN: token}))
 
 

@@ -22,6 +22,7 @@ from games.codec import length_delimited, seat_from_proto, termination_from_prot
 from games.decision import Step, Termination
 from games.registry import Game
 from games.seats import parse_seat
+from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
 from services.common.rejection import Rejection
 from services.rules import errors, replies, steps
@@ -118,15 +119,50 @@ class HeldMatches:
         step: Step[Any, Any] = Step(state, (), game.engine.decision(state))
         return self._reply(game, step)
 
+    def encoded_apply(
+        self,
+        match_id: str,
+        version: int,
+        seat: int,
+        command: game_pb2.Command,
+        spectators: bool = False,
+        resignation_only: bool = False,
+    ) -> bytes:
+        """Return the encoded answer to applying ``seat``'s ``command`` at ``version`` (as
+        a held call's ``apply``, without making the call: a stored command's way)."""
+        try:
+            step = self._apply_to(match_id, version, seat, command, spectators, resignation_only)
+        except Rejection as rejection:
+            return rules_pb2.RulesAnswer(refusal=rejection.to_refusal()).SerializeToString()
+        return length_delimited(_ANSWER_STEP, step.SerializeToString())
+
     def _apply(self, call: rules_pb2.HeldCall) -> rules_pb2.StepReply:
-        held = self._holding(call)
         request = call.apply
+        return self._apply_to(
+            call.match_id,
+            call.version,
+            request.seat,
+            request.command,
+            request.spectators,
+            request.resignation_only,
+        )
+
+    def _apply_to(
+        self,
+        match_id: str,
+        version: int,
+        seat: int,
+        command: game_pb2.Command,
+        spectators: bool,
+        resignation_only: bool,
+    ) -> rules_pb2.StepReply:
+        held = self._held_at(match_id, version)
         with Applying(held.game.number):
-            applied = steps.apply(held.game, held.state, request.seat, request.command)
-            if request.resignation_only and not _resigns(held.game, applied.step):
+            applied = steps.apply(held.game, held.state, seat, command)
+            if resignation_only and not _resigns(held.game, applied.step):
                 raise not_a_resignation()  # the step is not taken: states never change
             held.state = applied.step.state
-            return self._reply(held.game, applied.step, applied.claim, request.spectators)
+            return self._reply(held.game, applied.step, applied.claim, spectators)
 
     def _forfeit(self, call: rules_pb2.HeldCall) -> rules_pb2.StepReply:
         held = self._holding(call)
@@ -158,9 +194,12 @@ class HeldMatches:
         return self._reply(game, last, spectators=request.spectators)
 
     def _holding(self, call: rules_pb2.HeldCall) -> Held:
-        held = self._held.get(call.match_id)
-        if held is None or held.state.version != call.version:
-            raise not_held(call.match_id, call.version)
+        return self._held_at(call.match_id, call.version)
+
+    def _held_at(self, match_id: str, version: int) -> Held:
+        held = self._held.get(match_id)
+        if held is None or held.state.version != version:
+            raise not_held(match_id, version)
         held.used_s = time.monotonic()
         return held
 

@@ -174,13 +174,18 @@ def header_block(pairs: dict[str, str]) -> bytes:
     return f"NATS/1.0\r\n{lines}\r\n".encode()
 
 
+_HEADER_KEYS: dict[str, bytes] = {}  # each name as it is looked for: its line's start
+
+
 def header_value(block: bytes, name: str) -> str | None:
     """Return the value of the header ``name`` in a NATS header block (None: it has none).
 
     Read in place, without splitting the block: a republished message carries a dozen
     headers, and the hot path wants one or two of them.
     """
-    key = f"\r\n{name}:".encode()
+    key = _HEADER_KEYS.get(name)
+    if key is None:
+        key = _HEADER_KEYS[name] = f"\r\n{name}:".encode()
     start = block.find(key)
     if start < 0:
         return None
