@@ -3,13 +3,16 @@
 Run with ``make bench`` (or ``python -m bench.arbitration_path``). Bot matches are recorded
 first; each is then opened on a real ``Matches`` (its workers, timers, publisher and log
 writer) and its commands taken in as the gateway's batches are (``take_in``, each awaited
-to its answer): admitted, planned, sent to the rules, settled, stored, applied, shown. What
-stands in for the network: the rules are the rules service's own table called in this
-process, a turn later (their CPU is measured apart and taken off), the log is kept in
-memory, and what the publisher sends is dropped. So this is the arbitration's Python for a
-command, warm: what the stamp-store-judge shape would have to leave of it
-(docs/performance.md). Process CPU time, the best of ``--passes`` passes, on the event loop
-the services run (``runtime.loops``).
+to its answer): admitted, planned, sent to the rules, settled, stored, applied, shown. Two
+ways, each timed on its own: ``stored``, the hot path (each command stored in the log
+first, the log feeding it to the rules, the judged entry carried by the next entry), and
+``direct`` (the rules called, the judged entry stored and waited for: the way when the
+holder is unknown or gone). What stands in for the network: the rules are the rules
+service's own table answering in this process, a turn later (their CPU is measured apart
+and taken off), the log is kept in memory (a stored command is fed to the rules a turn
+after it is sent), and what the publisher sends is dropped. So this is the arbitration's
+Python for a command, warm (docs/performance.md). Process CPU time, the best of
+``--passes`` passes, on the event loop the services run (``runtime.loops``).
 """
 
 from __future__ import annotations
@@ -34,14 +37,16 @@ from services.arbitration.clock import starting_clock
 from services.arbitration.faults import Tolerances
 from services.arbitration.intake import take_in
 from services.arbitration.matches import Matches
-from services.arbitration.matchlog.writer import LogWriter, MemoryStore
+from services.arbitration.matchlog.writer import LogWriter, MemoryStore, SentCommand, StreamStore
 from services.arbitration.publisher import Publisher
 from services.arbitration.rules_client import RulesClient
 from services.arbitration.timers import Timers
+from services.common.matchlogs import Stored
+from services.common.natslink.frames import Message, header_block
 from services.common.natslink.link import NatsLink
 from services.common.rejection import Rejection
 from services.common.replies import Answer
-from services.rules.held_calls import answer_batch
+from services.rules.held_calls import answer_batch, answer_stored
 from services.rules.held_matches import HeldMatches
 
 NEVER_LATE = Tolerances(event_loop_lag_ms=1e15, timer_late_ms=1e15, forwarding_delay_ms=1e15)
@@ -55,6 +60,7 @@ class Timed:
     refused: int
     cpu_s: float  # the whole pass
     rules_cpu_s: float  # of which the rules' answers
+    fed: int = 0  # commands stored first and fed to the rules from the log
 
 
 class Dropped:
@@ -88,18 +94,66 @@ class RulesHere:
         asyncio.get_running_loop().call_soon(then, answer)
 
 
-async def time_pass(game: Game, logs: list[Log]) -> Timed:
-    """Open every recorded match on a fresh arbitration and play it through; return the CPU
-    it took and how much of it was the rules'."""
+class JudgedHere:
+    """Where the rules' answers to stored commands come back: the subscription a
+    ``RulesClient`` makes on the hot path's link, kept here to be called a turn later."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.on_judged: Callable[[Message], None] | None = None
+
+    def subscribe(self, subject: str, callback: Callable[[Message], None]) -> int:
+        self.on_judged = callback
+        return 1
+
+
+class LogHere(StreamStore):
+    """The match log in memory, feeding each stored command to the rules a turn later (as
+    the stream republishes it) and handing their answer back a turn after that."""
+
+    def __init__(self, rules: RulesHere, judged: JudgedHere) -> None:
+        self._memory = MemoryStore(keep=False)
+        self._rules = rules
+        self._judged = judged
+        self.fed = 0
+
+    async def put(
+        self, match_id: str, index: int, data: bytes, after_seq: int, key: str = ""
+    ) -> int:
+        return await self._memory.put(match_id, index, data, after_seq, key)
+
+    async def read(self, match_id: str) -> Stored:
+        return await self._memory.read(match_id)
+
+    def send_command(self, sent: SentCommand, after_seq: int) -> None:
+        self._judged.loop.call_soon(self._feed, sent)
+
+    def _feed(self, sent: SentCommand) -> None:
+        self.fed += 1
+        started = time.process_time()
+        answer = answer_stored(self._rules.table, "bench", sent.data, header_block(sent.call))
+        self._rules.cpu_s += time.process_time() - started
+        assert answer is not None and self._judged.on_judged is not None
+        message = Message(1, answer.subject, "", answer.data, answer.headers)
+        self._judged.loop.call_soon(self._judged.on_judged, message)
+
+
+async def time_pass(game: Game, logs: list[Log], stored: bool = True) -> Timed:
+    """Open every recorded match on a fresh arbitration and play it through (each command
+    ``stored`` first, or the rules called directly); return the CPU it took and how much
+    of it was the rules'."""
     rules = RulesHere()
+    judged = JudgedHere()
+    rules_client = RulesClient(rules.request, judged_on=(cast(NatsLink, judged), "bench"))
+    store = LogHere(rules, judged)
     matches = Matches(
         "bench",
-        RulesClient(rules.request),
+        rules_client,
         Publisher(cast(NatsLink, Dropped()), cast(Any, ResultsDropped()), time.monotonic_ns),
         Timers(gate_timeout_s=3600.0, now=time.monotonic_ns),
         starting_clock(3_600_000, 10_000),  # no flag falls while the bench plays
         NEVER_LATE,
-        LogWriter(MemoryStore(keep=False)),
+        LogWriter(store if stored else MemoryStore(keep=False)),
         now=time.monotonic_ns,
     )
     opened = []
@@ -133,7 +187,7 @@ async def time_pass(game: Game, logs: list[Log]) -> Timed:
             commands += 1
     cpu_s = time.process_time() - started
     await matches.close()
-    return Timed(commands, refused, cpu_s, rules.cpu_s)
+    return Timed(commands, refused, cpu_s, rules.cpu_s, store.fed if stored else 0)
 
 
 def main() -> None:
@@ -143,15 +197,17 @@ def main() -> None:
     args = parser.parse_args()
     for game in GAMES:
         logs = record(game, args.matches)
-        passes = [loops.run(time_pass(game, logs)) for _ in range(args.passes)]
-        best = min(passes, key=lambda timed: timed.cpu_s - timed.rules_cpu_s)
-        own = [1e6 * (p.cpu_s - p.rules_cpu_s) / p.commands for p in passes]
-        print(
-            f"{game.name:5} arbitration: {min(own):6.1f} µs of CPU per command besides the "
-            f"rules' {1e6 * best.rules_cpu_s / best.commands:.1f} (best of {args.passes} "
-            f"passes over {best.commands} commands from {len(logs)} matches; passes "
-            f"{', '.join(f'{o:.1f}' for o in own)} µs; refused {best.refused})"
-        )
+        for way, stored in (("stored", True), ("direct", False)):
+            passes = [loops.run(time_pass(game, logs, stored)) for _ in range(args.passes)]
+            best = min(passes, key=lambda timed: timed.cpu_s - timed.rules_cpu_s)
+            own = [1e6 * (p.cpu_s - p.rules_cpu_s) / p.commands for p in passes]
+            print(
+                f"{game.name:5} arbitration, {way:6}: {min(own):6.1f} µs of CPU per command "
+                f"besides the rules' {1e6 * best.rules_cpu_s / best.commands:.1f} (best of "
+                f"{args.passes} passes over {best.commands} commands from {len(logs)} "
+                f"matches; passes {', '.join(f'{o:.1f}' for o in own)} µs; refused "
+                f"{best.refused})"
+            )
 
 
 if __name__ == "__main__":
