@@ -22,7 +22,8 @@ def main() -> None:
         default="relay",
         help="one hop to a relay, the fewest hops the design allows (bench.floor.chain), or those"
         " hops with a judge stepping real matches (bench.floor.rules_judge), sending views or"
-        " changes",
+        " changes, and the step's facts to the stamper after a clocked step or (-facts) every"
+        " step",
     )
     args = parser.parse_args()
     floor = asyncio.run(

@@ -92,7 +92,8 @@ async def main() -> None:
         ready = f"READY stamp grpc={port}"
     else:
         judges = {"views": RulesJudge, "changes": ChangesJudge}
-        judge = judges[rules](link) if rules else Judge(link)
+        every_step = os.environ.get("PF_FLOOR_FACTS") == "every"  # else a clocked step's
+        judge = judges[rules](link, every_step) if rules else Judge(link)
         link.subscribe(JUDGE_SUBJECT, judge.on_stored)
         ready = "READY judge"
     await link.flush()

@@ -18,6 +18,11 @@ carries the decision and the events its seat may hear, and a full view only ever
 one). The seat's legal commands are left out of a change: a client would have them from
 its own copy of the rules, or a change would carry them (for Bid's deciding seat, about a
 tenth of a view's cost). What the rules' work would cost if views were sent as changes.
+
+With ``facts_every_step`` (``--shape facts``, ``--shape changes-facts``) the judge tells
+the stamper a step's facts after every step, Spit's too, as the arbitration keeps its
+record of every match when the rules show (docs/performance.md): what that message a
+command costs, sent one by one.
 """
 
 from __future__ import annotations
@@ -74,8 +79,9 @@ class RulesJudge:
     """Steps each stored command's match, sends both seats their update and the gateway
     its answer, and tells the stamper the clock's facts of a clocked game."""
 
-    def __init__(self, link: NatsLink) -> None:
+    def __init__(self, link: NatsLink, facts_every_step: bool = False) -> None:
         self._link = link
+        self._facts_every_step = facts_every_step
         self._table = HeldMatches(lift_pause_ms=0)
         self._recorded = recorded()
         self._matches: dict[str, Replayed] = {}
@@ -94,7 +100,7 @@ class RulesJudge:
             update = leading + self._head(match, match_id, seat) + changing + shown
             self._link.publish(subjects.match_view(match_id, seat), update)
         self._link.publish(stored.reply, stored.answer())
-        if match.game.clocked:
+        if match.game.clocked or self._facts_every_step:
             facts = arbitration_pb2.MatchUpdate(match_id=match_id, decision=decision)
             self._link.publish(FACTS_SUBJECT, facts.SerializeToString())
 
@@ -139,8 +145,8 @@ class ChangesJudge(RulesJudge):
     """The judge sending views as changes: the decision and each seat's events, a full
     view every ``FULL_VIEW_EVERY`` steps."""
 
-    def __init__(self, link: NatsLink) -> None:
-        super().__init__(link)
+    def __init__(self, link: NatsLink, facts_every_step: bool = False) -> None:
+        super().__init__(link, facts_every_step)
         self._states: dict[str, Any] = {}
 
     def _open(self, match_id: str) -> Replayed:

@@ -1,11 +1,13 @@
 """Run the floor: nats-server, the relay and the real gateway, under the stack's load.
 
 The gateway is the stack's own (``services.gateway``, the same gRPC-web, tokens, Submit
-batching and Watch streams). Four shapes: ``relay``, one hop to a relay standing where the
+batching and Watch streams). The shapes: ``relay``, one hop to a relay standing where the
 arbitration stands (``bench.floor.relay``); ``design``, the fewest hops the design allows
 (``bench.floor.chain``: a stamper, a JetStream store, a judge); ``judged``, that shape with
 a judge that steps real matches and sends real views (``bench.floor.rules_judge``);
-``changes``, the same with views sent as changes. The matches are recorded as the relay's in
+``changes``, the same with views sent as changes; ``facts`` and ``changes-facts``, those
+two with the step's facts sent to the stamper after every step (Spit's too), not only
+after a clocked one. The matches are recorded as the relay's in
 the placement bucket, so the gateway routes their Submits as it routes any match's. CPU per
 command is each process's ``/proc`` CPU over the measured window divided by the commands
 answered.
@@ -33,8 +35,15 @@ from services.common.placement import owners_bucket
 from services.stack.natsd import start_nats
 from services.stack.processes import Child, start_child
 
-SHAPES = ("relay", "design", "judged", "changes")
-_JUDGES = {"design": "", "judged": "views", "changes": "changes"}  # PF_FLOOR_RULES
+SHAPES = ("relay", "design", "judged", "changes", "facts", "changes-facts")
+# PF_FLOOR_RULES of each shape with a judge; the "-facts" shapes send facts every step.
+_JUDGES = {
+    "design": "",
+    "judged": "views",
+    "changes": "changes",
+    "facts": "views",
+    "changes-facts": "changes",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +69,8 @@ class Floor:
             else "a stamper, a JetStream store, a judge, both seats' streams"
             if self.shape == "design"
             else "a stamper, a JetStream store, a judge stepping real matches, both seats' streams"
-            + (" (views as changes)" if self.shape == "changes" else "")
+            + (" (views as changes)" if self.shape.startswith("changes") else "")
+            + (", its facts to the stamper every step" if self.shape.endswith("facts") else "")
         )
         rows = [
             f"floor ({self.shape}): {self.commands} commands ({self.commands / self.wall_s:.0f}/s)"
@@ -96,7 +106,8 @@ async def run_floor(
             pids: dict[str, int] = {}
             if shape in _JUDGES:
                 await _store(server.url)
-                chain = {**base, "PF_FLOOR_RULES": _JUDGES[shape]}
+                facts = "every" if shape.endswith("facts") else "clocked"
+                chain = {**base, "PF_FLOOR_RULES": _JUDGES[shape], "PF_FLOOR_FACTS": facts}
                 judge = await start_child(
                     "judge", "bench.floor.chain", {**chain, "PF_FLOOR_ROLE": "judge"}, logs
                 )

@@ -1,8 +1,9 @@
 """The judged floor's judge (bench.floor.rules_judge) steps real matches: each stored
 command gives both seats an update the gateway and a browser read as the arbitration's,
 with the seat's own view, and the gateway its answer; a clocked game's step also tells
-the stamper whose clock runs. Sending changes, an update carries the seat's events and
-the decision, and a full view only every ``FULL_VIEW_EVERY`` steps."""
+the stamper whose clock runs (every step does, with facts every step). Sending changes,
+an update carries the seat's events and the decision, and a full view only every
+``FULL_VIEW_EVERY`` steps."""
 
 from __future__ import annotations
 
@@ -31,7 +32,11 @@ def stored(seq: int, match_id: str) -> Message:
 
 
 async def heard(
-    nats_server: NatsServer, match_id: str, commands: int, judging: type[RulesJudge] = RulesJudge
+    nats_server: NatsServer,
+    match_id: str,
+    commands: int,
+    judging: type[RulesJudge] = RulesJudge,
+    facts_every_step: bool = False,
 ) -> dict[str, list[bytes]]:
     """Judge ``commands`` stored commands of ``match_id``; return what was sent, by subject."""
     link = await NatsLink.connect(nats_server.url, "test")
@@ -40,7 +45,7 @@ async def heard(
         link.subscribe(subject, lambda m: got.setdefault(m.subject, []).append(m.data))
     link.subscribe(FACTS_SUBJECT, lambda m: got.setdefault(m.subject, []).append(m.data))
     await link.flush()
-    judge = judging(link)
+    judge = judging(link, facts_every_step)
     for seq in range(1, commands + 1):
         judge.on_stored(stored(seq, match_id))
     await link.flush()
@@ -69,6 +74,14 @@ async def test_each_stored_command_steps_the_match_and_updates_both_seats(
     answers = [arbitration_pb2.SubmitAnswers.FromString(data) for data in got[REPLY]]
     assert [a.answers[0].reply.seq for a in answers] == [1, 2, 3]
     assert FACTS_SUBJECT not in got  # Spit runs no clock
+
+
+async def test_with_facts_every_step_an_unclocked_step_tells_the_stamper_too(
+    nats_server: NatsServer,
+) -> None:
+    got = await heard(nats_server, "floor-2", 3, facts_every_step=True)  # a Spit match
+    facts = [arbitration_pb2.MatchUpdate.FromString(data) for data in got[FACTS_SUBJECT]]
+    assert [f.match_id for f in facts] == ["floor-2"] * 3
 
 
 async def test_a_clocked_step_tells_the_stamper(nats_server: NatsServer) -> None:
