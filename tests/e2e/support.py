@@ -142,6 +142,18 @@ async def until(
             return update
 
 
+def is_over(update: arbitration_pb2.MatchUpdate) -> bool:
+    """Return whether ``update`` shows its match ended (finished or voided)."""
+    return update.status != arbitration_pb2.STATUS_LIVE
+
+
+async def first_end(
+    updates: AsyncIterator[arbitration_pb2.MatchUpdate],
+) -> arbitration_pb2.MatchUpdate:
+    """Return the first update that shows the match ended."""
+    return await until(updates, is_over)
+
+
 def seat_bot(
     seated: Seated,
     game: game_pb2.Game.ValueType,

@@ -16,7 +16,7 @@ from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2, spit_pb2
 from services.stack.stack import Stack
-from tests.e2e.support import Seated, challenge, next_update, player, until
+from tests.e2e.support import Seated, challenge, first_end, next_update, player, until
 from tests.waiting import poll_until
 from tools.replay import replay
 
@@ -60,7 +60,7 @@ async def test_a_match_the_away_player_never_moved_in_is_aborted_with_no_rating(
     assert shown.claim_aborts
     assert shown.status == arbitration_pb2.STATUS_LIVE
     await here.submit(CLAIM)
-    final = await until(updates, lambda u: u.status != arbitration_pb2.STATUS_LIVE)
+    final = await first_end(updates)
     assert final.status == arbitration_pb2.STATUS_VOIDED
     assert final.void_reason == f"aborted: {ben.name} left before making a move"
     log = await log_of(here)
@@ -110,7 +110,7 @@ async def test_a_player_whose_opponent_left_after_moving_claims_the_win(
     stays = stayer.client.watch(stayer.match_id, stayer.seat)
     await until(stays, away(mover.seat))
     claimed = await stayer.submit(CLAIM)
-    final = await until(stays, lambda u: u.status != arbitration_pb2.STATUS_LIVE)
+    final = await first_end(stays)
     assert final.status == arbitration_pb2.STATUS_FINISHED
     assert final.outcome == game_pb2.Outcome(
         winner=stayer.seat, termination=game_pb2.TERMINATION_ABANDONED

@@ -19,12 +19,11 @@ import pytest
 
 from clients.arena import ArenaClient
 from clients.grpcweb import CallError
-from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2, spit_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2
 from photofinish.tournaments.v1 import tournaments_pb2
 from services.stack.stack import Stack
-from tests.e2e.support import Seated, player, until
+from tests.e2e.support import Seated, first_end, player
 from tests.waiting import poll_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -114,7 +113,7 @@ async def resign(at: Seated, command: game_pb2.Command) -> None:
     updates = at.client.watch(at.match_id, at.seat)
     try:
         await at.submit(command)
-        await until(updates, lambda u: u.status != arbitration_pb2.STATUS_LIVE)
+        await first_end(updates)
     finally:
         await updates.aclose()
 

@@ -23,6 +23,7 @@ from services.stack.stack import StackConfig, run_stack
 from tests.e2e.support import (
     Seated,
     challenge,
+    first_end,
     metric,
     next_update,
     player,
@@ -104,10 +105,7 @@ async def test_a_killed_arbitration_comes_back_with_its_matches(tmp_path: Path) 
         assert retried == first  # answered from the snapshot, not applied again
         assert (await latest(casual[0])).seq == first.seq
 
-        voided = await until(
-            rated[0].client.watch(rated[0].match_id, rated[0].seat),
-            lambda u: u.status != arbitration_pb2.STATUS_LIVE,
-        )
+        voided = await first_end(rated[0].client.watch(rated[0].match_id, rated[0].seat))
         assert voided.status == arbitration_pb2.STATUS_VOIDED
         assert voided.void_reason.startswith("arbitration_restart")
 

@@ -16,7 +16,7 @@ from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from photofinish.ratings.v1 import ratings_pb2
 from services.stack.stack import Stack
-from tests.e2e.support import Seated, challenge, next_update, player, until
+from tests.e2e.support import Seated, challenge, first_end, next_update, player
 from tests.waiting import poll_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -29,7 +29,7 @@ PER_PAIR = 5  # ratings' default (PF_RATED_PER_PAIR_PER_DAY)
 async def final(seated: Seated) -> arbitration_pb2.MatchUpdate:
     updates = seated.client.watch(seated.match_id, seated.seat)
     try:
-        return await until(updates, lambda u: u.status != arbitration_pb2.STATUS_LIVE)
+        return await first_end(updates)
     finally:
         await updates.aclose()
 

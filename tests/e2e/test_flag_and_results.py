@@ -20,7 +20,7 @@ from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.stack.stack import Stack, StackConfig, run_stack
-from tests.e2e.support import Seated, challenge, metric, next_update, player, until
+from tests.e2e.support import Seated, challenge, is_over, metric, next_update, player, until
 from tests.waiting import poll_until
 from wire import subjects
 
@@ -29,10 +29,6 @@ DRAW = game_pb2.Command(bid=bid_pb2.BidCommand(draw=bid_pb2.BidDraw()))
 SHORT_CLOCK = (("PF_BANK_MS", "1200"), ("PF_GRACE_MS", "300"))
 # Ratings' ack_wait (10 s) and more: an unacked result comes back, and is handled, within it.
 REDELIVERY_TIMEOUT_S = 40.0
-
-
-def is_over(update: arbitration_pb2.MatchUpdate) -> bool:
-    return update.status != arbitration_pb2.STATUS_LIVE
 
 
 async def flagged_match(

@@ -17,7 +17,7 @@ from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2, spit_pb2
 from services.stack.stack import Stack
-from tests.e2e.support import Seated, challenge, metric, next_update, player, stored, until
+from tests.e2e.support import Seated, challenge, is_over, metric, next_update, player, stored, until
 from tools.replay import replay
 from wire import subjects
 
@@ -28,10 +28,6 @@ SPIT_READY = game_pb2.Command(spit=spit_pb2.SpitCommand(ready=spit_pb2.SpitReady
 SPIT_RESIGN = game_pb2.Command(spit=spit_pb2.SpitCommand(resign=spit_pb2.SpitResign()))
 STACK_ENV = (("PF_BANK_MS", "1200"), ("PF_GRACE_MS", "300"), ("PF_SPIT_PAUSE_MS", "100"))
 FAILED_PRECONDITION, PERMISSION_DENIED, NOT_FOUND, INVALID_ARGUMENT = 9, 7, 5, 3
-
-
-def is_over(update: arbitration_pb2.MatchUpdate) -> bool:
-    return update.status != arbitration_pb2.STATUS_LIVE
 
 
 async def refusal(call: object) -> CallError:

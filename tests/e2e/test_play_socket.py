@@ -12,7 +12,7 @@ from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.client.v1 import play_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.stack.stack import Stack
-from tests.e2e.support import Seated, challenge, next_update, player, until
+from tests.e2e.support import Seated, challenge, first_end, next_update, player, until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -113,7 +113,7 @@ async def test_the_last_update_is_followed_by_a_normal_close(
     await next_update(updates)
     # The command that ends the match is answered on its socket before the close.
     reply = await resigning.submit(1, RESIGN)
-    last = await until(updates, lambda u: u.status != arbitration_pb2.STATUS_LIVE)
+    last = await first_end(updates)
     assert last.status == arbitration_pb2.STATUS_FINISHED and last.seq == reply.seq
     assert [u.status async for u in resigning.updates()][-1] == arbitration_pb2.STATUS_FINISHED
     with pytest.raises(StopAsyncIteration):

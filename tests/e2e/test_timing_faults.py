@@ -18,7 +18,7 @@ from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.stack.stack import Stack, StackConfig, run_stack
-from tests.e2e.support import Seated, challenge, metric, next_update, player, until
+from tests.e2e.support import Seated, challenge, first_end, metric, next_update, player, until
 from tests.pace import AS_DEPLOYED_ENV
 from tests.waiting import poll_until
 
@@ -61,10 +61,7 @@ async def test_freezing_the_arbitration_voids_the_rated_match_on_a_running_clock
         os.kill(pid, signal.SIGSTOP)
         await asyncio.sleep(FREEZE_S)
         os.kill(pid, signal.SIGCONT)
-        voided = await until(
-            rated.client.watch(rated.match_id, rated.seat),
-            lambda u: u.status != arbitration_pb2.STATUS_LIVE,
-        )
+        voided = await first_end(rated.client.watch(rated.match_id, rated.seat))
         assert voided.status == arbitration_pb2.STATUS_VOIDED
         assert voided.void_reason.startswith("event_loop_lag")
         assert "tolerance 100 ms" in voided.void_reason
@@ -98,7 +95,7 @@ async def test_a_slow_hop_from_the_gateway_voids_a_rated_match(tmp_path: Path) -
         draw = game_pb2.Command(bid=bid_pb2.BidCommand(draw=bid_pb2.BidDraw()))
         with contextlib.suppress(CallError):  # refused or not, its delay is what counts
             await actor.submit(draw)
-        voided = await until(updates, lambda u: u.status != arbitration_pb2.STATUS_LIVE)
+        voided = await first_end(updates)
         assert voided.status == arbitration_pb2.STATUS_VOIDED
         assert voided.void_reason.startswith("forwarding_delay")
 

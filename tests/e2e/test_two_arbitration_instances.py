@@ -24,7 +24,7 @@ from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from services.common.placement import Directory
 from services.stack.stack import Stack, StackConfig, run_stack
-from tests.e2e.support import Seated, challenge, player, until
+from tests.e2e.support import Seated, challenge, first_end, player, until
 from tests.e2e.test_failover import READY, SUBMIT, first_move, latest, play_to_a_correct_finish
 from tests.pace import FAST_PLAY_ENV  # its bots play with no think time
 
@@ -116,9 +116,8 @@ async def test_a_survivor_adopts_a_killed_instances_matches(tmp_path: Path) -> N
         assert await directory.owner_of(casual[0].match_id) == survivor
         assert (await latest(casual[0])).seq == first.seq
 
-        voided = await until(
-            rated_pair[0].client.watch(rated_pair[0].match_id, rated_pair[0].seat),
-            lambda u: u.status != arbitration_pb2.STATUS_LIVE,
+        voided = await first_end(
+            rated_pair[0].client.watch(rated_pair[0].match_id, rated_pair[0].seat)
         )
         assert voided.status == arbitration_pb2.STATUS_VOIDED
         assert voided.void_reason.startswith("arbitration_failover")
