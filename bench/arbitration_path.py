@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -94,27 +95,34 @@ class RulesHere:
         asyncio.get_running_loop().call_soon(then, answer)
 
 
-class JudgedHere:
-    """Where the rules' answers to stored commands come back: the subscription a
-    ``RulesClient`` makes on the hot path's link, kept here to be called a turn later."""
+class RepliesHere:
+    """The arbitration's inbox in this process: each reply subject ``expect`` gives out,
+    and what takes the one message sent to it (as ``Requests.expect`` does over NATS; no
+    expiry: every stored command here is answered)."""
 
     def __init__(self) -> None:
         self.loop = asyncio.get_running_loop()
-        self.on_judged: Callable[[Message], None] | None = None
+        self._waiting: dict[str, Callable[[Message | BaseException], None]] = {}
+        self._numbers = itertools.count()
 
-    def subscribe(self, subject: str, callback: Callable[[Message], None]) -> int:
-        self.on_judged = callback
-        return 1
+    def expect(self, timeout_s: float, then: Callable[[Message | BaseException], None]) -> str:
+        subject = f"_INBOX_bench.{next(self._numbers)}"
+        self._waiting[subject] = then
+        return subject
+
+    def deliver(self, subject: str, data: bytes) -> None:
+        """Hand the message sent to ``subject`` to what waits for it, a turn later."""
+        self.loop.call_soon(self._waiting.pop(subject), Message(1, subject, "", data))
 
 
 class LogHere(StreamStore):
     """The match log in memory, feeding each stored command to the rules a turn later (as
     the stream republishes it) and handing their answer back a turn after that."""
 
-    def __init__(self, rules: RulesHere, judged: JudgedHere) -> None:
+    def __init__(self, rules: RulesHere, replies: RepliesHere) -> None:
         self._memory = MemoryStore(keep=False)
         self._rules = rules
-        self._judged = judged
+        self._replies = replies
         self.fed = 0
 
     async def put(
@@ -126,16 +134,15 @@ class LogHere(StreamStore):
         return await self._memory.read(match_id)
 
     def send_command(self, sent: SentCommand, after_seq: int) -> None:
-        self._judged.loop.call_soon(self._feed, sent)
+        self._replies.loop.call_soon(self._feed, sent)
 
     def _feed(self, sent: SentCommand) -> None:
         self.fed += 1
         started = time.process_time()
         answer = answer_stored(self._rules.table, "bench", sent.data, header_block(sent.call))
         self._rules.cpu_s += time.process_time() - started
-        assert answer is not None and self._judged.on_judged is not None
-        message = Message(1, answer.subject, "", answer.data, answer.headers)
-        self._judged.loop.call_soon(self._judged.on_judged, message)
+        assert answer is not None
+        self._replies.deliver(answer.subject, answer.data)
 
 
 async def time_pass(game: Game, logs: list[Log], stored: bool = True) -> Timed:
@@ -143,9 +150,9 @@ async def time_pass(game: Game, logs: list[Log], stored: bool = True) -> Timed:
     ``stored`` first, or the rules called directly); return the CPU it took and how much
     of it was the rules'."""
     rules = RulesHere()
-    judged = JudgedHere()
-    rules_client = RulesClient(rules.request, judged_on=(cast(NatsLink, judged), "bench"))
-    store = LogHere(rules, judged)
+    replies = RepliesHere()
+    rules_client = RulesClient(rules.request, expect=replies.expect)
+    store = LogHere(rules, replies)
     matches = Matches(
         "bench",
         rules_client,

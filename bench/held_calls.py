@@ -26,7 +26,7 @@ from photofinish.arbitration.v1 import log_pb2
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
 from services.common.natslink.frames import header_block
-from services.common.stored_commands import ANSWER_TO, TOKEN
+from services.common.stored_commands import REPLY
 from services.rules.held_calls import answer_batch, answer_stored
 from services.rules.held_matches import HeldMatches
 from wire import subjects
@@ -99,8 +99,7 @@ def _republished(match_id: str, index: int) -> bytes:
             "Nats-Expected-Stream": subjects.LOG_STREAM,
             "Nats-Expected-Last-Subject-Sequence": "1",
             "Nats-Expected-Last-Subject-Sequence-Subject": subjects.match_log(match_id),
-            ANSWER_TO: "arbitration",
-            TOKEN: str(index),
+            REPLY: f"_INBOX_arbitration.bench.{index}",
             "Nats-Stream": subjects.LOG_STREAM,
             "Nats-Subject": subjects.match_commands(INSTANCE, match_id),
             "Nats-Sequence": str(index + 2),

@@ -95,8 +95,8 @@ def match_log(match_id: str) -> str:
 # A player's command stored before it is judged (a COMMAND entry of the match's log), on a
 # subject that names the rules instance holding the match. The log stream republishes each
 # one, once stored, on the JUDGE subjects: the holder subscribes to its own, and is fed
-# only stored commands of the matches it holds. Its answers go to the arbitration
-# instance that stored the command.
+# only stored commands of the matches it holds. Its answer goes to the reply subject the
+# command names (the storing arbitration instance's inbox).
 LOG_COMMANDS = "pf.cmd.>"
 JUDGE = "pf.judge.>"
 
@@ -114,14 +114,6 @@ def match_commands_any(match_id: str) -> str:
 def judge(holder: str) -> str:
     """Return the subject on which rules instance ``holder`` is fed its stored commands."""
     return f"pf.judge.{holder}.*"
-
-
-def judged(instance: str) -> str:
-    """Return the subject of the rules' answers to the commands ``instance`` stored."""
-    return f"pf.judged.{instance}"
-
-
-JUDGED_ALL = "pf.judged.*"
 
 
 def inboxes(user: str) -> str:

@@ -91,7 +91,7 @@ class Arbitration:
         directory = await Directory.open(js)
         await directory.start()
         placement = Placement(config.instance, directory)
-        rules = RulesClient(over_nats(requests), judged_on=(link, config.instance))
+        rules = RulesClient(over_nats(requests), expect=requests.expect)
         listing = Listing(await live_bucket(js))
         listing.start()
         matches = Matches(

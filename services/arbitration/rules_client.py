@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import itertools
 from collections.abc import Callable, Sequence
 
 from photofinish.events.v1 import events_pb2
@@ -23,8 +22,8 @@ from photofinish.rules.v1 import rules_pb2
 from services.arbitration.refusals import NOT_HELD, Reason, refuse
 from services.common import stored_commands
 from services.common.batching import Batcher, Outcome, Then
-from services.common.natslink.frames import Message, header_value
-from services.common.natslink.link import NatsLink
+from services.common.futures import settling
+from services.common.natslink.frames import Message
 from services.common.natslink.requests import NoResponders, Requests
 from services.common.rejection import Rejection, from_refusal
 from wire import subjects
@@ -62,7 +61,7 @@ def over_nats(requests: Requests) -> Request:
 class Judgement:
     """The wait for the rules' answer to one stored command: ``call`` goes in its headers."""
 
-    def __init__(self, call: dict[str, str], answer: asyncio.Future[rules_pb2.RulesAnswer]):
+    def __init__(self, call: dict[str, str], answer: asyncio.Future[Message]):
         self.call = call
         self._answer = answer
 
@@ -73,33 +72,34 @@ class Judgement:
             TimeoutError: no answer in time (the caller asks directly instead).
             NotHeld, Rejection: as :meth:`RulesClient.apply`.
         """
-        return _step(await self._answer)
+        message = await self._answer
+        return _step(rules_pb2.HeldAnswers.FromString(message.data).answers[0])
+
+
+# Gives a new reply subject whose one message (or TimeoutError) goes to the callback:
+# ``Requests.expect``, or an in-process table in a bench.
+Expect = Callable[[float, Callable[[Message | BaseException], None]], str]
 
 
 class RulesClient:
     """Held calls to the rules instances; refusals come back as :class:`Rejection`.
 
-    With ``judged_on`` (the hot path's link and this arbitration instance's name), the
-    rules' answers to the commands it stores in the log come back here (``judgement``).
+    With ``expect`` (the hot path's ``Requests.expect``), the commands this instance stores
+    in the log name a reply subject of its inbox, and the rules' answers come back there
+    (``judgement``).
     """
 
     def __init__(
         self,
         request: Request,
         timeout_s: float = CALL_TIMEOUT_S,
-        judged_on: tuple[NatsLink, str] | None = None,
+        expect: Expect | None = None,
     ) -> None:
         self._request = request
         self._timeout_s = timeout_s
         self._holders: dict[str, str] = {}  # match id → the rules instance holding it
         self._batchers: dict[str, Batcher[rules_pb2.HeldCall, rules_pb2.RulesAnswer]] = {}
-        self._judged_on = judged_on
-        self._tokens = itertools.count()
-        self._judging: dict[str, tuple[asyncio.Future[rules_pb2.RulesAnswer], asyncio.TimerHandle]]
-        self._judging = {}
-        if judged_on is not None:
-            link, instance = judged_on
-            link.subscribe(subjects.judged(instance), self._on_judged)
+        self._expect = expect
 
     def holder_of(self, match_id: str) -> str | None:
         """Return the rules instance known to hold ``match_id`` (None: none known)."""
@@ -107,39 +107,19 @@ class RulesClient:
 
     def judges_stored(self) -> bool:
         """Return whether the rules' answers to stored commands come back here."""
-        return self._judged_on is not None
+        return self._expect is not None
 
     def judgement(self, spectators: bool, resignation_only: bool) -> Judgement:
         """Start waiting for the answer to a command about to be stored; its ``call`` goes
         in the entry's headers (what to apply, and where to answer)."""
-        assert self._judged_on is not None, "judges_stored() says when"
-        link, instance = self._judged_on
-        token = str(next(self._tokens))
-        answer: asyncio.Future[rules_pb2.RulesAnswer] = link.loop.create_future()
-        expiry = link.loop.call_later(JUDGE_TIMEOUT_S, self._expire, token)
-        self._judging[token] = (answer, expiry)
-        call = {stored_commands.ANSWER_TO: instance, stored_commands.TOKEN: token}
+        assert self._expect is not None, "judges_stored() says when"
+        answer: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        call = {stored_commands.REPLY: self._expect(JUDGE_TIMEOUT_S, settling(answer))}
         if spectators:
             call[stored_commands.SPECTATORS] = "1"
         if resignation_only:
             call[stored_commands.RESIGNATION_ONLY] = "1"
         return Judgement(call, answer)
-
-    def _on_judged(self, message: Message) -> None:
-        token = header_value(message.headers, stored_commands.TOKEN) or ""
-        waiting = self._judging.pop(token, None)
-        if waiting is None:
-            return  # given up on: it was asked for directly
-        answer, expiry = waiting
-        expiry.cancel()
-        answers = rules_pb2.HeldAnswers.FromString(message.data).answers
-        if not answer.done() and answers:
-            answer.set_result(answers[0])
-
-    def _expire(self, token: str) -> None:
-        waiting = self._judging.pop(token, None)
-        if waiting is not None and not waiting[0].done():
-            waiting[0].set_exception(TimeoutError(f"no answer within {JUDGE_TIMEOUT_S:g} s"))
 
     async def open(self, match_id: str, created: events_pb2.MatchCreated) -> rules_pb2.StepReply:
         """Deal a new match on any rules instance, which holds it from now on."""

@@ -8,8 +8,9 @@ how to apply it and where the answer goes. Both sides read the names from here.
 
 from __future__ import annotations
 
-ANSWER_TO = "Pf-Answer-To"  # the arbitration instance that stored it, which waits
-TOKEN = "Pf-Token"  # its wait for this answer, sent back with the answer
+# Where the answer goes: a reply subject of the storing arbitration instance's inbox (the
+# rules may publish only to the arbitration's inboxes, whatever a header says).
+REPLY = "Pf-Reply"
 SPECTATORS = "Pf-Spectators"  # present: somebody watches, so the public view is made too
 # Present: apply it only if it resigns (a shared device waits to change hands).
 RESIGNATION_ONLY = "Pf-Resignation-Only"

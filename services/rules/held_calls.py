@@ -11,8 +11,9 @@ about the matches it stepped come here.
 A player's command usually comes another way: the arbitration stores it in the match's
 log (a COMMAND entry, on a subject naming this instance) and the log stream republishes it
 here once it is stored. It is applied as a held call would apply it, and the answer goes
-to the arbitration instance named in the entry's headers. So what the rules judge is
-already in the log: whatever they decide is recoverable before anyone sees it.
+to the reply subject the entry's headers name (the storing instance's inbox). So what the
+rules judge is already in the log: whatever they decide is recoverable before anyone sees
+it.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ from typing import NamedTuple
 from games.codec import length_delimited
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.rules.v1 import rules_pb2
-from services.common.natslink.frames import Message, header_block, header_value
+from services.common.natslink.frames import Message, header_value
 from services.common.natslink.link import NatsLink
-from services.common.stored_commands import ANSWER_TO, RESIGNATION_ONLY, SPECTATORS, TOKEN
+from services.common.stored_commands import REPLY, RESIGNATION_ONLY, SPECTATORS
 from services.common.ticker import Ticker
 from services.rules.held_matches import HeldMatches
 from wire import subjects
@@ -49,11 +50,10 @@ _ANSWERS = rules_pb2.HeldAnswers.DESCRIPTOR.fields_by_name["answers"].number
 
 
 class StoredAnswer(NamedTuple):
-    """The answer to a stored command: its subject, the encoded answer, its headers."""
+    """The answer to a stored command: the reply subject it names, the encoded answer."""
 
     subject: str
     data: bytes
-    headers: bytes
 
 
 def answer_stored(
@@ -61,8 +61,8 @@ def answer_stored(
 ) -> StoredAnswer | None:
     """Return the answer to a COMMAND entry the log fed this instance (None: it names
     nobody to answer, or is not a command)."""
-    answer_to, token = header_value(headers, ANSWER_TO), header_value(headers, TOKEN)
-    if not answer_to or not token:
+    reply = header_value(headers, REPLY)
+    if not reply:
         return None
     entry = log_pb2.LogEntry.FromString(data)
     if entry.kind != log_pb2.ENTRY_KIND_COMMAND:
@@ -75,8 +75,7 @@ def answer_stored(
         spectators=header_value(headers, SPECTATORS) is not None,
         resignation_only=header_value(headers, RESIGNATION_ONLY) is not None,
     )
-    answers = held_answers(instance, [answer])
-    return StoredAnswer(subjects.judged(answer_to), answers, header_block({TOKEN: token}))
+    return StoredAnswer(reply, held_answers(instance, [answer]))
 
 
 class HeldCallServer:
@@ -110,4 +109,4 @@ class HeldCallServer:
     def _on_stored(self, message: Message) -> None:
         answer = answer_stored(self._table, self._instance, message.data, message.headers)
         if answer is not None:
-            self._link.publish(answer.subject, answer.data, headers=answer.headers)
+            self._link.publish(answer.subject, answer.data)

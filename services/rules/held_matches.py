@@ -74,10 +74,7 @@ class HeldMatches:
         call, is encoded once and wrapped as bytes, not copied into an answer message."""
         if call.WhichOneof("kind") != "apply":
             return self.answer(call).SerializeToString()
-        try:
-            return length_delimited(_ANSWER_STEP, self._apply(call).SerializeToString())
-        except Rejection as rejection:
-            return rules_pb2.RulesAnswer(refusal=rejection.to_refusal()).SerializeToString()
+        return self.encoded_apply(*_apply_args(call))
 
     def answer(self, call: rules_pb2.HeldCall) -> rules_pb2.RulesAnswer:
         """Return the answer to one held call (its refusal, when it is refused)."""
@@ -137,15 +134,7 @@ class HeldMatches:
         return length_delimited(_ANSWER_STEP, step.SerializeToString())
 
     def _apply(self, call: rules_pb2.HeldCall) -> rules_pb2.StepReply:
-        request = call.apply
-        return self._apply_to(
-            call.match_id,
-            call.version,
-            request.seat,
-            request.command,
-            request.spectators,
-            request.resignation_only,
-        )
+        return self._apply_to(*_apply_args(call))
 
     def _apply_to(
         self,
@@ -242,3 +231,18 @@ def _replayed(game: Game, state: Any, step: rules_pb2.RestoreStep) -> Any:
                 state, parse_seat(step.seat), termination_from_proto(step.forfeit)
             ).state
     return steps.apply(game, state, step.seat, step.command).step.state
+
+
+def _apply_args(
+    call: rules_pb2.HeldCall,
+) -> tuple[str, int, int, game_pb2.Command, bool, bool]:
+    """Return what an ``apply`` call asks: match, version, seat, command, and its flags."""
+    request = call.apply
+    return (
+        call.match_id,
+        call.version,
+        request.seat,
+        request.command,
+        request.spectators,
+        request.resignation_only,
+    )

@@ -102,7 +102,7 @@ _VIEWS = (subjects.MATCH_VIEWS_ALL, subjects.MATCH_PUBLIC_ALL)
 
 USERS: dict[str, Permissions] = {
     "rules": Permissions(
-        publish=(subjects.JUDGED_ALL,),
+        publish=(),
         subscribe=(
             subjects.RULES_CALLS,
             subjects.rules_calls("*"),
@@ -134,7 +134,6 @@ USERS: dict[str, Permissions] = {
             subjects.SUBMITS_ANY,
             subjects.submits("*"),
             subjects.PRESENCE,
-            subjects.JUDGED_ALL,
         ),
         answers=("gateway",),
     ),

@@ -19,7 +19,7 @@ from clients.bots.seat import SeatPlayer
 from clients.bots.watching import Reconnect
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
-from services.stack.stack import StackConfig, run_stack
+from services.stack.stack import Stack, StackConfig, run_stack
 from tests.e2e.support import (
     Seated,
     challenge,
@@ -72,6 +72,35 @@ async def play_to_a_correct_finish(pair: tuple[Seated, Seated]) -> None:
     assert sum(finals[0].view.bid.balances) == 300
 
 
+async def past_the_start(
+    http: aiohttp.ClientSession, stack: Stack, a: str, b: str
+) -> tuple[tuple[Seated, Seated], Seated, arbitration_pb2.SubmitRequest]:
+    """Return a casual Bid match between ``a`` and ``b`` past its start gate, the seat to
+    move, and its first move (not sent yet)."""
+    casual = await challenge(
+        await player(http, stack, a), await player(http, stack, b), game_pb2.GAME_BID, rated=False
+    )
+    for seated in casual:
+        await seated.submit(READY)
+    mover, request = await first_move(casual)
+    return casual, mover, request
+
+
+async def finished_with_it_once(
+    casual: tuple[Seated, Seated],
+    mover: Seated,
+    request: arbitration_pb2.SubmitRequest,
+    first: arbitration_pb2.SubmitReply,
+) -> None:
+    """Let bots finish the match; its log holds ``request`` once, accepted as ``first``
+    said, and replays identical."""
+    await play_to_a_correct_finish(casual)
+    log = await mover.client.match_log(mover.match_id)
+    moved = [e for e in log.entries if (e.seat, e.client_seq) == (mover.seat, request.client_seq)]
+    assert [(e.kind, e.seq) for e in moved] == [(log_pb2.ENTRY_KIND_ACCEPTED, first.seq)]
+    assert replay(log.entries).identical
+
+
 async def test_a_killed_arbitration_comes_back_with_its_matches(tmp_path: Path) -> None:
     async with (
         run_stack(StackConfig(tmp_path, with_bots=False, extra_env=FAST_PLAY_ENV)) as stack,
@@ -121,17 +150,9 @@ async def test_a_killed_rules_instance_loses_no_command_of_its_matches(tmp_path:
         run_stack(StackConfig(tmp_path, with_bots=False, extra_env=FAST_PLAY_ENV)) as stack,
         aiohttp.ClientSession() as http,
     ):
-        casual = await challenge(
-            await player(http, stack, "Ola"),
-            await player(http, stack, "Pia"),
-            game_pb2.GAME_BID,
-            rated=False,
-        )
-        for seated in casual:
-            await seated.submit(READY)
-        mover, request = await first_move(casual)
+        casual, mover, request = await past_the_start(http, stack, "Ola", "Pia")
 
-        await stack.restart("rules", signal.SIGKILL)  # a new instance, under a new name
+        await stack.restart("rules", signal.SIGKILL)  # a new process, under the same name
 
         first = await mover.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
         assert first.seq > 0
@@ -149,13 +170,7 @@ async def test_a_killed_rules_instance_loses_no_command_of_its_matches(tmp_path:
         assert retried == first  # answered once, not applied again
         assert (await latest(casual[0])).seq == first.seq
 
-        await play_to_a_correct_finish(casual)
-        log = await mover.client.match_log(mover.match_id)
-        (moved,) = [
-            e for e in log.entries if (e.seat, e.client_seq) == (mover.seat, request.client_seq)
-        ]
-        assert (moved.kind, moved.seq) == (log_pb2.ENTRY_KIND_ACCEPTED, first.seq)
-        assert replay(log.entries).identical
+        await finished_with_it_once(casual, mover, request, first)
 
 
 async def test_a_stalled_rules_instance_judges_a_command_once(tmp_path: Path) -> None:
@@ -167,15 +182,7 @@ async def test_a_stalled_rules_instance_judges_a_command_once(tmp_path: Path) ->
         run_stack(StackConfig(tmp_path, with_bots=False, extra_env=FAST_PLAY_ENV)) as stack,
         aiohttp.ClientSession() as http,
     ):
-        casual = await challenge(
-            await player(http, stack, "Rai"),
-            await player(http, stack, "Sol"),
-            game_pb2.GAME_BID,
-            rated=False,
-        )
-        for seated in casual:
-            await seated.submit(READY)
-        mover, request = await first_move(casual)
+        casual, mover, request = await past_the_start(http, stack, "Rai", "Sol")
 
         rules = stack.children["rules"].process.pid
         os.kill(rules, signal.SIGSTOP)
@@ -193,10 +200,4 @@ async def test_a_stalled_rules_instance_judges_a_command_once(tmp_path: Path) ->
         retried = await mover.client.web.unary(SUBMIT, request, arbitration_pb2.SubmitReply)
         assert retried == first
 
-        await play_to_a_correct_finish(casual)
-        log = await mover.client.match_log(mover.match_id)
-        moved = [
-            e for e in log.entries if (e.seat, e.client_seq) == (mover.seat, request.client_seq)
-        ]
-        assert [(e.kind, e.seq) for e in moved] == [(log_pb2.ENTRY_KIND_ACCEPTED, first.seq)]
-        assert replay(log.entries).identical
+        await finished_with_it_once(casual, mover, request, first)

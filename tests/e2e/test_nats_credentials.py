@@ -62,8 +62,6 @@ ATTEMPTS: dict[tuple[str, str], set[str]] = {
     ("PUB", "pf.cmd.r1.m1"): {"arbitration"},  # a forged command, stored to be judged
     ("PUB", "pf.judge.r1.m1"): set(),  # a command fed to the rules that the log never stored
     ("SUB", "pf.judge.>"): {"rules"},  # every stored command, as the log feeds it
-    ("PUB", "pf.judged.a1"): {"rules"},  # a forged judgement
-    ("SUB", "pf.judged.a1"): {"arbitration"},
     ("SUB", "_INBOX.>"): set(),  # every answer to every request
     ("SUB", "_INBOX_gateway.>"): {"gateway"},
     ("SUB", "_INBOX_arbitration.x"): {"arbitration"},

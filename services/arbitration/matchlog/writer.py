@@ -234,6 +234,20 @@ class _Tail:
     judged: log_pb2.LogEntry | None = None
 
 
+def _carry(tail: _Tail, entry: log_pb2.LogEntry) -> None:
+    """Put the judged entry waiting at the match's end of the log into ``entry``."""
+    if tail.judged is not None:
+        entry.judged.CopyFrom(tail.judged)
+
+
+def _carried(tail: _Tail) -> None:
+    """The entry that carried the waiting judged one is stored (or sent): it waits no more.
+    Only the match's worker writes its log, one entry at a time: nothing came in between."""
+    if tail.judged is not None:
+        _ENTRIES_BY_KIND[tail.judged.kind].inc()
+        tail.judged = None
+
+
 class LogWriter:
     """Appends each match's entries in the order the match's worker decides them."""
 
@@ -271,9 +285,7 @@ class LogWriter:
         """
         tail = self._tails[match.match_id]
         entry.index = tail.next_index
-        carried = tail.judged
-        if carried is not None:
-            entry.judged.CopyFrom(carried)
+        _carry(tail, entry)
         data = entry.SerializeToString()
         started = time.perf_counter()
         BACKLOG.inc()
@@ -284,10 +296,7 @@ class LogWriter:
         finally:
             BACKLOG.dec()
         tail.next_index += 1
-        if carried is not None:
-            _ENTRIES_BY_KIND[carried.kind].inc()
-            if tail.judged is carried:
-                tail.judged = None
+        _carried(tail)
         STORE_SECONDS.observe(time.perf_counter() - started)
         _ENTRIES_BY_KIND[entry.kind].inc()
 
@@ -304,13 +313,11 @@ class LogWriter:
         assert isinstance(self._store, StreamStore), "can_send_commands() says when"
         tail = self._tails[match.match_id]
         entry.index = tail.next_index
-        if tail.judged is not None:
-            entry.judged.CopyFrom(tail.judged)
-            _ENTRIES_BY_KIND[tail.judged.kind].inc()
-            tail.judged = None  # carried: stored with the command, or superseded with it
+        _carry(tail, entry)
         subject = subjects.match_commands(holder, match.match_id)
         sent = SentCommand(match.match_id, entry.index, subject, entry.SerializeToString(), call)
         self._store.send_command(sent, tail.last_seq)
+        _carried(tail)  # stored with the command, or superseded with it
         tail.next_index += 1
         _ENTRIES_BY_KIND[entry.kind].inc()
         return sent
@@ -343,8 +350,7 @@ class LogWriter:
         tail.last_seq = await self._retried(
             self._store.put, match.match_id, judged.index, data, tail.last_seq, ".judged"
         )
-        if tail.judged is judged:
-            tail.judged = None
+        tail.judged = None
         _ENTRIES_BY_KIND[judged.kind].inc()
 
     async def read(self, match_id: str) -> Stored:

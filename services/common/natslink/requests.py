@@ -49,10 +49,16 @@ class Requests:
         self, subject: str, payload: bytes, timeout_s: float, then: Then, headers: bytes = b""
     ) -> None:
         """Publish a request; ``then`` gets its reply, or NoResponders, or TimeoutError."""
+        self._link.publish(subject, payload, self.expect(timeout_s, then), headers)
+
+    def expect(self, timeout_s: float, then: Then) -> str:
+        """Return a new reply subject of this inbox; ``then`` gets the one message sent to
+        it, or TimeoutError. For a request whose reply subject travels another way (a
+        stored command names it in a header)."""
         token = str(next(self._numbers))
         expiry = self._loop.call_later(timeout_s, self._expire, token, timeout_s)
         self._waiting[token] = (then, expiry)
-        self._link.publish(subject, payload, f"{self._prefix}.{token}", headers)
+        return f"{self._prefix}.{token}"
 
     def send(
         self, subject: str, payload: bytes, timeout_s: float, headers: bytes = b""
