@@ -41,12 +41,23 @@ def length_delimited(number: int, payload: bytes) -> bytes:
 
 
 def _varint(value: int) -> bytes:
+    if value < _SMALL:
+        return _SMALL_VARINTS[value]
+    return _encoded_varint(value)
+
+
+def _encoded_varint(value: int) -> bytes:
     out = bytearray()
     while value > 0x7F:
         out.append(value & 0x7F | 0x80)
         value >>= 7
     out.append(value)
     return bytes(out)
+
+
+# Every tag and nearly every length a view is joined with is below 2**14: looked up.
+_SMALL = 1 << 14
+_SMALL_VARINTS = tuple(_encoded_varint(value) for value in range(_SMALL))
 
 
 def seat_to_proto(seat: Seat | None) -> int:

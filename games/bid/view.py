@@ -10,7 +10,7 @@ appear only in the drawing seat's copy of a Drew event.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from operator import attrgetter
 
 from games.bid import auction
@@ -130,13 +130,29 @@ def _own(state: State, public: View, seat: Seat | None) -> View:
     if seat is None:
         return public
     own = seat in public.decide
-    return replace(
-        public,
+    # Built field by field, not by dataclasses.replace, at half its cost (every step).
+    return View(
         seat=seat,
+        version=public.version,
+        round_no=public.round_no,
         hand=tuple(sorted(state.hands[seat], key=_LOW_HIGH)),
+        hand_counts=public.hand_counts,
+        boneyard_count=public.boneyard_count,
+        board=public.board,
+        open_points=public.open_points,
+        counted=public.counted,
+        end_sum=public.end_sum,
+        balances=public.balances,
+        jockey=public.jockey,
+        auction=public.auction,
+        decide=public.decide,
+        fresh=public.fresh,
+        gate=public.gate,
         must_play=state.drawn if own else None,
         must_open_with=state.must_open_with if seat == state.to_act else None,
         legal=_legal(state, seat) if own else (),
+        last_settlement=public.last_settlement,
+        outcome=public.outcome,
     )
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from services.common.futures import settling
 
@@ -75,15 +75,16 @@ class Batcher(Generic[Q, A]):
             nonlocal unanswered
             if not unanswered:
                 return True  # answered already: a late or repeated message
-            if isinstance(outcome, Sequence) and len(outcome) != len(calls):
-                outcome = ValueError(f"{len(outcome)} answers to {len(calls)} calls")
             answers: Iterable[tuple[int, A | BaseException]]
             if isinstance(outcome, BaseException):
                 answers = ((index, outcome) for index in range(len(calls)))
-            elif isinstance(outcome, Mapping):
-                answers = outcome.items()
+            elif _is_mapping(outcome):
+                answers = cast(Mapping[int, A | BaseException], outcome).items()
+            elif len(outcome) != len(calls):
+                wrong = ValueError(f"{len(outcome)} answers to {len(calls)} calls")
+                answers = ((index, wrong) for index in range(len(calls)))
             else:
-                answers = enumerate(outcome)
+                answers = enumerate(cast(Sequence[A], outcome))
             for index, answer in answers:
                 settle = waiting[index] if 0 <= index < len(waiting) else None
                 if settle is not None:
@@ -107,3 +108,13 @@ class Batcher(Generic[Q, A]):
         if self._in_flight:
             self._idle = asyncio.Event()
             await self._idle.wait()
+
+
+def _is_mapping(outcome: object) -> bool:
+    """Return whether answers come by their place; a dict or a list (what answer messages
+    decode to) without a call into ``abc``, which ``isinstance(.., Mapping)`` costs."""
+    if isinstance(outcome, dict):
+        return True
+    if isinstance(outcome, list | tuple):
+        return False
+    return isinstance(outcome, Mapping)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import struct
 import time
@@ -27,6 +28,7 @@ import grpc
 from aiohttp import WSMessage, WSMsgType, web
 from google.protobuf.message import DecodeError
 from google.protobuf.wrappers_pb2 import BytesValue
+from prometheus_client import Histogram
 
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.client.v1 import play_pb2
@@ -318,7 +320,7 @@ class SeatSocket:
                 code = "OK"
                 played = play_pb2.PlayAnswer(client_seq=client_seq, reply=outcome)
             # The same figure as a Submit over gRPC-web: the command latency /ops shows.
-            UNARY_SECONDS.labels("Submit", code).observe(time.perf_counter() - started)
+            _submit_seconds(code).observe(time.perf_counter() - started)
             self._unanswered -= 1
             self._send(play_pb2.PlayOut(answer=played).SerializeToString())
             if self._over and not self._unanswered:
@@ -397,6 +399,13 @@ class SeatSocket:
                 extra={"fields": {"match": self._match_id, "seat": self._seat}},
             )
             transport.abort()
+
+
+@functools.cache
+def _submit_seconds(code: str) -> Histogram:
+    """Return the Submit series of ``code`` (found once: ``labels`` takes a lock and
+    builds a key for every call)."""
+    return UNARY_SECONDS.labels("Submit", code)
 
 
 def _parsed(message: WSMessage) -> play_pb2.PlayIn | None:

@@ -22,12 +22,14 @@ class ProtocolError(ValueError):
     """The server sent something that is not the NATS protocol."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Message:
     """A message delivered on a subscription (MSG or HMSG).
 
     ``headers`` is the raw header block (b"" when none), ``status`` the status a server
-    put in it (503: no responders; 0 when none).
+    put in it (503: no responders; 0 when none). Read, never changed: not ``frozen``
+    only because a frozen dataclass's ``__init__`` costs about six times as much, and one
+    is made for every message every service receives.
     """
 
     sid: int
