@@ -49,6 +49,10 @@ class Suit(enum.Enum):
     def __str__(self) -> str:
         return _SUIT_SYMBOL[self]
 
+    # A member is its only instance: hashed by identity, in C, rather than by Enum's
+    # hash of its name, a Python call for every card hashed (every cached card message).
+    __hash__ = object.__hash__
+
 
 _RANK_TEXT = {rank: str(rank.value) for rank in Rank} | {
     Rank.ACE: "A",
@@ -71,7 +75,10 @@ class Card:
     suit: Suit
 
     def __str__(self) -> str:
-        return f"{self.rank}{self.suit}"
+        return _CARD_TEXT[self.rank, self.suit]
+
+
+_CARD_TEXT = {(rank, suit): f"{rank}{suit}" for rank in Rank for suit in Suit}
 
 
 def is_adjacent(a: Rank, b: Rank) -> bool:

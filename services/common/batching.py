@@ -79,12 +79,12 @@ class Batcher(Generic[Q, A]):
             if isinstance(outcome, BaseException):
                 answers = ((index, outcome) for index in range(len(calls)))
             elif _is_mapping(outcome):
-                answers = cast(Mapping[int, A | BaseException], outcome).items()
+                answers = cast("Mapping[int, A | BaseException]", outcome).items()
             elif len(outcome) != len(calls):
                 wrong = ValueError(f"{len(outcome)} answers to {len(calls)} calls")
                 answers = ((index, wrong) for index in range(len(calls)))
             else:
-                answers = enumerate(cast(Sequence[A], outcome))
+                answers = enumerate(cast("Sequence[A]", outcome))
             for index, answer in answers:
                 settle = waiting[index] if 0 <= index < len(waiting) else None
                 if settle is not None:
@@ -110,11 +110,14 @@ class Batcher(Generic[Q, A]):
             await self._idle.wait()
 
 
+_SEQUENCES = (list, tuple)
+
+
 def _is_mapping(outcome: object) -> bool:
     """Return whether answers come by their place; a dict or a list (what answer messages
     decode to) without a call into ``abc``, which ``isinstance(.., Mapping)`` costs."""
     if isinstance(outcome, dict):
         return True
-    if isinstance(outcome, list | tuple):
+    if isinstance(outcome, _SEQUENCES):
         return False
     return isinstance(outcome, Mapping)
