@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 from typing import Generic, TypeVar
+
+from games.identity_enum import IdentityEnum
 
 C = TypeVar("C")
 
 
-class Level(enum.Enum):
+class Level(IdentityEnum):
     """A computer opponent's strength. Values are stored and mirrored in proto."""
 
     EASY = "easy"

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from games.identity_enum import IdentityEnum
 from games.seats import Seat
 
 
-class Gate(enum.Enum):
+class Gate(IdentityEnum):
     """A point where play waits for a press, not for a move; match clocks are stopped."""
 
     START = "start"  # after the deal of the first round
@@ -39,7 +39,7 @@ class Decision:
 DEFAULT_LIFT_PAUSE_MS = 1000
 
 
-class Termination(enum.Enum):
+class Termination(IdentityEnum):
     """How a match ended. Values are stored and mirrored in proto: never renumber."""
 
     CHIPS = "chips"  # Bid: a balance reached 0

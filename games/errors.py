@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import enum
+from games.identity_enum import IdentityEnum
 
 
-class Reason(enum.Enum):
+class Reason(IdentityEnum):
     """Every reason an engine gives. Values are stored and mirrored in proto: never rename."""
 
     # Malformed: the command cannot be understood at all.

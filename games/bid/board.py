@@ -21,14 +21,14 @@ total once: [1|4] → 5, [2|2] → 4, [0|0] → 0.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
 from games.bid.tiles import Tile, parse_tile
 from games.errors import Malformed, Reason
+from games.identity_enum import IdentityEnum
 
 
-class Port(enum.Enum):
+class Port(IdentityEnum):
     """Where on a placed tile another tile can join. Values are stored: never rename."""
 
     LOW = "low"

@@ -8,13 +8,13 @@ so a match replays exactly from (options, seed, commands).
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
 from games.bid.board import Board
 from games.bid.chips import Balances
 from games.bid.tiles import Tile
 from games.decision import Gate, Outcome
+from games.identity_enum import IdentityEnum
 from games.seats import Seat
 
 
@@ -37,14 +37,14 @@ class Options:
             raise ValueError(f"the jockey discount cannot be negative: {self}")
 
 
-class Phase(enum.Enum):
+class Phase(IdentityEnum):
     """What the round is doing (at a gate: what starts once both seats have pressed)."""
 
     AUCTION = "auction"
     PLAY = "play"
 
 
-class SettlementKind(enum.Enum):
+class SettlementKind(IdentityEnum):
     """How a round ended. Values are stored: never rename."""
 
     WENT_OUT = "went_out"

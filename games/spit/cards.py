@@ -15,6 +15,7 @@ import enum
 from dataclasses import dataclass
 
 from games.errors import Malformed, Reason
+from games.identity_enum import IdentityEnum
 
 
 class Rank(enum.IntEnum):
@@ -38,7 +39,7 @@ class Rank(enum.IntEnum):
         return _RANK_TEXT[self]
 
 
-class Suit(enum.Enum):
+class Suit(IdentityEnum):
     """A card's suit: identity only, never a rule (rules §1). Values are stored."""
 
     SPADES = "s"
@@ -48,10 +49,6 @@ class Suit(enum.Enum):
 
     def __str__(self) -> str:
         return _SUIT_SYMBOL[self]
-
-    # A member is its only instance: hashed by identity, in C, rather than by Enum's
-    # hash of its name, a Python call for every card hashed (every cached card message).
-    __hash__ = object.__hash__
 
 
 _RANK_TEXT = {rank: str(rank.value) for rank in Rank} | {

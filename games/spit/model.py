@@ -10,11 +10,11 @@ face up (only their top is shown).
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from games.decision import Outcome
+from games.identity_enum import IdentityEnum
 from games.seats import Seat
 from games.spit.cards import Card
 
@@ -32,7 +32,7 @@ class Options:
     pausable: bool = False
 
 
-class Phase(enum.Enum):
+class Phase(IdentityEnum):
     """Where a match stands. Values are stored: never rename."""
 
     START = "start"  # dealt, waiting for both Ready before the first spit

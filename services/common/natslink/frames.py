@@ -82,6 +82,7 @@ class Reader:
         """
         buffer = self._pending + data if self._pending else data
         frames: list[Frame] = []
+        append = frames.append
         position, size = 0, len(buffer)
         while position < size:
             end = buffer.find(CRLF, position)
@@ -89,19 +90,19 @@ class Reader:
                 if size - position > MAX_CONTROL_LINE:
                     raise ProtocolError("a protocol line longer than the server ever sends")
                 break
-            head = buffer[position : position + 4]
-            if head == b"MSG ":
-                parts = buffer[position + 4 : end].split(b" ")
+            # startswith at a position: no slice made to compare (every message comes here)
+            if buffer.startswith(b"MSG ", position):
+                parts = buffer[position + 4 : end].split()
                 total = int(parts[-1])
                 body = end + 2
                 if size < body + total + 2:
                     break
                 reply = parts[2].decode() if len(parts) == 4 else ""
-                data_bytes = buffer[body : body + total]
-                frames.append(Message(int(parts[1]), parts[0].decode(), reply, data_bytes))
+                payload = buffer[body : body + total]
+                append(Message(int(parts[1]), parts[0].decode(), reply, payload))
                 position = body + total + 2
-            elif head == b"HMSG":
-                parts = buffer[position + 5 : end].split(b" ")
+            elif buffer.startswith(b"HMSG", position):
+                parts = buffer[position + 5 : end].split()
                 header_size, total = int(parts[-2]), int(parts[-1])
                 body = end + 2
                 if size < body + total + 2:
@@ -109,10 +110,10 @@ class Reader:
                 reply = parts[2].decode() if len(parts) == 5 else ""
                 headers = buffer[body : body + header_size]
                 payload = buffer[body + header_size : body + total]
-                frames.append(Message(int(parts[1]), parts[0].decode(), reply, payload, headers))
+                append(Message(int(parts[1]), parts[0].decode(), reply, payload, headers))
                 position = body + total + 2
             else:
-                frames.append(_control(buffer[position:end]))
+                append(_control(buffer[position:end]))
                 position = end + 2
         self._pending = buffer[position:]
         return frames
