@@ -13,7 +13,7 @@ rules it implements are section 5 of the Spectacular Bid rules page:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from services.arbitration.decision_facts import Seat
 
@@ -71,7 +71,8 @@ def charge(clock: Clock, now_ns: int) -> Clock:
 
 def start(clock: Clock, seat: Seat, now_ns: int) -> Clock:
     """Return the clock with a fresh decision of ``seat`` beginning at ``now_ns``."""
-    return replace(charge(clock, now_ns), running=seat, turn_started_ns=now_ns)
+    charged = charge(clock, now_ns)  # built directly: dataclasses.replace costs twice as much
+    return Clock(charged.bank_ns, seat, now_ns, charged.grace_ns)
 
 
 def advance(clock: Clock, seat: Seat | None, fresh: bool, now_ns: int) -> Clock:

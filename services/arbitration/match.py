@@ -111,6 +111,10 @@ class Match:
     judged_alone: bool = False
     match_id: str = field(init=False)  # the created match's, read on every item (kept here)
     update_heads: dict[int, bytes] = field(default_factory=dict)  # see publisher.update_bytes
+    # An update's parts that change only with a step, encoded once (publisher.Shown): the
+    # decision with the message it was encoded from, and an unclocked game's clocks.
+    shown_decision: tuple[game_pb2.Decision, bytes] | None = None
+    shown_clock: bytes | None = None
     # Per seat, the latest answers by client_seq, oldest first (client_seq only grows).
     answers: dict[int, dict[int, Answer]] = field(default_factory=dict)
     last_client_seq: dict[int, int] = field(default_factory=dict)
@@ -119,6 +123,9 @@ class Match:
     flag: log_pb2.FlagRecord | None = None  # the flag that ended the match, its figures
     queue: asyncio.Queue[Item] = field(default_factory=asyncio.Queue)
     timer: asyncio.TimerHandle | None = None
+    timer_due_ns: int = 0  # when ``timer`` fires (monotonic)
+    # What the match's state calls for: when, and the item then queued (timers.Timers).
+    wanted_timer: tuple[int, Flag | Nudge] | None = None
     finished_ns: int | None = None
     exposure: Exposure = field(default_factory=Exposure)
     faults: tuple[Fault, ...] = ()  # faults that overlapped this match's exposure

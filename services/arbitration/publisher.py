@@ -64,16 +64,7 @@ class Shown:
     def __init__(self, match: Match, now_ns: int) -> None:
         self._match = match
         self._lead = lead(match.seq, match.status, match.race)
-        self._changing = arbitration_pb2.MatchUpdate(
-            decision=decision_shown(match),
-            clock=clock_view(match, now_ns),
-            void_reason=match.void_reason,
-            void_kind=match.void_kind,
-            outcome=match.outcome,
-            flag=match.flag,
-            away_seats=sorted(match.away),
-            claim_aborts=any(seat not in match.moved for seat in match.away),
-        ).SerializeToString()
+        self._changing = _decision_part(match) + _clock_part(match, now_ns) + _ending_part(match)
 
     def to(self, seat: int) -> bytes:
         """Return the update ``seat`` (-1: spectators) may see."""
@@ -89,6 +80,42 @@ class Shown:
                 players=match.created.players,
             ).SerializeToString()
         return self._lead + head + self._changing + match.perspectives.get(seat, b"")
+
+
+def _decision_part(match: Match) -> bytes:
+    """Return the update's decision, encoded once for each decision the match reaches."""
+    if match.timing.handover is not None:
+        return arbitration_pb2.MatchUpdate(decision=decision_shown(match)).SerializeToString()
+    kept = match.shown_decision
+    if kept is None or kept[0] is not match.decision_proto:
+        encoded = arbitration_pb2.MatchUpdate(decision=match.decision_proto).SerializeToString()
+        kept = match.shown_decision = (match.decision_proto, encoded)
+    return kept[1]
+
+
+def _clock_part(match: Match, now_ns: int) -> bytes:
+    """Return the update's clocks: read now in a clocked game, the same every time in
+    another (no clock runs there)."""
+    if match.timing.clocked:
+        return arbitration_pb2.MatchUpdate(clock=clock_view(match, now_ns)).SerializeToString()
+    if match.shown_clock is None:
+        clock = clock_view(match, now_ns)
+        match.shown_clock = arbitration_pb2.MatchUpdate(clock=clock).SerializeToString()
+    return match.shown_clock
+
+
+def _ending_part(match: Match) -> bytes:
+    """Return what the update says of an end, a flag or someone away: nothing, mostly."""
+    if not (match.away or match.outcome or match.flag or match.void_reason or match.void_kind):
+        return b""
+    return arbitration_pb2.MatchUpdate(
+        void_reason=match.void_reason,
+        void_kind=match.void_kind,
+        outcome=match.outcome,
+        flag=match.flag,
+        away_seats=sorted(match.away),
+        claim_aborts=any(seat not in match.moved for seat in match.away),
+    ).SerializeToString()
 
 
 def build_update(match: Match, seat: int, now_ns: int) -> arbitration_pb2.MatchUpdate:

@@ -47,7 +47,9 @@ def after_step(timing: Timing, decision: Decision, now_ns: int) -> Timing:
     (seat,) = decision.seats
     if timing.hot_seat and seat != timing.shown:
         return replace(timing, clock=charge(timing.clock, now_ns), handover=seat)
-    return replace(timing, clock=advance(timing.clock, seat, decision.fresh, now_ns))
+    # Every step of a clocked game comes here: built directly, not by dataclasses.replace.
+    clock = advance(timing.clock, seat, decision.fresh, now_ns)
+    return Timing(clock, timing.clocked, timing.hot_seat, timing.shown, timing.handover)
 
 
 def after_reveal(timing: Timing, seat: Seat, now_ns: int) -> Timing:

@@ -241,12 +241,14 @@ def test_a_token_expires_at_its_expiry_not_a_second_later(make: object) -> None:
 
 
 TOKEN_ALPHABET = BASE64URL + ".=+/ !"
+# Issued once: a guest's token names a random player, and what hypothesis draws from a
+# token must be the same each time it replays an example.
+TOKENS = (issue(A, "Ann", 0)[0], issue_access(A, "a_1", "Ann", "s_1", 0)[0])
 
 
 @given(st.data())
 def test_any_changed_character_is_refused(data: st.DataObject) -> None:
-    access = data.draw(st.booleans())
-    token = (issue_access(A, "a_1", "Ann", "s_1", 0) if access else issue(A, "Ann", 0))[0]
+    token = data.draw(st.sampled_from(TOKENS))
     index = data.draw(st.integers(0, len(token) - 1))
     replacement = data.draw(st.sampled_from(TOKEN_ALPHABET).filter(lambda c: c != token[index]))
     with pytest.raises(InvalidToken):
