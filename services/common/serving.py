@@ -51,7 +51,10 @@ async def grpc_server(
 ) -> AsyncIterator[tuple[grpc.aio.Server, int, health.aio.HealthServicer]]:
     """Start a grpc.aio server with health checking and reflection; stop it gracefully."""
     server = grpc.aio.server(
-        interceptors=callers.interceptors(listen.callers, dict(listen.reserved))
+        interceptors=callers.interceptors(listen.callers, dict(listen.reserved)),
+        # gRPC lets another process listen on the same port (SO_REUSEPORT) and splits the
+        # connections between them: a port taken by anyone else must fail to bind instead.
+        options=[("grpc.so_reuseport", 0)],
     )
     names = list(register(server))
     health_servicer = health.aio.HealthServicer()
