@@ -41,12 +41,11 @@ def length_delimited(number: int, payload: bytes) -> bytes:
 
 
 def _varint(value: int) -> bytes:
-    if value < _SMALL:
-        return _SMALL_VARINTS[value]
-    return _encoded_varint(value)
-
-
-def _encoded_varint(value: int) -> bytes:
+    # Every tag and nearly every length a view is joined with takes one or two bytes.
+    if value < 0x80:
+        return _ONE_BYTE[value]
+    if value < 0x4000:
+        return bytes((value & 0x7F | 0x80, value >> 7))
     out = bytearray()
     while value > 0x7F:
         out.append(value & 0x7F | 0x80)
@@ -55,9 +54,7 @@ def _encoded_varint(value: int) -> bytes:
     return bytes(out)
 
 
-# Every tag and nearly every length a view is joined with is below 2**14: looked up.
-_SMALL = 1 << 14
-_SMALL_VARINTS = tuple(_encoded_varint(value) for value in range(_SMALL))
+_ONE_BYTE = tuple(bytes((value,)) for value in range(0x80))
 
 
 def seat_to_proto(seat: Seat | None) -> int:

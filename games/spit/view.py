@@ -97,17 +97,17 @@ def _seen_by(shown: View, seat: Seat | None) -> View:
     """Return ``shown`` as ``seat``'s view (``dataclasses.replace``, at half its cost: it
     runs for every step)."""
     return View(
-        seat,
-        shown.version,
-        shown.round_no,
-        shown.pausable,
-        shown.sides,
-        shown.centre,
-        shown.gate,
-        shown.paused,
-        shown.must_press,
-        shown.spits,
-        shown.outcome,
+        seat=seat,
+        version=shown.version,
+        round_no=shown.round_no,
+        pausable=shown.pausable,
+        sides=shown.sides,
+        centre=shown.centre,
+        gate=shown.gate,
+        paused=shown.paused,
+        must_press=shown.must_press,
+        spits=shown.spits,
+        outcome=shown.outcome,
     )
 
 

@@ -72,7 +72,7 @@ def charge(clock: Clock, now_ns: int) -> Clock:
 def start(clock: Clock, seat: Seat, now_ns: int) -> Clock:
     """Return the clock with a fresh decision of ``seat`` beginning at ``now_ns``."""
     charged = charge(clock, now_ns)  # built directly: dataclasses.replace costs twice as much
-    return Clock(charged.bank_ns, seat, now_ns, charged.grace_ns)
+    return Clock(charged.bank_ns, running=seat, turn_started_ns=now_ns, grace_ns=charged.grace_ns)
 
 
 def advance(clock: Clock, seat: Seat | None, fresh: bool, now_ns: int) -> Clock:

@@ -49,7 +49,13 @@ def after_step(timing: Timing, decision: Decision, now_ns: int) -> Timing:
         return replace(timing, clock=charge(timing.clock, now_ns), handover=seat)
     # Every step of a clocked game comes here: built directly, not by dataclasses.replace.
     clock = advance(timing.clock, seat, decision.fresh, now_ns)
-    return Timing(clock, timing.clocked, timing.hot_seat, timing.shown, timing.handover)
+    return Timing(
+        clock,
+        clocked=timing.clocked,
+        hot_seat=timing.hot_seat,
+        shown=timing.shown,
+        handover=timing.handover,
+    )
 
 
 def after_reveal(timing: Timing, seat: Seat, now_ns: int) -> Timing:

@@ -17,8 +17,8 @@ gateway's Submits to the arbitration one by one, as each command is judged.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Generic, TypeVar, cast
+from collections.abc import Callable, Iterable, Sequence
+from typing import Generic, TypeVar
 
 from services.common.futures import settling
 
@@ -27,7 +27,7 @@ A = TypeVar("A")
 
 # The answers to a batch: all of them, in order; some, by their place (each an answer or
 # that call's error); or the error that answers every call still waiting.
-Outcome = Sequence[A] | Mapping[int, A | BaseException] | BaseException
+Outcome = Sequence[A] | dict[int, A | BaseException] | BaseException
 # Takes an outcome of the batch; returns whether every call of it is answered now.
 Then = Callable[[Outcome[A]], bool]
 # Sends a batch now; ``then`` takes its outcome, later, as often as answers come.
@@ -76,15 +76,17 @@ class Batcher(Generic[Q, A]):
             if not unanswered:
                 return True  # answered already: a late or repeated message
             answers: Iterable[tuple[int, A | BaseException]]
+            # Concrete types only: an isinstance against an ABC (Mapping, Sequence) is a call
+            # into abc for every answer message.
             if isinstance(outcome, BaseException):
                 answers = ((index, outcome) for index in range(len(calls)))
-            elif _is_mapping(outcome):
-                answers = cast("Mapping[int, A | BaseException]", outcome).items()
+            elif isinstance(outcome, dict):
+                answers = outcome.items()
             elif len(outcome) != len(calls):
                 wrong = ValueError(f"{len(outcome)} answers to {len(calls)} calls")
                 answers = ((index, wrong) for index in range(len(calls)))
             else:
-                answers = enumerate(cast("Sequence[A]", outcome))
+                answers = enumerate(outcome)
             for index, answer in answers:
                 settle = waiting[index] if 0 <= index < len(waiting) else None
                 if settle is not None:
@@ -108,16 +110,3 @@ class Batcher(Generic[Q, A]):
         if self._in_flight:
             self._idle = asyncio.Event()
             await self._idle.wait()
-
-
-_SEQUENCES = (list, tuple)
-
-
-def _is_mapping(outcome: object) -> bool:
-    """Return whether answers come by their place; a dict or a list (what answer messages
-    decode to) without a call into ``abc``, which ``isinstance(.., Mapping)`` costs."""
-    if isinstance(outcome, dict):
-        return True
-    if isinstance(outcome, _SEQUENCES):
-        return False
-    return isinstance(outcome, Mapping)
