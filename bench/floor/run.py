@@ -29,7 +29,7 @@ from bench.floor.chain import JUDGE_SUBJECT, LOG_SUBJECTS, STREAM
 from bench.floor.load import FloorSpec, floor_worker
 from bench.floor.relay import INSTANCE as RELAY_INSTANCE
 from bench.stack.pipe import receive
-from bench.stack.procstat import cpu_seconds, percentile
+from bench.stack.procstat import cpu_seconds, percentile, wakes
 from bench.stack.settings import SETUP_TIMEOUT_S, STOP_TIMEOUT_S
 from services.common.placement import owners_bucket
 from services.stack.natsd import start_nats
@@ -55,6 +55,7 @@ class Floor:
     wall_s: float
     both_ms: list[float] = field(default_factory=list)
     shape: str = "relay"
+    wakes: dict[str, int] = field(default_factory=dict)  # context switches, every thread
 
     @property
     def ms_per_command(self) -> float:
@@ -79,8 +80,10 @@ class Floor:
             f"p99 {percentile(both, 0.99):.1f} ms",
         ]
         for name, cpu in [*self.cpu.items(), ("floor total", sum(self.cpu.values()))]:
+            woke = self.wakes.get(name, sum(self.wakes.values()))
             rows.append(
                 f"  {name:16} {cpu:7.2f} cpu s {1000 * cpu / max(1, self.commands):7.3f} ms/cmd"
+                f" {woke / max(1, self.commands):6.2f} wakes/cmd"
             )
         return rows
 
@@ -213,10 +216,12 @@ async def _measure(
             conn.send("go")
         await asyncio.sleep(warmup_s)
         first = {name: cpu_seconds(pid) for name, pid in pids.items()}
+        first_wakes = {name: wakes(pid) for name, pid in pids.items()}
         loop = asyncio.get_running_loop()
         started = loop.time()
         await asyncio.sleep(seconds)
         cpu = {name: cpu_seconds(pid) - first[name] for name, pid in pids.items()}
+        woke = {name: wakes(pid) - first_wakes[name] for name, pid in pids.items()}
         wall_s = loop.time() - started
         results = [await asyncio.to_thread(receive, conn, STOP_TIMEOUT_S) for conn in conns]
     finally:
@@ -226,4 +231,4 @@ async def _measure(
                 proc.kill()
     commands = sum(r["accepted"] for r in results)
     both = [1000 * v for r in results for v in r["both_s"]]
-    return Floor(cpu, commands, wall_s, both)
+    return Floor(cpu, commands, wall_s, both, wakes=woke)

@@ -24,6 +24,21 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def wakes(pid: int) -> int:
+    """Return how often the threads of process ``pid`` have been switched out so far
+    (voluntary and not, every thread: 0 when gone). A process that sleeps between
+    messages wakes once per switch, and on a shared machine a wake costs more than most
+    of what it does (docs/performance.md): a count that the machine's noise does not move."""
+    total = 0
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError):
+                for line in (task / "status").read_text().splitlines():
+                    if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt")):
+                        total += int(line.split()[1])
+    return total
+
+
 def rss_mb(pid: int) -> float:
     """Return the resident memory of process ``pid`` in MB (0 when gone)."""
     with contextlib.suppress(OSError):
@@ -75,6 +90,7 @@ class Snapshot:
     """Every process's CPU seconds, the machine's ticks and every service's /metrics."""
 
     cpu: dict[str, float]
+    wakes: dict[str, int]
     machine: tuple[int, int]
     metrics: dict[str, Samples]
     at: float
@@ -84,9 +100,10 @@ class Snapshot:
         cls, http: aiohttp.ClientSession, pids: dict[str, int], metrics: dict[str, str]
     ) -> Snapshot:
         cpu = {name: cpu_seconds(pid) for name, pid in pids.items()}
+        switches = {name: wakes(pid) for name, pid in pids.items()}
         machine, at = machine_ticks(), time.perf_counter()
         samples = {name: await histograms.fetch(http, url) for name, url in metrics.items()}
-        return cls(cpu, machine, samples, at)
+        return cls(cpu, switches, machine, samples, at)
 
 
 @dataclass(slots=True)
@@ -95,6 +112,7 @@ class Usage:
 
     wall_s: float
     cpu: dict[str, float]  # seconds
+    wakes: dict[str, int]  # context switches, every thread
     rss: dict[str, float]  # MB at the end
     lag_p99_ms: dict[str, float]  # services: upper bound of the histogram bucket
     busy: float  # the machine, all processes: fraction of every core
@@ -112,6 +130,7 @@ class Usage:
         return cls(
             wall_s=last.at - first.at,
             cpu={name: last.cpu[name] - first.cpu[name] for name in pids},
+            wakes={name: last.wakes[name] - first.wakes[name] for name in pids},
             rss={name: rss_mb(pid) for name, pid in pids.items()},
             lag_p99_ms={
                 name: 1000 * bucket_percentile(buckets(window, histograms.EVENT_LOOP_LAG), 0.99)
