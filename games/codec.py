@@ -31,32 +31,6 @@ _TERMINATIONS_BY_NUMBER = {
 _GATES_BY_NUMBER = {int(number): gate for gate, number in _GATES.items()}
 
 
-def length_delimited(number: int, payload: bytes) -> bytes:
-    """Return ``payload`` (an encoded message) as field ``number`` of the message around it.
-
-    Protobuf merges a message's fields in whatever order and pieces they come, so a view's
-    parts encoded once can be joined into each recipient's message without re-encoding.
-    """
-    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
-
-
-def _varint(value: int) -> bytes:
-    # Every tag and nearly every length a view is joined with takes one or two bytes.
-    if value < 0x80:
-        return _ONE_BYTE[value]
-    if value < 0x4000:
-        return bytes((value & 0x7F | 0x80, value >> 7))
-    out = bytearray()
-    while value > 0x7F:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
-_ONE_BYTE = tuple(bytes((value,)) for value in range(0x80))
-
-
 def seat_to_proto(seat: Seat | None) -> int:
     """Return ``seat`` as sent on the wire: -1 for none."""
     return NO_SEAT if seat is None else int(seat)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from games.codec import length_delimited
+from games.protowire import message_field
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.rules.v1 import rules_pb2
 from services.common.natslink.frames import Message, header_value
@@ -41,8 +41,8 @@ def answer_batch(table: HeldMatches, instance: str, data: bytes) -> bytes:
 
 def held_answers(instance: str, answers: list[bytes]) -> bytes:
     """Return an encoded ``HeldAnswers`` of encoded answers (joined, not decoded again)."""
-    holder = length_delimited(_HOLDER, instance.encode())
-    return holder + b"".join(length_delimited(_ANSWERS, answer) for answer in answers)
+    holder = message_field(_HOLDER, instance.encode())
+    return holder + b"".join(message_field(_ANSWERS, answer) for answer in answers)
 
 
 _HOLDER = rules_pb2.HeldAnswers.DESCRIPTOR.fields_by_name["holder"].number

@@ -18,8 +18,9 @@ from typing import Any
 
 import grpc
 
-from games.codec import length_delimited, seat_from_proto, termination_from_proto
+from games.codec import seat_from_proto, termination_from_proto
 from games.decision import Step, Termination
+from games.protowire import message_field
 from games.registry import Game
 from games.seats import parse_seat
 from photofinish.game.v1 import game_pb2
@@ -131,7 +132,7 @@ class HeldMatches:
             step = self._apply_to(match_id, version, seat, command, spectators, resignation_only)
         except Rejection as rejection:
             return rules_pb2.RulesAnswer(refusal=rejection.to_refusal()).SerializeToString()
-        return length_delimited(_ANSWER_STEP, step.SerializeToString())
+        return message_field(_ANSWER_STEP, step.SerializeToString())
 
     def _apply(self, call: rules_pb2.HeldCall) -> rules_pb2.StepReply:
         return self._apply_to(*_apply_args(call))

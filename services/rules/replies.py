@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from games.codec import decision_to_proto, length_delimited, outcome_to_proto, seat_to_proto
+from games.codec import decision_to_proto, outcome_to_proto, seat_to_proto
 from games.contract import Claim
 from games.decision import DEFAULT_LIFT_PAUSE_MS, Step, Termination
+from games.protowire import message_field
 from games.registry import Game
 from games.seats import SEATS, Seat
 from photofinish.game.v1 import game_pb2
@@ -84,7 +85,7 @@ class Heard:
 
 def seen(view: bytes, events: bytes) -> bytes:
     """Return one encoded ``Seen`` (see game.proto): an encoded view, and encoded events."""
-    return length_delimited(_SEEN_VIEW, view) + events
+    return message_field(_SEEN_VIEW, view) + events
 
 
 def view_reply(

@@ -9,7 +9,8 @@ from __future__ import annotations
 from games.bid import Options
 from games.bid.codec.commands import command_from_proto, command_to_proto
 from games.bid.codec.events import event_to_proto
-from games.bid.codec.view import view_from_proto, view_to_proto, views_to_bytes
+from games.bid.codec.view import view_from_proto, view_to_proto
+from games.bid.codec.view_bytes import views_to_bytes
 from photofinish.game.v1 import game_pb2
 
 __all__ = [

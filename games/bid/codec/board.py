@@ -82,14 +82,15 @@ def end_from_proto(end: bid_pb2.End) -> End:
 def board_to_proto(board: Board) -> bid_pb2.BidBoard:
     """Return the line of play: every placement with where it joined."""
     return bid_pb2.BidBoard(
-        placements=[_placement(p) for p in board.placements],
+        placements=[placement_to_proto(p) for p in board.placements],
         spinner=maybe_tile_to_proto(board.spinner),
         branches_open=board.branches_open,
     )
 
 
 @functools.lru_cache(maxsize=8192)
-def _placement(placement: Placement) -> bid_pb2.Placement:
+def placement_to_proto(placement: Placement) -> bid_pb2.Placement:
+    """Return one placement: its tile, and the end it joined by which port."""
     return bid_pb2.Placement(
         tile=tile_to_proto(placement.tile),
         on=None if placement.on is None else end_to_proto(placement.on),

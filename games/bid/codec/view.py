@@ -9,8 +9,6 @@ back into the engine's view: the exact inverse, the auction's jockey discount in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from games.bid import AuctionView, Options, View
 from games.bid.codec.board import (
     board_from_proto,
@@ -30,7 +28,6 @@ from games.bid.codec.commands import bid_command_to_proto, command_from_proto
 from games.codec import (
     gate_from_proto,
     gate_to_proto,
-    length_delimited,
     pair_from_proto,
     result_from_proto,
     result_to_proto,
@@ -57,43 +54,6 @@ def view_to_proto(view: View) -> game_pb2.View:
     bid_view.MergeFrom(_own(view))
     bid_view.board.CopyFrom(board_to_proto(view.board))
     return game_pb2.View(bid=bid_view)
-
-
-def views_to_bytes(views: Sequence[View]) -> list[bytes]:
-    """Return a step's views, each an encoded View.
-
-    What everyone at the table sees (the board above all: most of a view's encoding) is
-    encoded once when the views show the same of it, and joined to each view's own
-    fields: its seat, hand, drawn tile and legal commands.
-    """
-    shared = _public_key(views[0])
-    if any(_public_key(view) != shared for view in views[1:]):
-        return [view_to_proto(view).SerializeToString() for view in views]
-    public = _public(views[0]).SerializeToString()
-    public += length_delimited(_BOARD_FIELD, board_to_proto(views[0].board).SerializeToString())
-    return [length_delimited(_BID_FIELD, public + _own(view).SerializeToString()) for view in views]
-
-
-def _public_key(view: View) -> tuple[object, ...]:
-    """Return what of ``view`` everyone at the table sees (shared objects compare at once)."""
-    return (
-        view.version,
-        view.round_no,
-        view.hand_counts,
-        view.boneyard_count,
-        view.board,
-        view.open_points,
-        view.counted,
-        view.end_sum,
-        view.balances,
-        view.jockey,
-        view.auction,
-        view.decide,
-        view.fresh,
-        view.gate,
-        view.last_settlement,
-        view.outcome,
-    )
 
 
 def _public(view: View) -> bid_pb2.BidView:

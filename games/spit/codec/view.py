@@ -16,7 +16,6 @@ from typing import TypeVar
 from games.codec import (
     gate_from_proto,
     gate_to_proto,
-    length_delimited,
     result_from_proto,
     result_to_proto,
     seat_from_proto,
@@ -25,8 +24,10 @@ from games.codec import (
     seats_to_proto,
 )
 from games.errors import Malformed, Reason
-from games.spit import CentreView, SideView, StockView, View
-from games.spit.codec.cards import maybe_card_from_proto, maybe_card_to_proto
+from games.protowire import field_numbers, int_field, message_field, packed_field
+from games.spit import Card, CentreView, SideView, StockView, View
+from games.spit.cards import full_deck
+from games.spit.codec.cards import card_to_proto, maybe_card_from_proto, maybe_card_to_proto
 from photofinish.game.v1 import game_pb2, spit_pb2
 
 T = TypeVar("T")
@@ -39,7 +40,7 @@ _shown = operator.attrgetter(*(field.name for field in fields(View) if field.nam
 
 
 def views_to_bytes(views: Sequence[View]) -> list[bytes]:
-    """Return a step's views, each an encoded View.
+    """Return a step's views, each an encoded View (written by hand: ``games.protowire``).
 
     Everything a Spit view shows is public (face-down cards are counts, for their owner
     too), so a step's views differ by whose they are: the rest is encoded once, when it
@@ -47,15 +48,68 @@ def views_to_bytes(views: Sequence[View]) -> list[bytes]:
     """
     first = views[0]
     if any(_shown(view) != _shown(first) for view in views[1:]):
-        return [view_to_proto(view).SerializeToString() for view in views]
-    shared = _spit_view(first, with_seat=False).SerializeToString()
-    return [
-        length_delimited(
-            _SPIT_FIELD,
-            shared + spit_pb2.SpitView(seat=seat_to_proto(view.seat)).SerializeToString(),
+        return [_encoded(view, _body(view)) for view in views]
+    shared = _body(first)
+    return [_encoded(view, shared) for view in views]
+
+
+def _encoded(view: View, body: bytes) -> bytes:
+    """Return the View envelope of ``view``, its fields but the seat being ``body``."""
+    return message_field(_SPIT_FIELD, int_field(_VIEW["seat"], seat_to_proto(view.seat)) + body)
+
+
+_VIEW = field_numbers(spit_pb2.SpitView)
+_SIDE = field_numbers(spit_pb2.SpitSide)
+_STOCK = field_numbers(spit_pb2.StockPile)
+_CENTRE = field_numbers(spit_pb2.CentrePile)
+assert _STOCK["top"] == _CENTRE["top"], "both kinds of pile number their top card alike"
+# Each face-up card as the top of a pile, by rank and suit (hashed in C, unlike a Card).
+_TOPS = {
+    (card.rank, card.suit): message_field(_STOCK["top"], card_to_proto(card).SerializeToString())
+    for card in full_deck()
+}
+
+
+def _body(view: View) -> bytes:
+    """Return every field of ``view`` but its seat, encoded as SpitView's."""
+    winner, termination = result_to_proto(view.outcome)
+    return b"".join(
+        (
+            int_field(_VIEW["version"], view.version),
+            int_field(_VIEW["round_no"], view.round_no),
+            int_field(_VIEW["pausable"], view.pausable),
+            *[_side_field(side) for side in view.sides],
+            *[_pile_field(_VIEW["centre"], _CENTRE["size"], p.top, p.size) for p in view.centre],
+            int_field(_VIEW["gate"], gate_to_proto(view.gate)),
+            int_field(_VIEW["paused"], view.paused),
+            packed_field(_VIEW["must_press"], seats_to_proto(view.must_press)),
+            int_field(_VIEW["spits"], view.spits),
+            int_field(_VIEW["winner"], winner),
+            int_field(_VIEW["termination"], termination),
         )
-        for view in views
-    ]
+    )
+
+
+def _side_field(side: SideView) -> bytes:
+    number, count_number = _SIDE["stock"], _STOCK["hidden"]
+    stock = b"".join([_pile_field(number, count_number, p.top, p.hidden) for p in side.stock])
+    return message_field(_VIEW["sides"], stock + int_field(_SIDE["spit_count"], side.spit_count))
+
+
+# A pile as a field of the message it is in, by (field, rank, suit, count): a few hundred
+# piles recur in every match, so each is encoded once.
+_piles: dict[tuple[int, object, object, int], bytes] = {}
+
+
+def _pile_field(number: int, count_number: int, top: Card | None, count: int) -> bytes:
+    """Return a stock or centre pile (its top card, if any, and its count) as field
+    ``number`` of the message it is in."""
+    key = (number, None, None, count) if top is None else (number, top.rank, top.suit, count)
+    field = _piles.get(key)
+    if field is None:
+        shown = b"" if top is None else _TOPS[top.rank, top.suit]
+        field = _piles[key] = message_field(number, shown + int_field(count_number, count))
+    return field
 
 
 def view_to_proto(view: View) -> game_pb2.View:
@@ -63,10 +117,10 @@ def view_to_proto(view: View) -> game_pb2.View:
     return game_pb2.View(spit=_spit_view(view))
 
 
-def _spit_view(view: View, with_seat: bool = True) -> spit_pb2.SpitView:
+def _spit_view(view: View) -> spit_pb2.SpitView:
     winner, termination = result_to_proto(view.outcome)
     return spit_pb2.SpitView(
-        seat=seat_to_proto(view.seat) if with_seat else 0,
+        seat=seat_to_proto(view.seat),
         version=view.version,
         round_no=view.round_no,
         pausable=view.pausable,
@@ -82,7 +136,7 @@ def _spit_view(view: View, with_seat: bool = True) -> spit_pb2.SpitView:
 
 
 @functools.lru_cache(maxsize=4096)
-def stock_pile_to_proto(pile: StockView) -> spit_pb2.StockPile:
+def _stock_pile(pile: StockView) -> spit_pb2.StockPile:
     """Return one stock pile: its face-up top (if any) and the face-down count (a shared
     message, as ``card_to_proto``'s)."""
     return spit_pb2.StockPile(top=maybe_card_to_proto(pile.top), hidden=pile.hidden)
@@ -90,7 +144,7 @@ def stock_pile_to_proto(pile: StockView) -> spit_pb2.StockPile:
 
 def _side(side: SideView) -> spit_pb2.SpitSide:
     return spit_pb2.SpitSide(
-        stock=[stock_pile_to_proto(pile) for pile in side.stock], spit_count=side.spit_count
+        stock=[_stock_pile(pile) for pile in side.stock], spit_count=side.spit_count
     )
 
 
