@@ -71,34 +71,33 @@ class HeldMatches:
         return None if held is None else held.state
 
     def encoded_answer(self, call: rules_pb2.HeldCall) -> bytes:
-        """Return the encoded answer to one held call. A step, the answer to nearly every
-        call, is encoded once and wrapped as bytes, not copied into an answer message."""
-        if call.WhichOneof("kind") != "apply":
-            return self.answer(call).SerializeToString()
-        return self.encoded_apply(*_apply_args(call))
-
-    def answer(self, call: rules_pb2.HeldCall) -> rules_pb2.RulesAnswer:
-        """Return the answer to one held call (its refusal, when it is refused)."""
+        """Return the encoded answer to one held call (its refusal, when it is refused).
+        A step, the answer to nearly every call, is encoded once by hand and wrapped as
+        bytes, not built as an answer message."""
         try:
             kind = call.WhichOneof("kind")
             if kind == "apply":
-                return rules_pb2.RulesAnswer(step=self._apply(call))
+                return _step_answer(self._apply_to(*_apply_args(call)))
             if kind == "open":
-                return rules_pb2.RulesAnswer(step=self._open(call.match_id, call.open))
+                return _step_answer(self._open(call.match_id, call.open))
             if kind == "forfeit":
-                return rules_pb2.RulesAnswer(step=self._forfeit(call))
+                return _step_answer(self._forfeit(call))
             if kind == "view":
-                return rules_pb2.RulesAnswer(view=self._view(call))
+                return rules_pb2.RulesAnswer(view=self._view(call)).SerializeToString()
             if kind == "restore":
-                return rules_pb2.RulesAnswer(step=self._restore(call.match_id, call.restore))
+                return _step_answer(self._restore(call.match_id, call.restore))
             if kind == "forget":
                 self._held.pop(call.match_id, None)
-                return rules_pb2.RulesAnswer(step=rules_pb2.StepReply())
+                return _step_answer(b"")
             raise Rejection(
                 grpc.StatusCode.INVALID_ARGUMENT, "bad_call", "the call names no rules method"
             )
         except Rejection as rejection:
-            return rules_pb2.RulesAnswer(refusal=rejection.to_refusal())
+            return rules_pb2.RulesAnswer(refusal=rejection.to_refusal()).SerializeToString()
+
+    def answer(self, call: rules_pb2.HeldCall) -> rules_pb2.RulesAnswer:
+        """Return the answer to one held call, decoded (``encoded_answer``'s)."""
+        return rules_pb2.RulesAnswer.FromString(self.encoded_answer(call))
 
     def drop_idle(self, now_s: float | None = None) -> int:
         """Drop the matches nobody asked about for ``idle_s``; return how many went."""
@@ -108,7 +107,7 @@ class HeldMatches:
             del self._held[match_id]
         return len(idle)
 
-    def _open(self, match_id: str, request: rules_pb2.NewMatchRequest) -> rules_pb2.StepReply:
+    def _open(self, match_id: str, request: rules_pb2.NewMatchRequest) -> bytes:
         game = entry_for(request.game)
         with errors.engine_errors():
             options = game.codec.options_from_proto(request.options)
@@ -132,10 +131,7 @@ class HeldMatches:
             step = self._apply_to(match_id, version, seat, command, spectators, resignation_only)
         except Rejection as rejection:
             return rules_pb2.RulesAnswer(refusal=rejection.to_refusal()).SerializeToString()
-        return message_field(_ANSWER_STEP, step.SerializeToString())
-
-    def _apply(self, call: rules_pb2.HeldCall) -> rules_pb2.StepReply:
-        return self._apply_to(*_apply_args(call))
+        return _step_answer(step)
 
     def _apply_to(
         self,
@@ -145,7 +141,7 @@ class HeldMatches:
         command: game_pb2.Command,
         spectators: bool,
         resignation_only: bool,
-    ) -> rules_pb2.StepReply:
+    ) -> bytes:
         held = self._held_at(match_id, version)
         with Applying(held.game.number):
             applied = steps.apply(held.game, held.state, seat, command)
@@ -154,7 +150,7 @@ class HeldMatches:
             held.state = applied.step.state
             return self._reply(held.game, applied.step, applied.claim, spectators)
 
-    def _forfeit(self, call: rules_pb2.HeldCall) -> rules_pb2.StepReply:
+    def _forfeit(self, call: rules_pb2.HeldCall) -> bytes:
         held = self._holding(call)
         request = call.forfeit
         with errors.engine_errors():
@@ -170,7 +166,7 @@ class HeldMatches:
             seat = seat_from_proto(call.view.seat)
         return replies.view_reply(held.game, held.state, seat, self._pause_ms)
 
-    def _restore(self, match_id: str, request: rules_pb2.Restore) -> rules_pb2.StepReply:
+    def _restore(self, match_id: str, request: rules_pb2.Restore) -> bytes:
         """Rebuild the match from its seed and steps (refused, it holds nothing)."""
         self._held.pop(match_id, None)
         game = entry_for(request.match.game)
@@ -199,10 +195,18 @@ class HeldMatches:
         step: Step[Any, Any],
         claim: Any = None,
         spectators: bool = False,
-    ) -> rules_pb2.StepReply:
-        reply = replies.step_reply(game, step, claim, self._pause_ms, spectators, with_state=False)
-        reply.state_sha256 = hashlib.sha256(game.engine.encode_state(step.state)).digest()
-        return reply
+    ) -> bytes:
+        """Return the encoded StepReply for ``step``, with its state's hash (the state
+        itself stays here)."""
+        digest = hashlib.sha256(game.engine.encode_state(step.state)).digest()
+        return replies.encoded_step(
+            game, step, claim, self._pause_ms, spectators, state_sha256=digest
+        )
+
+
+def _step_answer(step: bytes) -> bytes:
+    """Return an encoded StepReply as the encoded RulesAnswer that carries it."""
+    return message_field(_ANSWER_STEP, step)
 
 
 def _resigns(game: Game, step: Step[Any, Any]) -> bool:

@@ -6,13 +6,14 @@ recipient: seat 0, seat 1 and the spectators (-1), in that order.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 
 from games.codec import decision_to_proto, outcome_to_proto, seat_to_proto
 from games.contract import Claim
-from games.decision import DEFAULT_LIFT_PAUSE_MS, Step, Termination
-from games.protowire import message_field
+from games.decision import DEFAULT_LIFT_PAUSE_MS, Decision, Outcome, Step, Termination
+from games.protowire import field_numbers, int_field, message_field, string_field
 from games.registry import Game
 from games.seats import SEATS, Seat
 from photofinish.game.v1 import game_pb2
@@ -29,34 +30,75 @@ def step_reply(
     spectators: bool = True,
     with_state: bool = True,
 ) -> rules_pb2.StepReply:
-    """Return the reply for ``step``: the new state, decision, outcome and perspectives.
+    """Return the reply for ``step``: the new state, decision, outcome and perspectives
+    (``encoded_step``'s, decoded; the state encoded only ``with_state``)."""
+    state = entry.engine.encode_state(step.state) if with_state else b""
+    encoded = encoded_step(entry, step, claim, lift_pause_ms, spectators, state=state)
+    return rules_pb2.StepReply.FromString(encoded)
+
+
+_STEP = field_numbers(rules_pb2.StepReply)
+_PERSPECTIVE = field_numbers(rules_pb2.Perspective)
+
+
+def encoded_step(
+    entry: Game,
+    step: Step[Any, Any],
+    claim: Claim | None = None,
+    lift_pause_ms: int = DEFAULT_LIFT_PAUSE_MS,
+    spectators: bool = True,
+    state: bytes = b"",
+    state_sha256: bytes = b"",
+) -> bytes:
+    """Return the encoded StepReply for ``step``: its decision, outcome and perspectives.
 
     ``lift_pause_ms`` is the pause the decision asks of the server before it takes a due
     action (see ``Decision.lift`` in game.proto); the spectators' perspective is built
-    only when ``spectators`` (someone watches); the state is encoded only ``with_state``
-    (the held path keeps it here).
+    only when ``spectators`` (someone watches). Written by hand (``games.protowire``):
+    each perspective's encoded view and events go in as they are, not copied into a
+    message and out again.
     """
-    engine, state = entry.engine, step.state
-    outcome = engine.outcome(state)
+    engine = entry.engine
+    outcome = engine.outcome(step.state)
     recipients: tuple[Seat | None, ...] = RECIPIENTS if spectators else SEATS
-    views = entry.codec.views_to_bytes(engine.views(state, recipients))
+    views = entry.codec.views_to_bytes(engine.views(step.state, recipients))
     heard = Heard(entry, step.events)
-    return rules_pb2.StepReply(
-        state=engine.encode_state(state) if with_state else b"",
-        decision=decision_to_proto(step.decision, lift_pause_ms),
-        outcome=None if outcome is None else outcome_to_proto(outcome),
-        perspectives=[
-            rules_pb2.Perspective(seat=seat_to_proto(seat), seen=seen(view, heard.by(seat)))
-            for seat, view in zip(recipients, views, strict=True)
-        ],
-        version=state.version,  # every engine's state counts its applied commands
-        claim="" if claim is None else claim.key,
-        claim_label="" if claim is None else claim.label,
-        claim_slot=0 if claim is None else claim.slot,
-        clocked=entry.clocked,
-        # A step that ends the match by resignation is the acting seat's resignation.
-        resignation=outcome is not None and outcome.termination is Termination.RESIGN,
+    perspectives = [
+        message_field(
+            _STEP["perspectives"],
+            int_field(_PERSPECTIVE["seat"], seat_to_proto(seat))
+            + message_field(_PERSPECTIVE["seen"], seen(view, heard.by(seat))),
+        )
+        for seat, view in zip(recipients, views, strict=True)
+    ]
+    # A step that ends the match by resignation is the acting seat's resignation.
+    resignation = outcome is not None and outcome.termination is Termination.RESIGN
+    return b"".join(
+        (
+            message_field(_STEP["state"], state) if state else b"",
+            _decision_field(step.decision, lift_pause_ms),
+            b"" if outcome is None else _outcome_field(outcome),
+            *perspectives,
+            int_field(_STEP["version"], step.state.version),  # every state counts its steps
+            b"" if claim is None else string_field(_STEP["claim"], claim.key),
+            b"" if claim is None else string_field(_STEP["claim_label"], claim.label),
+            int_field(_STEP["clocked"], entry.clocked),
+            b"" if claim is None else int_field(_STEP["claim_slot"], claim.slot),
+            int_field(_STEP["resignation"], resignation),
+            message_field(_STEP["state_sha256"], state_sha256) if state_sha256 else b"",
+        )
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _decision_field(decision: Decision, lift_pause_ms: int) -> bytes:
+    """Return a decision as the reply's field (a match reaches the same few again and again)."""
+    encoded = decision_to_proto(decision, lift_pause_ms).SerializeToString()
+    return message_field(_STEP["decision"], encoded)
+
+
+def _outcome_field(outcome: Outcome) -> bytes:
+    return message_field(_STEP["outcome"], outcome_to_proto(outcome).SerializeToString())
 
 
 _SEEN_VIEW = game_pb2.Seen.DESCRIPTOR.fields_by_name["view"].number
