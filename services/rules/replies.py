@@ -14,7 +14,7 @@ from games.codec import decision_to_proto, outcome_to_proto, seat_to_proto
 from games.contract import Claim
 from games.decision import DEFAULT_LIFT_PAUSE_MS, Decision, Outcome, Step, Termination
 from games.protowire import field_numbers, int_field, message_field, string_field
-from games.registry import Game
+from games.registry import BY_NUMBER, Game
 from games.seats import SEATS, Seat
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
@@ -119,10 +119,22 @@ class Heard:
         known = self._encoded.get(id(told))
         if known is not None and known[0] is told:
             return known[1]
-        shown = [self._entry.codec.event_to_proto(event) for event in told]
-        data = game_pb2.Seen(events=shown).SerializeToString() if shown else b""
+        game = self._entry.number
+        data = b"".join([_event_field(game, event) for event in told])
         self._encoded[id(told)] = (told, data)
         return data
+
+
+_SEEN_EVENTS = game_pb2.Seen.DESCRIPTOR.fields_by_name["events"].number
+
+
+@functools.lru_cache(maxsize=8192)
+def _event_field(game: int, event: Any) -> bytes:
+    """Return an event of ``game`` (its number) as a field of ``Seen``: a match's plays
+    recur (the same card from the same pile, the same tile on the same end), so most are
+    encoded once."""
+    encoded = BY_NUMBER[game].codec.event_to_proto(event).SerializeToString()
+    return message_field(_SEEN_EVENTS, encoded)
 
 
 def seen(view: bytes, events: bytes) -> bytes:
