@@ -219,11 +219,24 @@ class ArenaClient:
         )
         return reply.cancelled
 
-    def create_challenge(
+    async def create_challenge(
         self, game: game_pb2.Game.ValueType, rated: bool
     ) -> AsyncGenerator[matchmaking_pb2.ChallengeUpdate, None]:
+        """Yield the challenge's code, then its match. The server sends the code again when
+        someone accepts, to see that this stream is still open: that repeat is left out."""
         request = matchmaking_pb2.CreateChallengeRequest(game=game, rated=rated)
-        return self.web.stream(f"{ARENA}/CreateChallenge", request, matchmaking_pb2.ChallengeUpdate)
+        updates = self.web.stream(
+            f"{ARENA}/CreateChallenge", request, matchmaking_pb2.ChallengeUpdate
+        )
+        shown = ""
+        try:
+            async for update in updates:
+                if update.WhichOneof("kind") == "code" and update.code == shown:
+                    continue
+                shown = update.code
+                yield update
+        finally:
+            await updates.aclose()
 
     async def accept_challenge(self, code: str) -> matchmaking_pb2.MatchAssignment:
         request = matchmaking_pb2.AcceptChallengeRequest(code=code)

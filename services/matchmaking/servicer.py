@@ -13,7 +13,7 @@ from services.common.opening.codec import match_assignment
 from services.common.opening.matches import assignment
 from services.common.statuses import Context
 from services.matchmaking import codec, status
-from services.matchmaking.challenges import Challenges
+from services.matchmaking.challenges import Challenges, shown
 from services.matchmaking.errors import (
     BARRED_FROM_RATED,
     RATED_IS_FOR_ACCOUNTS,
@@ -113,9 +113,9 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
         if request.rated:
             account_needed(context)
             await self._not_barred(player, game)
-        async with self._challenges.create(player, game, request.rated) as (code, match):
-            yield codec.challenge_update(code)
-            yield codec.challenge_update(await match)
+        async with self._challenges.create(player, game, request.rated) as challenge:
+            async for sent in shown(challenge):
+                yield codec.challenge_update(sent)
 
     @status.unary
     async def AcceptChallenge(

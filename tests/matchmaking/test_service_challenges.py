@@ -42,6 +42,15 @@ async def accept(stub: MatchmakingAsyncStub, who: Metadata, code: str) -> pb.Mat
     return await stub.AcceptChallenge(request, metadata=who, timeout=CALL_TIMEOUT_S)
 
 
+async def after_the_probe(
+    call: grpc.aio.UnaryStreamCall[pb.CreateChallengeRequest, pb.ChallengeUpdate], code: str
+) -> pb.ChallengeUpdate:
+    """Return the creator's next update after the code again: an accept asks the
+    creator's stream whether it is still there by sending it the code once more."""
+    assert (await next_message(call)).code == code
+    return await next_message(call)
+
+
 async def test_an_accepted_challenge_seats_both_players_at_one_match(
     stub: MatchmakingAsyncStub, arbitration: ArbitrationStandIn
 ) -> None:
@@ -51,7 +60,7 @@ async def test_an_accepted_challenge_seats_both_players_at_one_match(
     assert len(code) == LENGTH and set(code) <= set(ALPHABET)
 
     bob_match = await accept(stub, bob.metadata, code.lower())
-    ann_match = (await next_message(challenge)).match
+    ann_match = (await after_the_probe(challenge, code)).match
     assert ann_match.match_id == bob_match.match_id
     assert sorted([*ann_match.seats, *bob_match.seats]) == [0, 1]
     assert ann_match.rated and bob_match.rated
@@ -84,7 +93,7 @@ async def test_accepting_your_own_challenge_is_refused_and_leaves_it_open(
     assert (error.code, error.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "own_challenge")
     assert arbitration.received == []
     await accept(stub, bob.metadata, code)
-    assert (await next_message(challenge)).HasField("match")
+    assert (await after_the_probe(challenge, code)).HasField("match")
 
 
 async def test_rated_challenges_are_for_accounts_and_casual_ones_for_guests_too(
@@ -99,7 +108,7 @@ async def test_rated_challenges_are_for_accounts_and_casual_ones_for_guests_too(
     assert (error.code, error.reason) == (grpc.StatusCode.PERMISSION_DENIED, "account_needed")
     assert arbitration.received == []  # and the challenge stays open for an account
     await accept(stub, person("Bob").metadata, code)
-    assert (await next_message(rated)).match.rated
+    assert (await after_the_probe(rated, code)).match.rated
     casual = create(stub, ann.metadata)
     assert not (await accept(stub, gus.metadata, (await next_message(casual)).code)).rated
 
@@ -131,6 +140,6 @@ async def test_when_no_arbitration_answers_both_sides_of_a_challenge_are_told(
     code = (await next_message(challenge)).code
     for error in (
         await rejected(accept(stub, bob.metadata, code)),
-        await rejected(challenge.read()),
+        await rejected(after_the_probe(challenge, code)),
     ):
         assert (error.code, error.reason) == (grpc.StatusCode.UNAVAILABLE, "no_arbitration")

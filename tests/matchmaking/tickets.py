@@ -35,16 +35,19 @@ def ticket(
 
 @dataclass(slots=True)
 class Opening:
-    """Opens online matches in memory: ``gate`` holds them in flight, ``failure`` fails them."""
+    """Opens online matches in memory: ``gate`` holds them in flight, ``failure`` fails them;
+    ``asked`` is set once one is asked for."""
 
     opened: list[MatchSpec] = field(default_factory=list)
     gate: asyncio.Event = field(default_factory=asyncio.Event)
     failure: Unavailable | None = None
+    asked: asyncio.Event = field(default_factory=asyncio.Event)
 
     def __post_init__(self) -> None:
         self.gate.set()
 
     async def online(self, first: Player, second: Player, game: Game, rated: bool) -> MatchSpec:
+        self.asked.set()
         await self.gate.wait()
         if self.failure is not None:
             raise self.failure

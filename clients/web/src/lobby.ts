@@ -187,9 +187,12 @@ export class Lobby {
     this.waiting?.abort();
     const controller = (this.waiting = new AbortController());
     try {
+      let shownCode = "";
       for await (const update of arena.createChallenge({ game, rated }, { signal: controller.signal })) {
-        if (update.kind.case === "code") {
-          const code = update.kind.value;
+        // The server sends the code again when someone accepts, to see that this page is
+        // still here: it is shown once.
+        if (update.kind.case === "code" && update.kind.value !== shownCode) {
+          const code = (shownCode = update.kind.value);
           const copy = h("button#copy-code", { type: "button", onclick: () => void copyCode(code, copy) }, msg("lobby.copy"));
           const terms = rated ? msg("terms.rated") : msg("terms.casual");
           const shown = h("strong.challenge-code#challenge-code", code);

@@ -222,6 +222,11 @@ Global___CreateChallengeRequest: _TypeAlias = CreateChallengeRequest  # noqa: Y0
 
 @_typing.final
 class ChallengeUpdate(_message.Message):
+    """The code first; the same code again whenever someone accepts it (the server checks that
+    the creator's stream is still open before it opens the match: show it once); then the
+    match.
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     CODE_FIELD_NUMBER: _builtins.int

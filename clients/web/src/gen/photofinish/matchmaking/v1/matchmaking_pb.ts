@@ -225,6 +225,10 @@ export const CreateChallengeRequestSchema: GenMessage<CreateChallengeRequest> = 
   messageDesc(file_photofinish_matchmaking_v1_matchmaking, 7);
 
 /**
+ * The code first; the same code again whenever someone accepts it (the server checks that
+ * the creator's stream is still open before it opens the match: show it once); then the
+ * match.
+ *
  * @generated from message photofinish.matchmaking.v1.ChallengeUpdate
  */
 export type ChallengeUpdate = Message<"photofinish.matchmaking.v1.ChallengeUpdate"> & {
