@@ -7,6 +7,7 @@ The arbitration names no game: these are the game-neutral facts every rules repl
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 from typing import NewType
 
@@ -40,16 +41,31 @@ class Decision:
 
 def decision_from_proto(decision: game_pb2.Decision) -> Decision:
     """Return the decision a rules reply carries (an unknown lift asks for no timer)."""
+    return _decision(
+        tuple(decision.seats),
+        decision.fresh,
+        decision.gate,
+        decision.lift,
+        decision.lift_after_ms,
+    )
+
+
+# A match reaches the same few decisions again and again (each seat's turn, fresh or not,
+# a gate): each is made once from its plain values, not rebuilt every step.
+@functools.lru_cache(maxsize=1024)
+def _decision(
+    seats: tuple[int, ...], fresh: bool, gate: int, lift_number: int, lift_after_ms: int
+) -> Decision:
     try:
-        lift = Lift(decision.lift)
+        lift = Lift(lift_number)
     except ValueError:
         lift = Lift.NONE
     return Decision(
-        frozenset(Seat(s) for s in decision.seats),
-        decision.fresh,
-        decision.gate != game_pb2.GATE_NONE,
+        frozenset(Seat(s) for s in seats),
+        fresh,
+        gate != game_pb2.GATE_NONE,
         lift,
-        decision.lift_after_ms,
+        lift_after_ms,
     )
 
 

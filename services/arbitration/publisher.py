@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from nats.js import JetStreamContext
@@ -88,9 +89,16 @@ def _decision_part(match: Match) -> bytes:
         return arbitration_pb2.MatchUpdate(decision=decision_shown(match)).SerializeToString()
     kept = match.shown_decision
     if kept is None or kept[0] is not match.decision_proto:
-        encoded = arbitration_pb2.MatchUpdate(decision=match.decision_proto).SerializeToString()
+        encoded = _decision_update(match.decision_proto.SerializeToString())
         kept = match.shown_decision = (match.decision_proto, encoded)
     return kept[1]
+
+
+@functools.lru_cache(maxsize=1024)
+def _decision_update(decision: bytes) -> bytes:
+    """Return an encoded decision as an update's field (a match reaches the same few)."""
+    shown = game_pb2.Decision.FromString(decision)
+    return arbitration_pb2.MatchUpdate(decision=shown).SerializeToString()
 
 
 def _clock_part(match: Match, now_ns: int) -> bytes:
