@@ -44,10 +44,6 @@ from photofinish.game.v1 import bid_pb2, game_pb2
 _JOCKEY_DISCOUNT = Options().jockey_discount
 
 
-_BID_FIELD = game_pb2.View.DESCRIPTOR.fields_by_name["bid"].number
-_BOARD_FIELD = bid_pb2.BidView.DESCRIPTOR.fields_by_name["board"].number
-
-
 def view_to_proto(view: View) -> game_pb2.View:
     """Return ``view`` in the View envelope."""
     bid_view = _public(view)
