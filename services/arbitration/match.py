@@ -111,9 +111,7 @@ class Match:
     judged_alone: bool = False
     match_id: str = field(init=False)  # the created match's, read on every item (kept here)
     update_heads: dict[int, bytes] = field(default_factory=dict)  # see publisher.update_bytes
-    # An update's parts that change only with a step, encoded once (publisher.Shown): the
-    # decision with the message it was encoded from, and an unclocked game's clocks.
-    shown_decision: tuple[game_pb2.Decision, bytes] | None = None
+    # An unclocked game's clocks as an update shows them: the same every time (publisher).
     shown_clock: bytes | None = None
     # Per seat, the latest answers by client_seq, oldest first (client_seq only grows).
     answers: dict[int, dict[int, Answer]] = field(default_factory=dict)

@@ -87,11 +87,7 @@ def _decision_part(match: Match) -> bytes:
     """Return the update's decision, encoded once for each decision the match reaches."""
     if match.timing.handover is not None:
         return arbitration_pb2.MatchUpdate(decision=decision_shown(match)).SerializeToString()
-    kept = match.shown_decision
-    if kept is None or kept[0] is not match.decision_proto:
-        encoded = _decision_update(match.decision_proto.SerializeToString())
-        kept = match.shown_decision = (match.decision_proto, encoded)
-    return kept[1]
+    return _decision_update(match.decision_proto.SerializeToString())
 
 
 @functools.lru_cache(maxsize=1024)
