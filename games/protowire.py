@@ -16,8 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-VARINT = 0
-LENGTH_DELIMITED = 2
+_LENGTH_DELIMITED = 2
 _NEGATIVE = 1 << 64  # int32 and int64 write a negative value as its 64-bit two's complement
 
 
@@ -39,11 +38,6 @@ _ONE_BYTE = tuple(bytes((value,)) for value in range(0x80))
 _MINUS_ONE = varint(-1 + _NEGATIVE)  # no seat, no winner yet: in nearly every view
 
 
-def tag(number: int, wire_type: int) -> bytes:
-    """Return the key of field ``number`` of ``wire_type``."""
-    return varint(number << 3 | wire_type)
-
-
 def int_field(number: int, value: int) -> bytes:
     """Return an int32, int64, uint64, enum or bool field (nothing for 0 or False)."""
     if not value:
@@ -59,7 +53,7 @@ def message_field(number: int, payload: bytes) -> bytes:
     Protobuf merges a message's fields in whatever order and pieces they come, so parts
     encoded once can be joined into each recipient's message without re-encoding.
     """
-    return varint(number << 3 | LENGTH_DELIMITED) + varint(len(payload)) + payload
+    return varint(number << 3 | _LENGTH_DELIMITED) + varint(len(payload)) + payload
 
 
 def string_field(number: int, text: str) -> bytes:
@@ -71,11 +65,6 @@ def packed_field(number: int, values: Iterable[int]) -> bytes:
     """Return a packed repeated int32 field (nothing when there are no values)."""
     body = b"".join(varint(value if value >= 0 else value + _NEGATIVE) for value in values)
     return message_field(number, body) if body else b""
-
-
-def repeated_field(number: int, payloads: Iterable[bytes]) -> bytes:
-    """Return a repeated message field: each encoded message its own field."""
-    return b"".join(message_field(number, payload) for payload in payloads)
 
 
 def field_numbers(message: Any) -> dict[str, int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from games.protowire import message_field
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
@@ -109,7 +110,7 @@ def test_a_number_that_jumps_too_far_and_an_oversize_command_are_turned_away() -
     # A command carrying an unknown field (number 1023) beyond the bound.
     huge = game_pb2.Command(reveal=game_pb2.Reveal())
     filler = b"x" * bounds.MAX_COMMAND_BYTES
-    huge.MergeFromString(b"\xfa\x3f" + _varint(len(filler)) + filler)
+    huge.MergeFromString(message_field(1023, filler))
     oversize = admit(match, submitted(command=huge))
     assert isinstance(oversize, Answered) and isinstance(oversize.answer, Rejection)
     assert oversize.answer.reason == Reason.BAD_COMMAND.value
@@ -226,12 +227,3 @@ def refuse_rules(reason: str) -> Rejection:
 def _reason(decided: object) -> Reason:
     assert isinstance(decided, Refuse), decided
     return Reason(decided.refusal.reason)
-
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
