@@ -89,13 +89,14 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage
     sent = max(1, total + sum(refused.values()))  # every command costs the stack something
     print(
         f"\n{'process':18} {'cpu s':>7} {'% core':>7} {'ms/cmd':>7} {'ms/acc':>7} {'rss MB':>7} "
-        f"{'loop lag p99 ms':>16} {'wakes/acc':>9}"
+        f"{'loop lag p99 ms':>16} {'wakes/acc':>9} {'÷ gateway':>9}"
     )
     rows = [*usage.cpu.items()]
     stack_cpu = sum(v for k, v in rows if not k.startswith("bench"))
     load_cpu = sum(v for k, v in rows if k.startswith("bench"))
     stack_wakes = sum(v for k, v in usage.wakes.items() if not k.startswith("bench"))
     wakes = {**usage.wakes, "stack total": stack_wakes}
+    gateway_cpu = usage.cpu.get("gateway", 0.0)
     for name, cpu in [*rows, ("stack total", stack_cpu), ("load total", load_cpu)]:
         lag = lag_p99_ms.get(name)
         lag_text = "" if lag is None else f"{'≤ ' if name in usage.lag_p99_ms else ''}{lag:.1f}"
@@ -104,7 +105,12 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage
             f"{name:18} {cpu:7.2f} {100 * cpu / wall:7.0f} {1000 * cpu / sent:7.2f} "
             f"{1000 * cpu / max(1, total):7.2f} "
             f"{rss:>7} {lag_text:>16} "
-            + (f"{wakes[name] / max(1, total):9.2f}" if name in wakes else "")
+            + (f"{wakes[name] / max(1, total):9.2f}" if name in wakes else f"{'':9}")
+            + (
+                f" {cpu / gateway_cpu:9.3f}"
+                if gateway_cpu and not name.startswith(("bench", "load"))
+                else ""
+            )
         )
     outside = max(0.0, usage.busy * CORES - (stack_cpu + load_cpu) / wall)
     print(
@@ -115,7 +121,10 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage
         "(ms/cmd: CPU ms per command sent, accepted or refused; ms/acc: per accepted command; "
         "loop lag: the services' own "
         "pf_event_loop_lag_seconds histogram bucket, the workers' 50 ms probe; wakes/acc: "
-        "context switches of every thread per accepted command, from /proc)"
+        "context switches of every thread per accepted command, from /proc; ÷ gateway: the "
+        "process's CPU against the gateway's in this run, whose work per command no change "
+        "on the arbitration's or the rules' side alters: the machine's noise moves both alike, "
+        "so an A/B of those services reads best in this column)"
     )
     arbitration_figures(usage, sent)
     verdict(usage, lag_p99_ms, outside)
