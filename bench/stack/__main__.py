@@ -56,7 +56,8 @@ def main() -> None:
     parser.add_argument(
         "--floor",
         action="store_true",
-        help="first measure the floor (bench.floor) at the same load, and print the ratio",
+        help="measure the floor (bench.floor) at the same load before the stack and again"
+        " after it, and print the ratio to their mean (the machine's speed drifts)",
     )
     parser.add_argument(
         "--floor-shape",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import aiohttp
 
-from bench.floor.run import run_floor
+from bench.floor.run import Floor, run_floor
 from bench.stack.pipe import receive
 from bench.stack.procstat import Snapshot, Usage, child_pids_named
 from bench.stack.profiling import record, summary
@@ -34,17 +34,7 @@ async def bench(args: argparse.Namespace) -> None:
         # Every child the stack starts (nats-server included) inherits this process's CPU.
         os.sched_setaffinity(0, {STACK_CPU})
         load_cpus = frozenset({LOAD_CPU})
-    floor = None
-    if args.floor:
-        floor = await run_floor(
-            args.matches,
-            args.seconds,
-            args.warmup,
-            workers=args.workers,
-            load_cpus=load_cpus,
-            transport=args.transport,
-            shape=args.floor_shape,
-        )
+    floors = [await _floor(args, load_cpus)] if args.floor else []
     with tempfile.TemporaryDirectory(prefix="pf-bench-stack-") as tmp:
         async with (
             run_stack(StackConfig(Path(tmp), with_bots=False, extra_env=LOAD_ENV)) as stack,
@@ -102,10 +92,25 @@ async def bench(args: argparse.Namespace) -> None:
                         started.kill()
                         started.join()
     stack_ms = report(args, results, usage)
-    if floor is not None:
-        print("\n" + "\n".join(floor.lines()))
-    print("\n" + "\n".join(ratio_lines(stack_ms, floor, spit_step_us())))
+    if floors:
+        floors.append(await _floor(args, load_cpus))  # after the stack: the drift shows
+        for when, floor in zip(("before", "after"), floors, strict=True):
+            print(f"\n{when} the stack, " + "\n".join(floor.lines()))
+    print("\n" + "\n".join(ratio_lines(stack_ms, floors, spit_step_us())))
     if args.profile is not None:
         print("\nprofiles (py-spy; the profiler's own CPU is in the table above):")
         for samples in profiled:
             print(summary(samples))
+
+
+async def _floor(args: argparse.Namespace, load_cpus: frozenset[int]) -> Floor:
+    """Return the floor measured now at the stack's load (``bench.floor``)."""
+    return await run_floor(
+        args.matches,
+        args.seconds,
+        args.warmup,
+        workers=args.workers,
+        load_cpus=load_cpus,
+        transport=args.transport,
+        shape=args.floor_shape,
+    )

@@ -25,16 +25,26 @@ def spit_step_us() -> float:
     return statistics.median(samples) / 1000
 
 
-def ratio_lines(stack_ms_per_accepted: float, floor: Floor | None, step_us: float) -> list[str]:
-    """Return the stack's CPU per accepted command as multiples of the floor and the step."""
+def ratio_lines(stack_ms_per_accepted: float, floors: list[Floor], step_us: float) -> list[str]:
+    """Return the stack's CPU per accepted command as multiples of the floor and the step.
+
+    The floor is measured before the stack and again after it: the machine's speed drifts
+    within a run, and the ratio is taken to the mean of the two, each one's beside it.
+    """
     lines = [
         f"server CPU per accepted command, every server process: {stack_ms_per_accepted:.3f} ms"
     ]
-    if floor is not None:
-        ratio = stack_ms_per_accepted / floor.ms_per_command
+    if floors:
+        each = [floor.ms_per_command for floor in floors]
+        mean = statistics.fmean(each)
         lines.append(
-            f"  = {ratio:.2f} × the floor "
-            f"({floor.shape}: {floor.ms_per_command:.3f} ms per command)"
+            f"  = {stack_ms_per_accepted / mean:.2f} × the floor ({floors[0].shape}: "
+            f"{mean:.3f} ms per command, the mean of "
+            + " and ".join(
+                f"{ms:.3f} {when} ({stack_ms_per_accepted / ms:.2f} ×)"
+                for when, ms in zip(("before", "after"), each, strict=False)
+            )
+            + ")"
         )
     steps = 1000 * stack_ms_per_accepted / step_us
     lines.append(f"  = {steps:.0f} engine steps (the Spit engine's median step: {step_us:.1f} µs)")
