@@ -60,7 +60,7 @@ class OpenChallenge:
     rated: bool
     outcome: asyncio.Future[Assignment]
     _asked: asyncio.Queue[Probe | None] = field(default_factory=asyncio.Queue)
-    _probes: list[Probe] = field(default_factory=list)  # every probe asked, answered or not
+    _probes: list[Probe] = field(default_factory=list)  # the probes not answered yet
     closed: bool = False
 
     async def next_probe(self) -> Probe | None:
@@ -70,7 +70,7 @@ class OpenChallenge:
     def ask(self) -> Probe:
         """Return a new probe, queued for the creator's stream to answer."""
         probe: Probe = asyncio.get_running_loop().create_future()
-        self._probes.append(probe)
+        self._probes = [*(asked for asked in self._probes if not asked.done()), probe]
         self._asked.put_nowait(probe)
         return probe
 

@@ -171,7 +171,7 @@ async def test_an_acceptor_who_leaves_while_the_creator_is_asked_gives_the_code_
         stream = shown(challenge)
         await anext(stream)
         leaving = asyncio.create_task(challenges.accept(BOB, challenge.code))
-        await asyncio.sleep(0)
+        assert await anext(stream) == challenge.code  # Bob's probe: he waits on it now
         leaving.cancel()
         with pytest.raises(asyncio.CancelledError):
             await leaving
