@@ -275,6 +275,11 @@ async def test_an_arabic_and_a_korean_terminal_play_one_challenge_each_in_its_ow
             gate = f"{pad(t('cli.label.gate'), LABEL_WIDTH)} {waiting.split('WHO')[0]}"
         await terminal.expect(f"^{re.escape(gate)}")
         await terminal.send("ready")
+    # Both pressed once minji's board names whose move it is: before that, hala's ready may
+    # not have reached the server, and a draw would be refused at the gate instead.
+    with speaking("ko"):
+        to_move = pad(t("cli.label.to_move"), LABEL_WIDTH)
+    await minji.expect(f"^{re.escape(to_move)} ")
     await minji.send("dance")
     why = said("ko", "cli.input.not_a_command", text="dance")
     await expect_said(minji, "ko", "cli.match.not_understood", reason="unknown_command", why=why)
