@@ -15,6 +15,7 @@ from pathlib import Path
 
 from services.common import callers
 from services.stack import natsauth
+from services.stack.held_ports import HeldPorts
 from services.stack.natsd import NatsServer, start_nats
 from services.stack.private import make_private, write_private
 from services.stack.processes import Child, start_child
@@ -77,6 +78,8 @@ class Stack:
     # Each NATS user's URL, credentials included (empty: a nats-server given, as it is).
     nats_urls: dict[str, str] = field(default_factory=dict)
     ops_password: str = field(default="", repr=False)  # user "operator" at /ops
+    # The ports of each stopped process, held until it listens again (held_ports.py).
+    held: dict[str, HeldPorts] = field(default_factory=dict, repr=False)
 
     def nats_url_of(self, user: str) -> str:
         """Return the NATS URL with ``user``'s credentials (natsauth.USERS)."""
@@ -93,8 +96,18 @@ class Stack:
         return await self.start_again(name)
 
     async def stop(self, name: str, sig: signal.Signals = signal.SIGTERM) -> int:
-        """Stop one process with ``sig`` (SIGKILL: no clean-up at all); return its exit code."""
-        return await self.children[name].stop(sig)
+        """Stop one process with ``sig`` (SIGKILL: no clean-up at all); return its exit code.
+
+        Its ports stay held for ``start_again``.
+        """
+        code = await self.children[name].stop(sig)
+        self.hold_ports(name)
+        return code
+
+    def hold_ports(self, name: str) -> None:
+        """Keep the ports of the exited process ``name`` for its next start."""
+        if name not in self.held:
+            self.held[name] = HeldPorts(self.children[name].ports.values())
 
     async def start_again(self, name: str) -> Child:
         """Start a stopped process again with the environment and ports it had."""
@@ -104,9 +117,13 @@ class Stack:
             env_key = {"grpc": "PF_GRPC_PORT", "metrics": "PF_METRICS_PORT", "http": "PF_HTTP_PORT"}
             if key in env_key:
                 env[env_key[key]] = str(port)
-        self.children[name] = await start_child(
-            name, old.module, env, self.log_dir, niceness=old.niceness
-        )
+        self.hold_ports(name)  # a process that died by itself: held from now on
+        try:
+            self.children[name] = await start_child(
+                name, old.module, env, self.log_dir, niceness=old.niceness
+            )
+        finally:  # listening again, or failed: the ports are its (or free) again
+            self.held.pop(name).release()
         return self.children[name]
 
 
@@ -233,5 +250,7 @@ async def run_stack(config: StackConfig) -> AsyncIterator[Stack]:
     finally:
         for child in reversed(list(stack.children.values())):
             await child.stop()
+        for held in stack.held.values():
+            held.release()
         if nats is not None:
             await nats.stop()

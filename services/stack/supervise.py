@@ -56,6 +56,7 @@ class Supervisor:
         pause = FIRST_PAUSE_S if up_s >= STAYED_UP_S else self._pauses.get(name, FIRST_PAUSE_S)
         self._pauses[name] = min(LONGEST_PAUSE_S, pause * 2)
         self._say(f"{name} exited ({code}); starting it again in {pause:g} s")
+        self._stack.hold_ports(name)  # for the pause: no one else is given them meanwhile
         await asyncio.sleep(pause)
         try:
             await self._stack.start_again(name)

@@ -197,17 +197,13 @@ async def test_a_gateway_restart_mid_match_is_ridden_out(
 async def restart_gateway(stack: Stack, data_dir: Path, match_id: str) -> None:
     """Stop the gateway and, once the pool's seat in ``match_id`` has lost its watch, start
     it again on the same port (the pool's URL stays valid)."""
-    old = stack.children["gateway"]
-    port = old.ports["http"]
     lost_before = len(logged(data_dir, "watch lost; reconnecting", match_id))
-    await old.stop()
-    env = {**old.env, "PF_HTTP_PORT": str(port)}  # its NATS user and caller token too
+    await stack.stop("gateway")
     await poll_until(
         f"the pool's seat in {match_id} notices the gateway is gone",
         lambda: len(logged(data_dir, "watch lost; reconnecting", match_id)) > lost_before,
     )
-    logs = data_dir / "logs"
-    stack.children["gateway"] = await start_child("gateway", "services.gateway", env, logs)
+    await stack.start_again("gateway")  # its NATS user, caller token and ports too
 
 
 async def test_sigterm_with_seats_in_play_stops_the_pool_cleanly(

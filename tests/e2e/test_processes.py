@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import signal
+import socket
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -116,3 +119,29 @@ async def test_the_clock_takes_the_cpu_first_and_password_hashing_last(
         for name in ("arbitration", "rules", "gateway"):
             assert thread_niceness(stack.children[name].process.pid) == {clock}, name
         assert thread_niceness(nats_server_of(tmp_path)) == {clock}
+
+
+async def test_a_stopped_process_keeps_its_ports_until_it_listens_on_them_again(
+    tmp_path: Path,
+) -> None:
+    """A process is started again on the ports its clients know. While it is down the
+    kernel hands them to no one who asks for a free port (a neighbour's process once took a
+    ratings port so, and the restart failed with EADDRINUSE); then it listens on them."""
+    async with (
+        run_stack(StackConfig(tmp_path, with_bots=False)) as stack,
+        aiohttp.ClientSession() as http,
+    ):
+        for name in ("ratings", "gateway"):  # gRPC's listener and aiohttp's
+            ports = dict(stack.children[name].ports)
+            await stack.stop(name, signal.SIGKILL)
+            # Nothing connected to its /metrics: without the hold, this bind would succeed.
+            with socket.socket() as other, pytest.raises(OSError) as taken:
+                other.bind(("127.0.0.1", ports["metrics"]))
+            assert taken.value.errno == errno.EADDRINUSE
+            again = await stack.start_again(name)
+            assert again.ports == ports
+            assert name not in stack.held
+            async with http.get(f"http://{again.address('metrics')}/metrics") as response:
+                assert "pf_event_loop_lag_seconds" in await response.text()
+        async with http.get(f"{stack.gateway_url}/healthz") as response:
+            assert response.status == 200
