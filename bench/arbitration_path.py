@@ -70,6 +70,9 @@ class Dropped:
     def publish(self, subject: str, payload: bytes, reply: str = "", headers: bytes = b"") -> None:
         return None
 
+    def send_now(self) -> None:
+        return None
+
 
 class ResultsDropped:
     """Where a finished match's result goes: nowhere (JetStream is not measured here)."""

@@ -12,6 +12,8 @@ and orders it, the log stores it before anyone sees what it did, and the rules s
 - ``PF_FLOOR_ROLE=judge`` stands where the rules service stands: for each stored command
   it publishes an update to both seats and the command's answer to the gateway.
 
+Each holds its NATS writes as the process it stands for does (``PF_NATS_COALESCE_MS``).
+
 No game, no clock, no fence, no views: one Python wake fewer than the stack (the
 stamper never hears back), and a store in place of its acknowledged append. What this
 costs is the least any design that honours those rules could cost here. With
@@ -35,6 +37,7 @@ from runtime import loops
 from runtime.stopping import wait_for_stop_signal
 from services.common.natslink.frames import Message
 from services.common.natslink.link import NatsLink
+from services.common.settings import nats_coalesce_s
 from wire import subjects
 
 STREAM = "FLOORLOG"
@@ -76,7 +79,9 @@ class Judge:
 
 async def main() -> None:
     role = os.environ["PF_FLOOR_ROLE"]
-    link = await NatsLink.connect(os.environ["NATS_URL"], f"floor-{role}")
+    # Both stand where the arbitration and the rules stand: their writes coalesce as those do.
+    coalesce_s = nats_coalesce_s(os.environ)
+    link = await NatsLink.connect(os.environ["NATS_URL"], f"floor-{role}", coalesce_s=coalesce_s)
     server = None
     rules = os.environ.get("PF_FLOOR_RULES", "")  # bench.floor.rules_judge: "views", "changes"
     if role == "stamp":

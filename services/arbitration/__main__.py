@@ -83,6 +83,7 @@ class Arbitration:
             f"arbitration-{config.instance}-link",
             outages.disconnected,
             outages.reconnected,
+            config.nats_coalesce_s,
         )
         requests = Requests(link)
         log_writer = LogWriter(

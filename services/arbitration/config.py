@@ -11,7 +11,7 @@ from services.arbitration.faults import Tolerances
 from services.arbitration.matchlog.bounds import MIN_ENTRIES_PER_MATCH
 from services.common.jetstream_config import LogLimits
 from services.common.serving import Listen
-from services.common.settings import listen, number
+from services.common.settings import listen, nats_coalesce_s, number
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +30,7 @@ class Config:
     advertise_host: str  # the host the gateway reaches this instance at
     adopt_every_s: float  # how often to look for a silent instance's matches to adopt
     log_limits: LogLimits  # what the log stream keeps (docs/arbitration-log.md, "Retention")
+    nats_coalesce_s: float  # how long the hot path's NATS writes wait for those that follow
 
     @classmethod
     def from_env(cls) -> Config:
@@ -71,6 +72,7 @@ class Config:
                     MIN_ENTRIES_PER_MATCH,
                 ),
             ),
+            nats_coalesce_s=nats_coalesce_s(env),
         )
 
 

@@ -155,6 +155,11 @@ class Publisher:
                 continue  # the spectators' view, while nobody watches
             self._link.publish(subjects.match_view(match.match_id, seat), shown.to(seat))
 
+    def send_now(self) -> None:
+        """Send what waits at once (a timer's news: a flag is announced at its deadline, not
+        when the link's coalescing of commands' messages ends)."""
+        self._link.send_now()
+
     async def finished(self, match: Match, commands: int) -> None:
         """Publish the result once; the match id deduplicates any resend."""
         assert match.outcome is not None

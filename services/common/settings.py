@@ -8,6 +8,7 @@ from typing import TypeVar
 
 from services.common.callers import parse_callers
 from services.common.database import Postgres, SqliteFile, Target
+from services.common.natslink.link import HOT_PATH_COALESCE_MS
 from services.common.serving import Listen
 
 N = TypeVar("N", int, float)
@@ -33,6 +34,16 @@ def number(env: Mapping[str, str], name: str, default: N, kind: type[N], least: 
     if value < least:
         raise ConfigError(f"{name}={text!r} is below {least}")
     return value
+
+
+def nats_coalesce_s(env: Mapping[str, str]) -> float:
+    """Return how long a judging process's NATS writes wait for the messages that follow:
+    PF_NATS_COALESCE_MS (0: each event-loop turn's leave at its end).
+
+    Raises:
+        ConfigError: for a value that is not a number of at least 0.
+    """
+    return number(env, "PF_NATS_COALESCE_MS", HOT_PATH_COALESCE_MS, float, 0.0) / 1000
 
 
 def database(env: Mapping[str, str], sqlite_file: str) -> Target:

@@ -24,7 +24,9 @@ from services.rules.servicer import register
 async def main(config: Config) -> None:
     @contextlib.asynccontextmanager
     async def lifespan() -> AsyncIterator[None]:
-        link = await NatsLink.connect(config.nats_url, f"rules-{config.instance}")
+        link = await NatsLink.connect(
+            config.nats_url, f"rules-{config.instance}", coalesce_s=config.nats_coalesce_s
+        )
         hop = HeldCallServer(link, HeldMatches(config.lift_pause_ms), config.instance)
         hop.start()
         replays = ReplayServer(link)

@@ -59,6 +59,7 @@ class Outbox:
         self._now = now
         self.results: list[tuple[str, int]] = []
         self.sent: list[arbitration_pb2.MatchUpdate] = []  # seat 0's updates
+        self.sent_now = 0  # how many times what waited was sent at once
 
     def updates(self, match: Match) -> None:
         self.sent.append(build_update(match, 0, self._now()))
@@ -68,6 +69,9 @@ class Outbox:
 
     async def voided(self, match: Match, reason: str, figures: str) -> None:
         self.results.append(("voided", len(self.store.logs.get(match.match_id, []))))
+
+    def send_now(self) -> None:
+        self.sent_now += 1
 
     def opened(self, match: Match) -> None:
         return None

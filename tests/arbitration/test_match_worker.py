@@ -83,3 +83,16 @@ async def test_a_nudge_is_judged_on_one_reading_of_the_clock() -> None:
     assert table.clock_reads - reads == 1
     *_, nudged = await table.log()
     assert nudged.kind == log_pb2.ENTRY_KIND_NUDGE
+
+
+async def test_a_flag_is_sent_at_once_and_a_command_s_update_waits_for_its_neighbours() -> None:
+    # The link holds the hot path's writes a moment for the messages that follow (several
+    # commands in one write); a flag is announced at its deadline, so it is sent at once.
+    table = Table(game_pb2.GAME_BID, 9)
+    seat = await bid_clock_running(table)
+    sent_now = table.outbox.sent_now
+    await table.submit(seat, table.legal(seat)[0])
+    assert table.outbox.sent_now == sent_now
+    await table.flag()
+    assert table.match.status == arbitration_pb2.STATUS_FINISHED
+    assert table.outbox.sent_now == sent_now + 1

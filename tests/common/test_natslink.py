@@ -142,6 +142,37 @@ async def test_published_messages_reach_subscribers_and_nats_py_alike(
     await other.close()
 
 
+async def test_a_coalescing_link_holds_its_writes_and_sends_them_in_order_when_told(
+    nats_server: NatsServer, link: NatsLink
+) -> None:
+    got: list[Message] = []
+    link.subscribe("pf.c.*", got.append)
+    await link.flush()
+    held = await NatsLink.connect(nats_server.url, "coalescing", coalesce_s=3600.0)
+    try:
+
+        def probed() -> bool:  # routed to the new subscription (see the test above)
+            held.publish("pf.c.probe", b"")
+            held.send_now()
+            return bool(got)
+
+        await poll_until("the subscription receives", probed)
+        got.clear()
+        for n in range(3):  # each in a turn of its own: the window, not the turn, holds them
+            held.publish(f"pf.c.{n}", f"m{n}".encode())
+            await asyncio.sleep(0)
+        await asyncio.sleep(0.2)  # were they written, they would be here by now
+        assert [m.data for m in got if m.data] == []
+        held.send_now()
+        await poll_until("all three arrive", lambda: len([m for m in got if m.data]) == 3)
+        assert [(m.subject, m.data) for m in got if m.data] == [
+            (f"pf.c.{n}", f"m{n}".encode()) for n in range(3)
+        ]
+    finally:
+        held.send_now()
+        await held.close()
+
+
 async def test_a_queue_group_gives_each_message_to_one_member(link: NatsLink) -> None:
     first: list[Message] = []
     second: list[Message] = []
