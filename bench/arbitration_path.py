@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import time
 from collections.abc import Callable
@@ -70,8 +71,8 @@ class Dropped:
     def publish(self, subject: str, payload: bytes, reply: str = "", headers: bytes = b"") -> None:
         return None
 
-    def send_now(self) -> None:
-        return None
+    def at_once(self) -> contextlib.AbstractContextManager[None]:
+        return contextlib.nullcontext()
 
 
 class ResultsDropped:

@@ -9,8 +9,8 @@ arrived before a deadline is always judged before the flag.
 The loop takes an item, reads the clock once for it, and hands it on: a player's command
 to ``player_commands.py`` (admit, plan, call the rules, settle, store, apply, publish),
 anything else to ``server_steps.py``; then the result goes out if the item ended the
-match, and the command gets its answer, last (what a timer's item changed is sent at once,
-not with the next commands' messages). Every decision becomes a log entry
+match, and the command gets its answer, last (a timer's item is sent at once, not held
+with the next commands' messages). Every decision becomes a log entry
 (``matchlog/entries.py``), stored before the match changes by it (``effects.py``): the
 log is the durable record, and nothing shown can be taken back by a crash.
 """
@@ -101,7 +101,16 @@ class MatchWorker:
             raise
 
     async def handle(self, match: Match, item: Item) -> None:
-        """Judge one item; a submission gets its answer (reply or rejection) last."""
+        """Judge one item; a submission gets its answer (reply or rejection) last. A timer's
+        item (a flag, a nudge, someone away) is held for nothing: its rules call and its
+        news leave at once, not with the next commands' messages."""
+        if isinstance(item, Submission):
+            await self._judge(match, item)
+        else:
+            with self._effects.publisher.at_once():
+                await self._judge(match, item)
+
+    async def _judge(self, match: Match, item: Item) -> None:
         if isinstance(item, Flag):
             await self._until(item.deadline_ns)
         now_ns = self._now()  # the item's one reading of the clock
@@ -128,8 +137,6 @@ class MatchWorker:
             await self._effects.publisher.finished(match, match.seq)
         if answer is not None:
             _answer(item, answer)
-        else:  # a timer's item (a flag, a nudge, someone away): its news waits for nothing
-            self._effects.publisher.send_now()
 
     async def _until(self, deadline_ns: int) -> None:
         """Wait until ``deadline_ns``: the flag falls at the deadline, not before. uvloop's

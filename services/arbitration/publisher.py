@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable
 
@@ -155,10 +156,10 @@ class Publisher:
                 continue  # the spectators' view, while nobody watches
             self._link.publish(subjects.match_view(match.match_id, seat), shown.to(seat))
 
-    def send_now(self) -> None:
-        """Send what waits at once (a timer's news: a flag is announced at its deadline, not
-        when the link's coalescing of commands' messages ends)."""
-        self._link.send_now()
+    def at_once(self) -> contextlib.AbstractContextManager[None]:
+        """While open, nothing sent is held for the messages that follow (a timer's item: a
+        flag is announced at its deadline, its rules call made at once)."""
+        return self._link.at_once()
 
     async def finished(self, match: Match, commands: int) -> None:
         """Publish the result once; the match id deduplicates any resend."""

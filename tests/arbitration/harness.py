@@ -8,6 +8,7 @@ with arrival stamps the test chooses, so logs come out exactly as the service ma
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import random
 from collections.abc import Callable, Iterator
@@ -59,7 +60,7 @@ class Outbox:
         self._now = now
         self.results: list[tuple[str, int]] = []
         self.sent: list[arbitration_pb2.MatchUpdate] = []  # seat 0's updates
-        self.sent_now = 0  # how many times what waited was sent at once
+        self.judged_at_once = 0  # items judged with nothing held (a timer's)
 
     def updates(self, match: Match) -> None:
         self.sent.append(build_update(match, 0, self._now()))
@@ -70,8 +71,10 @@ class Outbox:
     async def voided(self, match: Match, reason: str, figures: str) -> None:
         self.results.append(("voided", len(self.store.logs.get(match.match_id, []))))
 
-    def send_now(self) -> None:
-        self.sent_now += 1
+    @contextlib.contextmanager
+    def at_once(self) -> Iterator[None]:
+        self.judged_at_once += 1
+        yield
 
     def opened(self, match: Match) -> None:
         return None

@@ -85,14 +85,15 @@ async def test_a_nudge_is_judged_on_one_reading_of_the_clock() -> None:
     assert nudged.kind == log_pb2.ENTRY_KIND_NUDGE
 
 
-async def test_a_flag_is_sent_at_once_and_a_command_s_update_waits_for_its_neighbours() -> None:
+async def test_a_flag_is_judged_with_nothing_held_and_a_command_with_its_neighbours() -> None:
     # The link holds the hot path's writes a moment for the messages that follow (several
-    # commands in one write); a flag is announced at its deadline, so it is sent at once.
+    # commands in one write); a flag is announced at its deadline, its rules call and its
+    # news held for nothing.
     table = Table(game_pb2.GAME_BID, 9)
     seat = await bid_clock_running(table)
-    sent_now = table.outbox.sent_now
+    at_once = table.outbox.judged_at_once
     await table.submit(seat, table.legal(seat)[0])
-    assert table.outbox.sent_now == sent_now
+    assert table.outbox.judged_at_once == at_once
     await table.flag()
     assert table.match.status == arbitration_pb2.STATUS_FINISHED
-    assert table.outbox.sent_now == sent_now + 1
+    assert table.outbox.judged_at_once == at_once + 1

@@ -27,7 +27,7 @@ import itertools
 import logging
 import secrets
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from services.common.natslink.frames import (
@@ -103,6 +103,7 @@ class NatsLink:
         self._write_due = False
         self._coalesce_s = coalesce_s  # 0: each turn's messages leave at its end
         self._write_timer: asyncio.TimerHandle | None = None
+        self._at_once = 0  # how many ``at_once`` are open: while any is, nothing is held
         # One per PING sent, in order: a flush's future, or None for a keepalive ping.
         self._pongs: deque[asyncio.Future[None] | None] = deque()
         self._outstanding_pings = 0
@@ -171,6 +172,17 @@ class NatsLink:
             raise ValueError(f"{len(payload)} bytes are over the server's {self._max_payload}")
         self._send(pub_frame(subject, payload, reply, headers))
 
+    @contextlib.contextmanager
+    def at_once(self) -> Iterator[None]:
+        """While open, each turn's messages leave at its end, held for nothing (a timer's
+        item: its rules call and its news); what was held leaves now."""
+        self._at_once += 1
+        self.send_now()
+        try:
+            yield
+        finally:
+            self._at_once -= 1
+
     def send_now(self) -> None:
         """Write what is waiting now, not when its coalescing ends (a timer's news)."""
         if self._write_timer is not None:
@@ -214,7 +226,7 @@ class NatsLink:
         self._out_bytes += len(frame)
         if not self._write_due and self.is_connected:
             self._write_due = True
-            if self._coalesce_s:
+            if self._coalesce_s and not self._at_once:
                 self._write_timer = self._loop.call_later(self._coalesce_s, self._write)
             else:
                 self._loop.call_soon(self._write)
