@@ -30,10 +30,6 @@ class HeldPorts:
                 continue
             self._sockets.append(held)
 
-    @property
-    def ports(self) -> list[int]:
-        return [held.getsockname()[1] for held in self._sockets]
-
     def release(self) -> None:
         for held in self._sockets:
             with contextlib.suppress(OSError):

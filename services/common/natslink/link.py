@@ -6,12 +6,12 @@ cold: what runs per message is what a command costs (docs/performance.md). nats-
 a message to a subscription through its read task, a parser, a queue and the
 subscription's own task, and a publish through a future, a queue and a flusher task; this
 connection runs the subscription's callback in the read itself and sends everything
-published in one event-loop turn in one write; or, with ``coalesce_s``, everything published
-within that long of the first, so that at a busy hop one write (and one wake of the server
-and of each subscriber) carries several commands' messages (``send_now`` for what must not
-wait). It speaks only core NATS (publish,
-subscribe, queue groups, headers, request/reply through :mod:`.requests`); JetStream
-management, key-value buckets and consumers stay with nats-py, on a connection of their own.
+published in one event-loop turn in one write; or, with ``coalesce_s``, everything
+published within that long of the first, so that at a busy hop one write (and one wake of
+the server and of each subscriber) carries several commands' messages (``at_once`` and
+``send_now`` for what must not wait). It speaks only core NATS (publish, subscribe, queue
+groups, headers, request/reply through :mod:`.requests`); JetStream management, key-value
+buckets and consumers stay with nats-py, on a connection of their own.
 
 A lost connection is dialled again (every server of the URL list in turn, with backoff),
 its subscriptions made again; what is published meanwhile waits, up to
@@ -60,8 +60,8 @@ PING_EVERY_S = 20.0
 MAX_OUTSTANDING_PINGS = 2
 MAX_PENDING_BYTES = 8 * 1024 * 1024
 # How long the hot path's judging processes (the arbitration, the rules) hold a write for
-# the messages that follow it: 1 ms took 8 % of the core processes' CPU a command at 100
-# matches and added 3 ms to the p99 command → both views (docs/performance.md). The
+# the messages that follow it: 1 ms took 6 – 8 % of the core processes' CPU a command at
+# 100 matches and added 3 ms to the p99 command → both views (docs/performance.md). The
 # gateway writes each turn: its forwards carry the arrival stamps' clock.
 HOT_PATH_COALESCE_MS = 1.0
 
