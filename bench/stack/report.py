@@ -89,7 +89,7 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage
     sent = max(1, total + sum(refused.values()))  # every command costs the stack something
     print(
         f"\n{'process':18} {'cpu s':>7} {'% core':>7} {'ms/cmd':>7} {'ms/acc':>7} {'rss MB':>7} "
-        f"{'loop lag p99 ms':>16} {'wakes/acc':>9} {'÷ gateway':>9}"
+        f"{'loop lag p99 ms':>16} {'wakes/acc':>9} {'÷ gateway':>9} {'÷ load':>7}"
     )
     rows = [*usage.cpu.items()]
     stack_cpu = sum(v for k, v in rows if not k.startswith("bench"))
@@ -107,8 +107,8 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage
             f"{rss:>7} {lag_text:>16} "
             + (f"{wakes[name] / max(1, total):9.2f}" if name in wakes else f"{'':9}")
             + (
-                f" {cpu / gateway_cpu:9.3f}"
-                if gateway_cpu and not name.startswith(("bench", "load"))
+                f" {cpu / gateway_cpu:9.3f} {cpu / load_cpu:7.3f}"
+                if gateway_cpu and load_cpu and not name.startswith(("bench", "load"))
                 else ""
             )
         )
@@ -121,10 +121,11 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage
         "(ms/cmd: CPU ms per command sent, accepted or refused; ms/acc: per accepted command; "
         "loop lag: the services' own "
         "pf_event_loop_lag_seconds histogram bucket, the workers' 50 ms probe; wakes/acc: "
-        "context switches of every thread per accepted command, from /proc; ÷ gateway: the "
-        "process's CPU against the gateway's in this run, whose work per command no change "
-        "on the arbitration's or the rules' side alters: the machine's noise moves both alike, "
-        "so an A/B of those services reads best in this column)"
+        "context switches of every thread per accepted command, from /proc; ÷ gateway, "
+        "÷ load: the process's CPU against the gateway's, and the load generator's, in this "
+        "run: the machine's noise moves them alike, so an A/B reads best in these columns, "
+        "against a reference whose work the change leaves alone: the load generator's "
+        "always, the gateway's only when fewer or other messages do not reach it)"
     )
     arbitration_figures(usage, sent)
     verdict(usage, lag_p99_ms, outside)
