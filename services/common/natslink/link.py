@@ -59,11 +59,6 @@ RECONNECT_MAX_S = 2.0
 PING_EVERY_S = 20.0
 MAX_OUTSTANDING_PINGS = 2
 MAX_PENDING_BYTES = 8 * 1024 * 1024
-# How long the hot path's judging processes (the arbitration, the rules) hold a write for
-# the messages that follow it: 1 ms took 6 – 8 % of the core processes' CPU a command at
-# 100 matches and added 3 ms to the p99 command → both views (docs/performance.md). The
-# gateway writes each turn: its forwards carry the arrival stamps' clock.
-HOT_PATH_COALESCE_MS = 1.0
 
 
 class NotConnected(ConnectionError):
