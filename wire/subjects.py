@@ -75,12 +75,18 @@ ACCOUNTS_STREAM = "PF_ACCOUNTS"
 ACCOUNTS_DELETED = "pf.accounts.deleted"
 
 
-def match_view(match_id: str, seat: int) -> str:
-    """Return the subject of one seat's updates (seat -1: the spectators' public view)."""
-    return f"pf.match.{match_id}.public" if seat < 0 else f"pf.match.{match_id}.view.{seat}"
+def match_seats(match_id: str) -> str:
+    """Return the subject of the seats' updates of a match (a ``SeatUpdates``: each seat's,
+    in one message)."""
+    return f"pf.match.{match_id}.seats"
 
 
-MATCH_VIEWS_ALL = "pf.match.*.view.*"  # every seat's updates of every match
+def match_public(match_id: str) -> str:
+    """Return the subject of the spectators' updates of a match."""
+    return f"pf.match.{match_id}.public"
+
+
+MATCH_SEATS_ALL = "pf.match.*.seats"  # every seat's updates of every match
 MATCH_PUBLIC_ALL = "pf.match.*.public"  # every match's spectators' updates
 
 # The arbitration log: one JetStream stream for every match, one subject per match.

@@ -68,12 +68,16 @@ class Judge:
 
     def on_stored(self, message: Message) -> None:
         stored = Stored.decode(message.data)
-        for seat in (0, 1):
-            update = arbitration_pb2.MatchUpdate(
+        updates = [
+            arbitration_pb2.MatchUpdate(
                 match_id=stored.match_id, seq=stored.seq, seat=seat, status=LIVE
-            )
-            view = subjects.match_view(stored.match_id, seat)
-            self._link.publish(view, update.SerializeToString())
+            ).SerializeToString()
+            for seat in (0, 1)
+        ]
+        self._link.publish(
+            subjects.match_seats(stored.match_id),
+            arbitration_pb2.SeatUpdates(updates=updates).SerializeToString(),
+        )
         self._link.publish(stored.reply, stored.answer())
 
 

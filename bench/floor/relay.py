@@ -40,11 +40,16 @@ class Relay(arbitration_pb2_grpc.ArbitrationServicer):
             match_id = forwarded.request.match_id
             seq = self._seqs.get(match_id, 0) + 1
             self._seqs[match_id] = seq
-            for seat in (0, 1):
-                update = arbitration_pb2.MatchUpdate(
+            updates = [
+                arbitration_pb2.MatchUpdate(
                     match_id=match_id, seq=seq, seat=seat, status=LIVE
-                )
-                self._link.publish(subjects.match_view(match_id, seat), update.SerializeToString())
+                ).SerializeToString()
+                for seat in (0, 1)
+            ]
+            self._link.publish(
+                subjects.match_seats(match_id),
+                arbitration_pb2.SeatUpdates(updates=updates).SerializeToString(),
+            )
             reply = arbitration_pb2.SubmitReply(seq=seq)
             answers.append(arbitration_pb2.SubmitAnswer(index=index, reply=reply))
         answer = arbitration_pb2.SubmitAnswers(answers=answers).SerializeToString()

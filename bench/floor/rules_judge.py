@@ -96,9 +96,16 @@ class RulesJudge:
         match.played += 1
         changing = arbitration_pb2.MatchUpdate(decision=decision).SerializeToString()
         leading = lead(stored.seq, LIVE)
-        for seat, shown in seen.items():
-            update = leading + self._head(match, match_id, seat) + changing + shown
-            self._link.publish(subjects.match_view(match_id, seat), update)
+        updates = [
+            leading + self._head(match, match_id, seat) + changing + seen[seat]
+            if seat in seen
+            else b""
+            for seat in (0, 1)
+        ]
+        self._link.publish(
+            subjects.match_seats(match_id),
+            arbitration_pb2.SeatUpdates(updates=updates).SerializeToString(),
+        )
         self._link.publish(stored.reply, stored.answer())
         if match.game.clocked or self._facts_every_step:
             facts = arbitration_pb2.MatchUpdate(match_id=match_id, decision=decision)

@@ -1,4 +1,5 @@
-"""Views out: each perspective's update on its own NATS subject; results to JetStream."""
+"""Views out: the seats' updates in one NATS message, the spectators' on its own subject;
+results to JetStream."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from services.common.watching import SPECTATORS
 from wire import subjects
 from wire.updates import lead
 
-PERSPECTIVES = (0, 1, SPECTATORS)
+SEATS = (0, 1)
 RESULT_RETRY_S = 120.0  # a results stream without a leader for longer is an outage to page about
 RESULT_PUBLISHES = StreamPublishes(subjects.RESULTS_STREAM)  # each try's time or error
 
@@ -145,16 +146,22 @@ class Publisher:
         self._listing = listing
 
     def updates(self, match: Match) -> None:
-        """Publish the current update to each seat, and to the spectators if any watch.
+        """Publish the current update of each seat (in one message), and the spectators'
+        if any watch.
 
         The clocks are read as the update leaves, not at its item's reading (a rules call
         and a log store lie between): a player's countdown starts from what is true then.
         """
         shown = Shown(match, self._now())
-        for seat in PERSPECTIVES:
-            if seat not in match.perspectives:
-                continue  # the spectators' view, while nobody watches
-            self._link.publish(subjects.match_view(match.match_id, seat), shown.to(seat))
+        perspectives = match.perspectives
+        seats = [shown.to(seat) if seat in perspectives else b"" for seat in SEATS]
+        if any(seats):
+            self._link.publish(
+                subjects.match_seats(match.match_id),
+                arbitration_pb2.SeatUpdates(updates=seats).SerializeToString(),
+            )
+        if SPECTATORS in perspectives:  # only while someone watches
+            self._link.publish(subjects.match_public(match.match_id), shown.to(SPECTATORS))
 
     def at_once(self) -> contextlib.AbstractContextManager[None]:
         """While open, nothing sent is held for the messages that follow (a timer's item: a

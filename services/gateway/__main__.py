@@ -28,6 +28,7 @@ from services.gateway.arbitration_channels import ArbitrationChannels, by_owner
 from services.gateway.auth import TokenCheck, identity_hook
 from services.gateway.config import Config
 from services.gateway.connections import ConnectionCap
+from services.gateway.followed_matches import FollowedMatches
 from services.gateway.grpcweb import GrpcWebConfig, HeaderPolicy, setup
 from services.gateway.headers import security_headers
 from services.gateway.live_matches import LiveMatches
@@ -72,9 +73,10 @@ async def main(config: Config) -> None:
     open_sessions = OpenSessions()
     ended = EndedSessions(nc, tokens.end_session, open_sessions, config.access_ttl_s)
     await ended.start()
+    followed = FollowedMatches(link)  # the matches' updates, one subscription a match
     arena = OwnMethods(
         config.token_keys,
-        link,
+        followed,
         arbitration,
         submits,
         presence,
@@ -113,7 +115,7 @@ async def main(config: Config) -> None:
     setup(app, grpc_web, identity_hook(tokens, inject_delay_s))
     play = PlayEndpoint(
         tokens,
-        link,
+        followed,
         arbitration,
         submits,
         presence,

@@ -1,9 +1,10 @@
 """A seat's updates, followed only once the seat is known to be the caller's.
 
 The arbitration's latest update for the seat is the check: it is refused to anyone but
-the seat's player (or, for the spectators' view, given to all). Only then is the seat's
-subject subscribed, so nothing about a seat is received, queued or held for a caller
-it does not belong to. An update published between that answer and the subscription
+the seat's player (or, for the spectators' view, given to all). Only then is the seat
+followed (``followed_matches.py``: the match's subject subscribed, if no stream here
+follows it yet), so nothing about a seat is received, queued or held for a caller it
+does not belong to. An update published between that answer and the subscription
 would be missed, so the latest is asked for once more, after the server has the
 subscription (PING answered), and goes out if it is news.
 """
@@ -15,37 +16,36 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from photofinish.arbitration.v1 import arbitration_pb2
-from services.common.natslink.frames import Message
-from services.common.natslink.link import NatsLink
+from services.gateway.followed_matches import FollowedMatches, OnUpdate, Unfollow
 
 Latest = Callable[[], Awaitable[arbitration_pb2.MatchUpdate]]
 
 
 @dataclass(frozen=True, slots=True)
 class Followed:
-    """The seat's first update and, while the match is live, the subscription (its id) and
-    the latest update asked for after it (None when the match was already over)."""
+    """The seat's first update and, while the match is live, how to stop following it and
+    the latest update asked for after it began (None when the match was already over)."""
 
     first: arbitration_pb2.MatchUpdate
-    sid: int | None = None
+    unfollow: Unfollow | None = None
     caught_up: arbitration_pb2.MatchUpdate | None = None
 
 
 async def follow_checked(
-    link: NatsLink, subject: str, on_message: Callable[[Message], None], latest: Latest
+    matches: FollowedMatches, match_id: str, seat: int, on_update: OnUpdate, latest: Latest
 ) -> Followed:
-    """Check the seat with ``latest`` (its refusal propagates), then subscribe ``subject``
-    to ``on_message`` and ask for the latest once more. The caller unsubscribes ``sid``."""
+    """Check the seat with ``latest`` (its refusal propagates), then follow it with
+    ``on_update`` and ask for the latest once more. The caller calls ``unfollow``."""
     first = await latest()
     if first.status != arbitration_pb2.STATUS_LIVE:
         return Followed(first)
-    sid = link.subscribe(subject, on_message)
+    unfollow = matches.follow(match_id, seat, on_update)
     try:
         # A server that does not answer in time: the latest is asked for anyway, and the
         # link subscribes again when it comes back.
         with contextlib.suppress(ConnectionError, TimeoutError):
-            await link.flush()
-        return Followed(first, sid, await latest())
+            await matches.flush()
+        return Followed(first, unfollow, await latest())
     except BaseException:
-        link.unsubscribe(sid)
+        unfollow()
         raise

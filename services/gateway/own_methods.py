@@ -18,11 +18,11 @@ from google.protobuf.message import Message
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.client.v1 import arena_pb2
 from services.common.identity import CLIENT_ADDRESS, PLAYER_ID, RECEIVED_NS, SESSION_ID, text_values
-from services.common.natslink.link import NatsLink
 from services.common.rejection import Rejection
 from services.common.watching import RENEW_S, SPECTATORS
 from services.gateway.arbitration_channels import ArbitrationChannels
 from services.gateway.checked import follow_checked
+from services.gateway.followed_matches import FollowedMatches
 from services.gateway.grpcweb import RequestRefused, end_stream
 from services.gateway.grpcweb.config import LocalMethod
 from services.gateway.presence import Presence
@@ -75,7 +75,7 @@ class OwnMethods:
     def __init__(
         self,
         token_keys: Keys,
-        link: NatsLink,
+        followed: FollowedMatches,
         arbitration: ArbitrationChannels,
         submits: SubmitForwarder,
         presence: Presence | None = None,
@@ -88,7 +88,7 @@ class OwnMethods:
         self._presence = presence
         self._streams = streams or StreamLimits()
         self._key = token_keys
-        self._link = link
+        self._followed = followed
         self._arbitration = arbitration
         self._submits = submits
 
@@ -200,9 +200,10 @@ class OwnMethods:
         # The seat is checked (the latest update is refused to anyone else) before
         # anything about it is subscribed (services/gateway/checked.py).
         followed = await follow_checked(
-            self._link,
-            subjects.match_view(request.match_id, request.seat),
-            lambda message: published.put_nowait(message.data),
+            self._followed,
+            request.match_id,
+            request.seat,
+            published.put_nowait,
             lambda: self._latest(request, player),
         )
         if followed.caught_up is not None:
@@ -226,8 +227,8 @@ class OwnMethods:
                 if update.status != arbitration_pb2.STATUS_LIVE:
                     return
         finally:
-            if followed.sid is not None:
-                self._link.unsubscribe(followed.sid)
+            if followed.unfollow is not None:
+                followed.unfollow()
             if present and self._presence is not None:
                 self._presence.closed(request.match_id, request.seat)
 

@@ -33,13 +33,13 @@ from prometheus_client import Histogram
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.client.v1 import play_pb2
 from photofinish.events.v1 import events_pb2
-from services.common.natslink.link import NatsLink
 from services.common.rejection import Rejection
 from services.common.replies import Answer, Reply
 from services.common.watching import RENEW_S, SPECTATORS
 from services.gateway.arbitration_channels import ArbitrationChannels
 from services.gateway.auth import TokenCheck
 from services.gateway.checked import follow_checked
+from services.gateway.followed_matches import FollowedMatches, Unfollow
 from services.gateway.grpcweb.metrics import OPEN_STREAMS, UNARY_SECONDS
 from services.gateway.own_methods import is_newer, lead_of
 from services.gateway.presence import Presence
@@ -103,7 +103,7 @@ class PlayEndpoint:
     def __init__(
         self,
         tokens: TokenCheck,
-        link: NatsLink,
+        followed: FollowedMatches,
         arbitration: ArbitrationChannels,
         submits: SubmitForwarder,
         presence: Presence,
@@ -116,7 +116,7 @@ class PlayEndpoint:
         self._presence = presence
         self._streams = streams or StreamLimits()
         self._tokens = tokens
-        self._link = link
+        self._followed = followed
         self._arbitration = arbitration
         self._submits = submits
         self._max_message_bytes = max_message_bytes
@@ -223,7 +223,7 @@ class SeatSocket:
         self._match_id, self._seat, self._player = match_id, seat, player_id
         self._last_seq = -1
         self._present = False  # counted in the gateway's Presence
-        self._sid: int | None = None
+        self._unfollow: Unfollow | None = None
         self._renewal: asyncio.Task[None] | None = None
         self._ending: asyncio.Task[bool] | None = None
         self._over = False  # the match's last update has gone out
@@ -235,12 +235,9 @@ class SeatSocket:
         # The seat is checked (the latest update is refused to anyone else) before
         # anything about it is subscribed (services/gateway/checked.py).
         followed = await follow_checked(
-            self._endpoint._link,
-            subjects.match_view(self._match_id, self._seat),
-            lambda message: self._forward(message.data),
-            self._latest,
+            self._endpoint._followed, self._match_id, self._seat, self._forward, self._latest
         )
-        self._sid = followed.sid
+        self._unfollow = followed.unfollow
         first = followed.first
         self._last_seq = first.seq
         self._send(_update_message(first.SerializeToString()))
@@ -282,9 +279,9 @@ class SeatSocket:
         if self._present:
             self._present = False
             self._endpoint._presence.closed(self._match_id, self._seat)
-        if self._sid is not None:
-            self._endpoint._link.unsubscribe(self._sid)
-            self._sid = None
+        if self._unfollow is not None:
+            self._unfollow()
+            self._unfollow = None
         if self._renewal is not None:
             self._renewal.cancel()
         if self._ending is not None:

@@ -98,7 +98,7 @@ def _bucket(name: str, write: bool) -> tuple[str, ...]:
 # Every JetStream client asks the account's limits, and answers an ordered consumer's
 # flow control.
 _JETSTREAM = ("$JS.API.INFO", "$JS.FC.>")
-_VIEWS = (subjects.MATCH_VIEWS_ALL, subjects.MATCH_PUBLIC_ALL)
+_VIEWS = (subjects.MATCH_SEATS_ALL, subjects.MATCH_PUBLIC_ALL)
 
 USERS: dict[str, Permissions] = {
     "rules": Permissions(

@@ -20,7 +20,7 @@ async def test_the_server_says_who_is_refused_and_what_is_forbidden(tmp_path: Pa
     )
     try:
         host, port = servers_of(server.url)[0]
-        views = "SUB pf.match.*.view.*"
+        views = "SUB pf.match.*.seats"
         said = [
             await answer(host, port, attempt)
             for attempt in (

@@ -27,15 +27,15 @@ ALLOWED = ""
 
 # What an intruder tries, and the only users (besides the operator) whose work it is.
 ATTEMPTS: dict[tuple[str, str], set[str]] = {
-    ("SUB", "pf.match.*.view.*"): {"gateway"},  # every seat's hand
-    ("SUB", "pf.match.m1.view.0"): {"gateway"},
+    ("SUB", "pf.match.*.seats"): {"gateway"},  # every seat's hand
+    ("SUB", "pf.match.m1.seats"): {"gateway"},
     ("SUB", "pf.match.*.public"): {"gateway"},
     ("PUB", "pf.arbitration.submit"): {"gateway"},  # a forged command (a resignation)
     ("PUB", "pf.arbitration.a1.submit"): {"gateway"},
     ("SUB", "pf.arbitration.submit"): {"arbitration"},  # taking the arbitration's work
     ("PUB", "pf.results.finished"): {"arbitration"},  # a forged rated result
     ("PUB", "pf.results.voided"): {"arbitration"},
-    ("PUB", "pf.match.m1.view.0"): {"arbitration"},  # a forged update
+    ("PUB", "pf.match.m1.seats"): {"arbitration"},  # a forged update
     ("PUB", "pf.log.m1"): {"arbitration"},  # a forged log entry
     # Reading a log: the arbitration, and ratings measuring a rated match (fair play).
     ("PUB", "$JS.API.STREAM.MSG.GET.PF_MATCH_LOG"): {"arbitration", "ratings"},

@@ -1,6 +1,7 @@
-"""A seat's subject is subscribed only once the seat is the caller's: nothing about a seat
-is received or queued for a stranger, not even while the check is pending (a real
-nats-server; the seat's updates are published while the arbitration is being asked)."""
+"""A seat is followed only once it is the caller's: nothing about a seat is received or
+queued for a stranger, not even while the check is pending (a real nats-server; the
+seats' updates are published while the arbitration is being asked); a follower gets its
+own seat's updates and no other's."""
 
 from __future__ import annotations
 
@@ -10,14 +11,21 @@ import grpc
 import pytest
 
 from photofinish.arbitration.v1 import arbitration_pb2
-from services.common.natslink.frames import Message
 from services.common.natslink.link import NatsLink
 from services.common.rejection import Rejection
 from services.gateway.checked import follow_checked
+from services.gateway.followed_matches import FollowedMatches
 from services.stack.natsd import NatsServer
 from tests.waiting import poll_until
 
-SEAT = "pf.match.m1.view.0"
+SEATS = "pf.match.m1.seats"
+PUBLIC = "pf.match.m1.public"
+
+
+def seat_updates(*updates: bytes) -> bytes:
+    return arbitration_pb2.SeatUpdates(updates=updates).SerializeToString()
+
+
 CONTROL = "pf.control"
 
 
@@ -36,7 +44,7 @@ async def published_then(arbitration: NatsLink, gateway: NatsLink) -> list[bytes
     heard: list[bytes] = []
     gateway.subscribe(CONTROL, lambda message: heard.append(message.data))
     await gateway.flush()
-    arbitration.publish(SEAT, b"hand")
+    arbitration.publish(SEATS, seat_updates(b"hand 0", b"hand 1"))
     arbitration.publish(CONTROL, b"after")  # one publisher: it arrives after the hand would
     await arbitration.flush()
     await poll_until("the control message arrives", lambda: heard)
@@ -45,32 +53,34 @@ async def published_then(arbitration: NatsLink, gateway: NatsLink) -> list[bytes
 
 async def test_a_refused_seat_was_never_subscribed(links: tuple[NatsLink, NatsLink]) -> None:
     gateway, arbitration = links
-    received: list[Message] = []
+    received: list[bytes] = []
 
     async def refused_after_updates() -> arbitration_pb2.MatchUpdate:
         await published_then(arbitration, gateway)  # the seat moves while it is checked
         raise Rejection(grpc.StatusCode.PERMISSION_DENIED, "not_your_seat", "another's seat")
 
     with pytest.raises(Rejection):
-        await follow_checked(gateway, SEAT, received.append, refused_after_updates)
+        await follow_checked(
+            FollowedMatches(gateway), "m1", 0, received.append, refused_after_updates
+        )
     assert received == []
 
 
 async def test_a_checked_seat_is_followed_and_caught_up(links: tuple[NatsLink, NatsLink]) -> None:
     gateway, arbitration = links
-    received: list[Message] = []
+    received: list[bytes] = []
     asked: list[int] = []
 
     async def latest() -> arbitration_pb2.MatchUpdate:
         asked.append(len(asked))
         return arbitration_pb2.MatchUpdate(seq=len(asked), status=arbitration_pb2.STATUS_LIVE)
 
-    followed = await follow_checked(gateway, SEAT, received.append, latest)
+    followed = await follow_checked(FollowedMatches(gateway), "m1", 1, received.append, latest)
     assert (followed.first.seq, followed.caught_up and followed.caught_up.seq) == (1, 2)
-    assert followed.sid is not None
-    arbitration.publish(SEAT, b"update")
+    assert followed.unfollow is not None
+    arbitration.publish(SEATS, seat_updates(b"seat 0's", b"seat 1's"))
     await poll_until("the seat's update arrives", lambda: received)
-    assert received[0].data == b"update"
+    assert received == [b"seat 1's"]
 
 
 async def test_an_ended_match_is_not_subscribed(links: tuple[NatsLink, NatsLink]) -> None:
@@ -79,5 +89,51 @@ async def test_an_ended_match_is_not_subscribed(links: tuple[NatsLink, NatsLink]
     async def over() -> arbitration_pb2.MatchUpdate:
         return arbitration_pb2.MatchUpdate(seq=9, status=arbitration_pb2.STATUS_FINISHED)
 
-    followed = await follow_checked(gateway, SEAT, lambda _: None, over)
-    assert (followed.sid, followed.caught_up) == (None, None)
+    matches = FollowedMatches(gateway)
+    followed = await follow_checked(matches, "m1", 0, lambda _: None, over)
+    assert (followed.unfollow, followed.caught_up) == (None, None)
+    assert matches.following() == 0
+
+
+async def test_each_follower_gets_its_own_seat_from_one_subscription(
+    links: tuple[NatsLink, NatsLink],
+) -> None:
+    gateway, arbitration = links
+    matches = FollowedMatches(gateway)
+    heard: dict[str, list[bytes]] = {"0": [], "0 again": [], "1": [], "spectator": []}
+    unfollow_0 = matches.follow("m1", 0, heard["0"].append)
+    matches.follow("m1", 0, heard["0 again"].append)  # a second tab of the same seat
+    unfollow_1 = matches.follow("m1", 1, heard["1"].append)
+    unfollow_spectator = matches.follow("m1", -1, heard["spectator"].append)
+    assert matches.following() == 2  # the seats' subject and the public one, once each
+    await matches.flush()
+    arbitration.publish(SEATS, seat_updates(b"hand 0", b"hand 1"))
+    arbitration.publish(PUBLIC, b"public")
+    await arbitration.flush()
+    await poll_until("every follower hears", lambda: all(heard.values()))
+    assert heard == {
+        "0": [b"hand 0"],
+        "0 again": [b"hand 0"],
+        "1": [b"hand 1"],
+        "spectator": [b"public"],
+    }
+    unfollow_0()
+    unfollow_1()
+    unfollow_spectator()
+    assert matches.following() == 1  # seat 0 is still followed (its second tab)
+
+
+async def test_the_last_follower_gone_the_match_is_unsubscribed(
+    links: tuple[NatsLink, NatsLink],
+) -> None:
+    gateway, arbitration = links
+    matches = FollowedMatches(gateway)
+    heard: list[bytes] = []
+    unfollow = matches.follow("m1", 0, heard.append)
+    await matches.flush()
+    unfollow()
+    unfollow()  # twice: nothing more happens
+    assert matches.following() == 0
+    await gateway.flush()  # the server has the unsubscription
+    await published_then(arbitration, gateway)
+    assert heard == []

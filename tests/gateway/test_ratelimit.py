@@ -58,7 +58,7 @@ def test_spit_at_the_hard_computers_pace_in_two_tabs_and_a_reload_never_meets_it
 async def test_sign_ins_are_held_per_address_except_the_unlimited_ones() -> None:
     arena = OwnMethods(
         b"k" * 32,
-        link=None,  # type: ignore[arg-type]  # sign-in needs no NATS, no arbitration
+        followed=None,  # type: ignore[arg-type]  # sign-in needs no NATS, no arbitration
         arbitration=None,  # type: ignore[arg-type]
         submits=None,  # type: ignore[arg-type]
         streams=StreamLimits(unlimited=frozenset({"127.0.0.1"})),

@@ -31,6 +31,10 @@ def stored(seq: int, match_id: str) -> Message:
     return Message(sid=1, subject="floor.judge", reply="", data=data)
 
 
+def seat_key(seat: int) -> str:
+    return f"seat {seat}"
+
+
 async def heard(
     nats_server: NatsServer,
     match_id: str,
@@ -41,8 +45,14 @@ async def heard(
     """Judge ``commands`` stored commands of ``match_id``; return what was sent, by subject."""
     link = await NatsLink.connect(nats_server.url, "test")
     got: dict[str, list[bytes]] = {}
-    for subject in (subjects.match_view(match_id, 0), subjects.match_view(match_id, 1), REPLY):
-        link.subscribe(subject, lambda m: got.setdefault(m.subject, []).append(m.data))
+
+    def seats(message: Message) -> None:  # each seat's update, as the gateway splits them
+        for seat, update in enumerate(arbitration_pb2.SeatUpdates.FromString(message.data).updates):
+            if update:
+                got.setdefault(seat_key(seat), []).append(update)
+
+    link.subscribe(subjects.match_seats(match_id), seats)
+    link.subscribe(REPLY, lambda m: got.setdefault(m.subject, []).append(m.data))
     link.subscribe(FACTS_SUBJECT, lambda m: got.setdefault(m.subject, []).append(m.data))
     await link.flush()
     judge = judging(link, facts_every_step)
@@ -62,7 +72,7 @@ async def test_each_stored_command_steps_the_match_and_updates_both_seats(
 ) -> None:
     got = await heard(nats_server, "floor-0", 3)  # an even number: a Spit match
     for seat in (0, 1):
-        updates = got[subjects.match_view("floor-0", seat)]
+        updates = got[seat_key(seat)]
         leads = [read_lead(update) for update in updates]  # as the gateway reads them
         assert [(lead.seq, lead.status) for lead in leads if lead is not None] == [
             (seq, arbitration_pb2.STATUS_LIVE) for seq in (1, 2, 3)
@@ -87,7 +97,7 @@ async def test_with_facts_every_step_an_unclocked_step_tells_the_stamper_too(
 async def test_a_clocked_step_tells_the_stamper(nats_server: NatsServer) -> None:
     got = await heard(nats_server, "floor-1", 2)  # an odd number: a Bid match
     assert len(got[FACTS_SUBJECT]) == 2
-    last = arbitration_pb2.MatchUpdate.FromString(got[subjects.match_view("floor-1", 1)][-1])
+    last = arbitration_pb2.MatchUpdate.FromString(got[seat_key(1)][-1])
     assert last.game == game_pb2.GAME_BID
 
 
@@ -95,9 +105,7 @@ async def test_changes_carry_events_and_the_decision_and_now_and_then_a_view(
     nats_server: NatsServer,
 ) -> None:
     got = await heard(nats_server, "floor-2", FULL_VIEW_EVERY, ChangesJudge)  # Spit
-    updates = [
-        arbitration_pb2.MatchUpdate.FromString(u) for u in got[subjects.match_view("floor-2", 0)]
-    ]
+    updates = [arbitration_pb2.MatchUpdate.FromString(u) for u in got[seat_key(0)]]
     assert [u.seq for u in updates] == list(range(1, FULL_VIEW_EVERY + 1))
     assert all(u.HasField("decision") for u in updates)
     assert [u.HasField("view") for u in updates] == [False] * (FULL_VIEW_EVERY - 1) + [True]

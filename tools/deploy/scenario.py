@@ -23,7 +23,7 @@ from tools.deploy import compose, crossing, jetstream, loadrun, prometheus
 from tools.deploy.compose import Deployment
 from tools.deploy.host import WORK
 from tools.deploy.intruder import ALLOWED, Attempt, answer
-from wire.subjects import LOG_STREAM, MATCH_VIEWS_ALL
+from wire.subjects import LOG_STREAM, MATCH_SEATS_ALL
 
 # The host ports the deployment publishes, chosen free at each run (this machine runs
 # its own NATS, PostgreSQL, and tests on ports of their own).
@@ -166,7 +166,7 @@ class Scenario:
         """Every NATS node refuses a client without a user's password, and a service's
         user what is not its service's; the gateway's user reads the seats' updates (so the
         refusals are not everything failing)."""
-        views = f"SUB {MATCH_VIEWS_ALL}"
+        views = f"SUB {MATCH_SEATS_ALL}"
         gateway, matchmaking = self.password("gateway"), self.password("matchmaking")
         refused, forbidden = "Authorization Violation", "Permissions Violation"
         expected = [

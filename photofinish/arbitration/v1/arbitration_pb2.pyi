@@ -219,7 +219,10 @@ Global___Race: _TypeAlias = Race  # noqa: Y015
 
 @_typing.final
 class MatchUpdate(_message.Message):
-    """Published on pf.match.<id>.view.<seat> (and .public) after every accepted command."""
+    """What a seat sees of the match after every change it sees: published, for the two seats
+    together, in a SeatUpdates on pf.match.<id>.seats, and for the spectators on
+    pf.match.<id>.public.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -312,6 +315,34 @@ class MatchUpdate(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___MatchUpdate: _TypeAlias = MatchUpdate  # noqa: Y015
+
+@_typing.final
+class SeatUpdates(_message.Message):
+    """Published on pf.match.<id>.seats after every change the seats see: each seat's update,
+    by seat number, in one message (one for nats-server to route, where two seats' subjects
+    cost two). A gateway hands each seat's update to that seat's streams only: no seat's
+    update reaches another player.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    UPDATES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def updates(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bytes]:
+        """updates[seat]: an encoded MatchUpdate (empty: none)"""
+
+    def __init__(
+        self,
+        *,
+        updates: _abc.Iterable[_builtins.bytes] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["updates", b"updates"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatUpdates: _TypeAlias = SeatUpdates  # noqa: Y015
 
 @_typing.final
 class SeatRef(_message.Message):

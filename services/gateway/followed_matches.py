@@ -1,0 +1,88 @@
+"""The matches this gateway follows: one subscription a match, each seat's update handed on
+to that seat's streams only.
+
+The arbitration publishes both seats' updates of a change in one message (``SeatUpdates``
+on ``pf.match.<id>.seats``) and the spectators' on ``pf.match.<id>.public``. However
+many streams follow a match here (a play socket or a Watch for each seat, spectators),
+the gateway subscribes each subject once, and gives each stream the bytes of its own seat
+and nothing else: the other seat's update is dropped here, never queued for a stream.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+from photofinish.arbitration.v1 import arbitration_pb2
+from services.common.natslink.frames import Message
+from services.common.natslink.link import NatsLink
+from services.common.watching import SPECTATORS
+from wire import subjects
+
+OnUpdate = Callable[[bytes], None]  # a seat's encoded MatchUpdate
+Unfollow = Callable[[], None]
+
+
+class _Subject:
+    """One subscribed subject of a match, and who follows which of its seats."""
+
+    def __init__(self) -> None:
+        self.sid = 0
+        self.by_seat: dict[int, dict[int, OnUpdate]] = {}
+
+    def on_seats(self, message: Message) -> None:
+        updates = arbitration_pb2.SeatUpdates.FromString(message.data).updates
+        for seat, followers in self.by_seat.items():
+            if seat < len(updates) and updates[seat]:
+                for on_update in list(followers.values()):
+                    on_update(updates[seat])
+
+    def on_public(self, message: Message) -> None:
+        for on_update in list(self.by_seat.get(SPECTATORS, {}).values()):
+            on_update(message.data)
+
+
+class FollowedMatches:
+    """Subscribes a match's updates while a stream here follows one of its seats."""
+
+    def __init__(self, link: NatsLink) -> None:
+        self._link = link
+        self._seats: dict[str, _Subject] = {}  # by match id: pf.match.<id>.seats
+        self._public: dict[str, _Subject] = {}  # by match id: pf.match.<id>.public
+        self._numbers = itertools.count()
+
+    def follow(self, match_id: str, seat: int, on_update: OnUpdate) -> Unfollow:
+        """Hand ``seat``'s updates of the match (-1: the spectators') to ``on_update`` until
+        the returned function is called; the match's subject is subscribed meanwhile."""
+        spectators = seat == SPECTATORS
+        table = self._public if spectators else self._seats
+        followed = table.get(match_id)
+        if followed is None:
+            followed = table[match_id] = _Subject()
+            if spectators:
+                subject, handler = subjects.match_public(match_id), followed.on_public
+            else:
+                subject, handler = subjects.match_seats(match_id), followed.on_seats
+            followed.sid = self._link.subscribe(subject, handler)
+        number = next(self._numbers)
+        followed.by_seat.setdefault(seat, {})[number] = on_update
+
+        def unfollow() -> None:
+            followers = followed.by_seat.get(seat, {})
+            if followers.pop(number, None) is None:
+                return  # already unfollowed
+            if not followers:
+                del followed.by_seat[seat]
+            if not followed.by_seat and table.get(match_id) is followed:
+                del table[match_id]
+                self._link.unsubscribe(followed.sid)
+
+        return unfollow
+
+    async def flush(self) -> None:
+        """Return once the server has every subscription made so far (a PING answered)."""
+        await self._link.flush()
+
+    def following(self) -> int:
+        """Return how many subjects are subscribed (the matches' seats and spectators)."""
+        return len(self._seats) + len(self._public)
