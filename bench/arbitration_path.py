@@ -74,6 +74,10 @@ class Dropped:
     def at_once(self) -> contextlib.AbstractContextManager[None]:
         return contextlib.nullcontext()
 
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        return asyncio.get_running_loop()
+
 
 class ResultsDropped:
     """Where a finished match's result goes: nowhere (JetStream is not measured here)."""

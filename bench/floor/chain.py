@@ -74,11 +74,9 @@ class Judge:
             ).SerializeToString()
             for seat in (0, 1)
         ]
-        self._link.publish(
-            subjects.match_seats(stored.match_id),
-            arbitration_pb2.SeatUpdates(updates=updates).SerializeToString(),
-        )
-        self._link.publish(stored.reply, stored.answer())
+        self._link.publish(subjects.match_seats(stored.match_id), stored.updates(updates))
+        if not stored.command.follows:
+            self._link.publish(stored.reply, stored.answer())
 
 
 async def main() -> None:

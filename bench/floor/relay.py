@@ -40,20 +40,24 @@ class Relay(arbitration_pb2_grpc.ArbitrationServicer):
             match_id = forwarded.request.match_id
             seq = self._seqs.get(match_id, 0) + 1
             self._seqs[match_id] = seq
-            updates = [
-                arbitration_pb2.MatchUpdate(
-                    match_id=match_id, seq=seq, seat=seat, status=LIVE
-                ).SerializeToString()
-                for seat in (0, 1)
-            ]
-            self._link.publish(
-                subjects.match_seats(match_id),
-                arbitration_pb2.SeatUpdates(updates=updates).SerializeToString(),
+            seats = arbitration_pb2.SeatUpdates(
+                updates=[
+                    arbitration_pb2.MatchUpdate(
+                        match_id=match_id, seq=seq, seat=seat, status=LIVE
+                    ).SerializeToString()
+                    for seat in (0, 1)
+                ]
             )
             reply = arbitration_pb2.SubmitReply(seq=seq)
-            answers.append(arbitration_pb2.SubmitAnswer(index=index, reply=reply))
-        answer = arbitration_pb2.SubmitAnswers(answers=answers).SerializeToString()
-        self._link.publish(message.reply, answer)
+            answer = arbitration_pb2.SubmitAnswer(index=index, reply=reply)
+            if forwarded.follows:  # as the arbitration does: the answer with the update
+                seats.answers.add(reply_subject=message.reply, answer=answer)
+            else:
+                answers.append(answer)
+            self._link.publish(subjects.match_seats(match_id), seats.SerializeToString())
+        if answers:
+            data = arbitration_pb2.SubmitAnswers(answers=answers).SerializeToString()
+            self._link.publish(message.reply, data)
 
     async def Submit(
         self,

@@ -102,11 +102,9 @@ class RulesJudge:
             else b""
             for seat in (0, 1)
         ]
-        self._link.publish(
-            subjects.match_seats(match_id),
-            arbitration_pb2.SeatUpdates(updates=updates).SerializeToString(),
-        )
-        self._link.publish(stored.reply, stored.answer())
+        self._link.publish(subjects.match_seats(match_id), stored.updates(updates))
+        if not stored.command.follows:
+            self._link.publish(stored.reply, stored.answer())
         if match.game.clocked or self._facts_every_step:
             facts = arbitration_pb2.MatchUpdate(match_id=match_id, decision=decision)
             self._link.publish(FACTS_SUBJECT, facts.SerializeToString())

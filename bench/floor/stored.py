@@ -38,3 +38,14 @@ class Stored:
         taken = arbitration_pb2.SubmitReply(seq=self.seq)
         answers = [arbitration_pb2.SubmitAnswer(index=self.index, reply=taken)]
         return arbitration_pb2.SubmitAnswers(answers=answers).SerializeToString()
+
+    def updates(self, updates: list[bytes]) -> bytes:
+        """Return the seats' update of this command (``updates[seat]``), with its answer in
+        it when the gateway follows the match, as the arbitration sends it."""
+        seats = arbitration_pb2.SeatUpdates(updates=updates)
+        if self.command.follows:
+            taken = arbitration_pb2.SubmitAnswer(
+                index=self.index, reply=arbitration_pb2.SubmitReply(seq=self.seq)
+            )
+            seats.answers.add(reply_subject=self.reply, answer=taken)
+        return seats.SerializeToString()

@@ -95,10 +95,11 @@ class Arbitration:
         rules = RulesClient(over_nats(requests), expect=requests.expect)
         listing = Listing(await live_bucket(js))
         listing.start()
+        publisher = Publisher(link, js, now, listing)
         matches = Matches(
             config.instance,
             rules,
-            Publisher(link, js, now, listing),
+            publisher,
             Timers(config.gate_timeout_s, now),
             starting_clock(config.bank_ms, config.grace_ms),
             config.tolerances,
@@ -120,7 +121,7 @@ class Arbitration:
         ]
         stalls = stall_watcher(config.tolerances, self.on_fault, matches.holds_any)
         stalls.start()
-        intake = SubmitIntake(link, matches)
+        intake = SubmitIntake(link, matches, publisher)
         intake.start(config.instance)
         matches.attendance.start()
         presence = link.subscribe(

@@ -34,8 +34,8 @@ class Submission:
 
     ``reply`` takes its answer back to the sender (the gateway's batch over NATS, a gRPC
     call); the match's worker calls it once, right after publishing what the command changed, so
-    the answer and the views leave in one write. A reply never raises, and a second one
-    is ignored.
+    the answer leaves with the views (in their message, for a gateway that follows the
+    match: ``submits.py``). A reply never raises, and a second one is ignored.
     """
 
     arrival_ns: int

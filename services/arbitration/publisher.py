@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from nats.js import JetStreamContext
 
@@ -144,29 +144,67 @@ class Publisher:
         self._js = js
         self._now = now  # the arbitration's monotonic clock (an update's clock readings)
         self._listing = listing
+        # By match: the seats' update of this event-loop turn, sent at its end with the
+        # answers that came meanwhile (``answer_with_update``).
+        self._turns: dict[str, arbitration_pb2.SeatUpdates] = {}
+        self._at_once = 0
 
     def updates(self, match: Match) -> None:
-        """Publish the current update of each seat (in one message), and the spectators'
-        if any watch.
+        """Publish the current update of each seat (in one message, at the end of this
+        event-loop turn), and the spectators' if any watch.
 
-        The clocks are read as the update leaves, not at its item's reading (a rules call
-        and a log store lie between): a player's countdown starts from what is true then.
+        The clocks are read as the update leaves the match's worker, not at its item's
+        reading (a rules call and a log store lie between): a player's countdown starts
+        from what is true then.
         """
         shown = Shown(match, self._now())
         perspectives = match.perspectives
         seats = [shown.to(seat) if seat in perspectives else b"" for seat in SEATS]
         if any(seats):
-            self._link.publish(
-                subjects.match_seats(match.match_id),
-                arbitration_pb2.SeatUpdates(updates=seats).SerializeToString(),
-            )
+            self._seats(match.match_id, arbitration_pb2.SeatUpdates(updates=seats))
         if SPECTATORS in perspectives:  # only while someone watches
             self._link.publish(subjects.match_public(match.match_id), shown.to(SPECTATORS))
 
-    def at_once(self) -> contextlib.AbstractContextManager[None]:
+    def answer_with_update(
+        self, match_id: str, reply_subject: str, answer: arbitration_pb2.SubmitAnswer
+    ) -> bool:
+        """Put ``answer`` in the match's seats' update of this turn, if one is yet to leave
+        (the gateway that follows the match settles it from there); return whether it was."""
+        seats = self._turns.get(match_id)
+        if seats is None:
+            return False
+        seats.answers.add(reply_subject=reply_subject, answer=answer)
+        return True
+
+    def _seats(self, match_id: str, seats: arbitration_pb2.SeatUpdates) -> None:
+        earlier = self._turns.pop(match_id, None)
+        if earlier is not None:  # the match changed twice this turn: in order, both
+            self._send_seats(match_id, earlier)
+        if self._at_once:
+            self._send_seats(match_id, seats)
+            return
+        if not self._turns:
+            self._link.loop.call_soon(self._send_turns)
+        self._turns[match_id] = seats
+
+    def _send_turns(self) -> None:
+        turns, self._turns = self._turns, {}
+        for match_id, seats in turns.items():
+            self._send_seats(match_id, seats)
+
+    def _send_seats(self, match_id: str, seats: arbitration_pb2.SeatUpdates) -> None:
+        self._link.publish(subjects.match_seats(match_id), seats.SerializeToString())
+
+    @contextlib.contextmanager
+    def at_once(self) -> Iterator[None]:
         """While open, nothing sent is held for the messages that follow (a timer's item: a
         flag is announced at its deadline, its rules call made at once)."""
-        return self._link.at_once()
+        self._at_once += 1
+        try:
+            with self._link.at_once():
+                yield
+        finally:
+            self._at_once -= 1
 
     async def finished(self, match: Match, commands: int) -> None:
         """Publish the result once; the match id deduplicates any resend."""

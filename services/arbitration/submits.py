@@ -2,9 +2,10 @@
 
 The batch's commands are stamped with the instant the message is read, before anything
 else runs, and queued in the batch's order (the link hands messages over in the order
-they came). Each answer goes back to the batch's reply subject as soon as its command is
-judged, naming its Submit by its place in the batch, in the same event-loop turn as the
-views the command changed: both leave in one write.
+they came). Each answer goes back as soon as its command is judged, naming its Submit by
+its place in the batch: in the seats' update its command brought, when the gateway
+follows the match (``ForwardedSubmit.follows``) and the update leaves in this turn (one
+message for both), or else to the batch's reply subject on its own.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from photofinish.arbitration.v1 import arbitration_pb2
 from services.arbitration.intake import take_in
 from services.arbitration.matches import Matches
+from services.arbitration.publisher import Publisher
 from services.common.natslink.frames import Message
 from services.common.natslink.link import NatsLink
 from services.common.rejection import Rejection
@@ -22,9 +24,10 @@ from wire import subjects
 class SubmitIntake:
     """Takes in the gateway's batches and sends each answer back when it is ready."""
 
-    def __init__(self, link: NatsLink, matches: Matches) -> None:
+    def __init__(self, link: NatsLink, matches: Matches, publisher: Publisher) -> None:
         self._link = link
         self._matches = matches
+        self._publisher = publisher
         self._sids: list[int] = []
 
     def start(self, instance: str) -> None:
@@ -41,7 +44,8 @@ class SubmitIntake:
         batch = arbitration_pb2.Submits.FromString(message.data)
         for index, forwarded in enumerate(batch.submits):
             received_ns = forwarded.received_ns or None
-            reply = self._reply_to(message.reply, index)
+            match_id = forwarded.request.match_id if forwarded.follows else ""
+            reply = self._reply_to(message.reply, index, match_id)
             try:
                 take_in(
                     self._matches,
@@ -54,8 +58,10 @@ class SubmitIntake:
             except Rejection as rejection:
                 reply(rejection)
 
-    def _reply_to(self, subject: str, index: int) -> Reply:
-        """Return the reply of the batch's ``index``-th Submit: one message, sent once."""
+    def _reply_to(self, subject: str, index: int, follows: str) -> Reply:
+        """Return the reply of the batch's ``index``-th Submit, sent once: with the update
+        of match ``follows`` that leaves this turn (its gateway follows that match), or
+        else in a message of its own."""
         answered = False
 
         def reply(answer: Answer) -> None:
@@ -67,6 +73,8 @@ class SubmitIntake:
                 sent = arbitration_pb2.SubmitAnswer(index=index, refusal=answer.to_refusal())
             else:
                 sent = arbitration_pb2.SubmitAnswer(index=index, reply=answer)
+            if follows and self._publisher.answer_with_update(follows, subject, sent):
+                return
             data = arbitration_pb2.SubmitAnswers(answers=[sent]).SerializeToString()
             self._link.publish(subject, data)
 

@@ -73,7 +73,8 @@ async def main(config: Config) -> None:
     open_sessions = OpenSessions()
     ended = EndedSessions(nc, tokens.end_session, open_sessions, config.access_ttl_s)
     await ended.start()
-    followed = FollowedMatches(link)  # the matches' updates, one subscription a match
+    # The matches' updates, one subscription a match; the answers that come with them.
+    followed = FollowedMatches(link, submits.settle)
     arena = OwnMethods(
         config.token_keys,
         followed,

@@ -1,8 +1,10 @@
 """The matches this gateway follows: one subscription a match, each seat's update handed on
-to that seat's streams only.
+to that seat's streams only, and the answers that came with them to the Submits they settle.
 
 The arbitration publishes both seats' updates of a change in one message (``SeatUpdates``
-on ``pf.match.<id>.seats``) and the spectators' on ``pf.match.<id>.public``. However
+on ``pf.match.<id>.seats``), with the answers to the commands that made it when the
+gateway that forwarded them follows the match (a play socket's: ``submits.py``), and the
+spectators' updates on ``pf.match.<id>.public``. However
 many streams follow a match here (a play socket or a Watch for each seat, spectators),
 the gateway subscribes each subject once, and gives each stream the bytes of its own seat
 and nothing else: the other seat's update is dropped here, never queued for a stream.
@@ -11,7 +13,7 @@ and nothing else: the other seat's update is dropped here, never queued for a st
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from photofinish.arbitration.v1 import arbitration_pb2
 from services.common.natslink.frames import Message
@@ -21,21 +23,28 @@ from wire import subjects
 
 OnUpdate = Callable[[bytes], None]  # a seat's encoded MatchUpdate
 Unfollow = Callable[[], None]
+# Answers that came with an update, and the reply subject of their batch (submits.py).
+OnAnswers = Callable[[str, Iterable[arbitration_pb2.SubmitAnswer]], None]
 
 
 class _Subject:
     """One subscribed subject of a match, and who follows which of its seats."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_answers: OnAnswers) -> None:
         self.sid = 0
         self.by_seat: dict[int, dict[int, OnUpdate]] = {}
+        self._on_answers = on_answers
 
     def on_seats(self, message: Message) -> None:
-        updates = arbitration_pb2.SeatUpdates.FromString(message.data).updates
+        seats = arbitration_pb2.SeatUpdates.FromString(message.data)
+        updates = seats.updates
         for seat, followers in self.by_seat.items():
             if seat < len(updates) and updates[seat]:
                 for on_update in list(followers.values()):
                     on_update(updates[seat])
+        # After the updates: a socket's answer and the update it brings leave in one write.
+        for addressed in seats.answers:
+            self._on_answers(addressed.reply_subject, (addressed.answer,))
 
     def on_public(self, message: Message) -> None:
         for on_update in list(self.by_seat.get(SPECTATORS, {}).values()):
@@ -45,8 +54,9 @@ class _Subject:
 class FollowedMatches:
     """Subscribes a match's updates while a stream here follows one of its seats."""
 
-    def __init__(self, link: NatsLink) -> None:
+    def __init__(self, link: NatsLink, on_answers: OnAnswers | None = None) -> None:
         self._link = link
+        self._on_answers: OnAnswers = on_answers or (lambda _subject, _answers: None)
         self._seats: dict[str, _Subject] = {}  # by match id: pf.match.<id>.seats
         self._public: dict[str, _Subject] = {}  # by match id: pf.match.<id>.public
         self._numbers = itertools.count()
@@ -58,7 +68,7 @@ class FollowedMatches:
         table = self._public if spectators else self._seats
         followed = table.get(match_id)
         if followed is None:
-            followed = table[match_id] = _Subject()
+            followed = table[match_id] = _Subject(self._on_answers)
             if spectators:
                 subject, handler = subjects.match_public(match_id), followed.on_public
             else:

@@ -302,8 +302,15 @@ class SeatSocket:
         )
         subject = await endpoint._submits.subject_for(self._match_id)
         self._unanswered += 1
+        # A seat's socket follows the match's seats until it closes: the answer may come
+        # with the update it brings.
         endpoint._submits.forward(
-            request, self._player, received_ns, self._reply_to(submit.client_seq, started), subject
+            request,
+            self._player,
+            received_ns,
+            self._reply_to(submit.client_seq, started),
+            subject,
+            follows=self._seat != SPECTATORS,
         )
 
     def _reply_to(self, client_seq: int, started: float) -> Reply:

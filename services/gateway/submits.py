@@ -16,6 +16,7 @@ import asyncio
 import functools
 import itertools
 import logging
+from collections.abc import Iterable
 
 import grpc
 import nats.errors
@@ -51,7 +52,8 @@ class SubmitForwarder:
         self._link = link
         self._directory = directory
         self._inbox = link.new_inbox()
-        self._cut = len(self._inbox) + 1
+        self._prefix = f"{self._inbox}."  # of each batch's reply subject
+        self._cut = len(self._prefix)
         self._numbers = itertools.count()
         # By subject: the batch of this turn's Submits for one instance (services/common/
         # batching.py); by batch number, what takes a sent batch's answers, and its timer.
@@ -86,17 +88,20 @@ class SubmitForwarder:
         received_ns: int,
         reply: Reply,
         subject: str,
+        follows: bool = False,
     ) -> None:
         """Send the command on ``subject`` with this turn's others; ``reply`` gets its
         answer (in the read that brings it) or its refusal, exactly once. A player over the
-        command rate is refused here (``ratelimit``), and nothing is sent."""
+        command rate is refused here (``ratelimit``), and nothing is sent. ``follows``: this
+        gateway follows the match's seats while the command waits (a play socket's), so
+        its answer may come with the update it brings (``settle``)."""
         try:
             self._rate.check(player_id)
         except Rejection as over:
             reply(over)
             return
         forwarded = arbitration_pb2.ForwardedSubmit(
-            request=request, player_id=player_id, received_ns=received_ns
+            request=request, player_id=player_id, received_ns=received_ns, follows=follows
         )
         batcher = self._batchers.get(subject)
         if batcher is None:
@@ -122,23 +127,35 @@ class SubmitForwarder:
         self._link.publish(subject, data, reply=f"{self._inbox}.{number}")
 
     def _on_answers(self, message: Message) -> None:
+        if message.status != NO_RESPONDERS:
+            answers = arbitration_pb2.SubmitAnswers.FromString(message.data).answers
+            self.settle(message.subject, answers)
+            return
         number = message.subject[self._cut :]
+        waiting = self._waiting.get(number)
+        if waiting is not None and waiting[0](
+            _unavailable("no arbitration instance runs this match now")
+        ):
+            self._forget(number)
+
+    def settle(self, reply_subject: str, answers: Iterable[arbitration_pb2.SubmitAnswer]) -> None:
+        """Settle the Submits of the batch sent with ``reply_subject`` that ``answers`` name,
+        however they came (their own message, or with an update: ``followed_matches.py``);
+        answers to another gateway's batch, or to one given up on, change nothing."""
+        if not reply_subject.startswith(self._prefix):
+            return
+        number = reply_subject[self._cut :]
         waiting = self._waiting.get(number)
         if waiting is None:
             return  # answers to a batch given up on
-        then = waiting[0]
-        if message.status == NO_RESPONDERS:
-            answered = then(_unavailable("no arbitration instance runs this match now"))
-        else:
-            answers = arbitration_pb2.SubmitAnswers.FromString(message.data).answers
-            answered = then(
-                {
-                    answer.index: from_refusal(answer.refusal)
-                    if answer.HasField("refusal")
-                    else answer.reply
-                    for answer in answers
-                }
-            )
+        answered = waiting[0](
+            {
+                answer.index: from_refusal(answer.refusal)
+                if answer.HasField("refusal")
+                else answer.reply
+                for answer in answers
+            }
+        )
         if answered:
             self._forget(number)
 

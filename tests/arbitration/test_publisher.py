@@ -1,8 +1,16 @@
 """What an update shows of the arbitration's own record: the decision, the clocks, who is
 away and how the match ended. The parts that change only with a step are encoded once
-and kept (``publisher.Shown``): each update must still show the match as it is now."""
+and kept (``publisher.Shown``): each update must still show the match as it is now. How
+the seats' updates leave (a real nats-server): one message a change, at its turn's end,
+with the answers that ride on it."""
 
 from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any, cast
+
+import pytest
 
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
@@ -10,8 +18,13 @@ from photofinish.game.v1 import game_pb2
 from services.arbitration.clock import Clock
 from services.arbitration.decision_facts import Decision, Seat
 from services.arbitration.match import Match
-from services.arbitration.publisher import build_update
+from services.arbitration.publisher import Publisher, build_update
 from services.arbitration.timing import Timing
+from services.common.natslink.link import NatsLink
+from services.stack.natsd import NatsServer
+from tests.waiting import poll_until
+from wire import subjects
+from wire.updates import read_lead
 
 MS = 1_000_000
 STARTED_NS = 1_000 * MS
@@ -79,3 +92,67 @@ def test_a_shared_device_waiting_to_change_hands_shows_the_hand_over() -> None:
     timing = Timing(Clock(), hot_seat=True, handover=Seat(1))
     decision = build_update(_match(timing), 0, STARTED_NS).decision
     assert (list(decision.seats), decision.gate) == ([1], game_pb2.GATE_HANDOVER)
+
+
+@pytest.fixture
+async def links(nats_server: NatsServer) -> AsyncIterator[tuple[NatsLink, list[bytes]]]:
+    """The arbitration's link, and what the match's seats' subject carried."""
+    link = await NatsLink.connect(nats_server.url, "arbitration")
+    heard: list[bytes] = []
+    link.subscribe(subjects.match_seats("shown-1"), lambda message: heard.append(message.data))
+    await link.flush()
+    yield link, heard
+    await link.close()
+
+
+def _shown() -> Match:
+    match = _match(_clocked())
+    match.perspectives = {0: b"", 1: b""}
+    return match
+
+
+def _taken(seq: int) -> arbitration_pb2.SubmitAnswer:
+    return arbitration_pb2.SubmitAnswer(index=0, reply=arbitration_pb2.SubmitReply(seq=seq))
+
+
+async def _heard(link: NatsLink, heard: list[bytes], count: int) -> list[Any]:
+    await asyncio.sleep(0)  # the turn's end: its updates leave
+    await link.flush()
+    await poll_until("the updates arrive", lambda: len(heard) >= count)
+    return [arbitration_pb2.SeatUpdates.FromString(data) for data in heard]
+
+
+async def test_an_answer_rides_with_the_seats_update_of_its_turn(
+    links: tuple[NatsLink, list[bytes]],
+) -> None:
+    link, heard = links
+    publisher = Publisher(link, cast(Any, None), lambda: STARTED_NS)
+    match = _shown()
+    publisher.updates(match)
+    assert publisher.answer_with_update("shown-1", "_INBOX_gateway.a.3", _taken(4))
+    assert not publisher.answer_with_update("another", "_INBOX_gateway.a.3", _taken(5))
+    (seats,) = await _heard(link, heard, 1)
+    assert [arbitration_pb2.MatchUpdate.FromString(u).seat for u in seats.updates] == [0, 1]
+    assert [(a.reply_subject, a.answer.reply.seq) for a in seats.answers] == [
+        ("_INBOX_gateway.a.3", 4)
+    ]
+    # The turn over, its update gone: a later answer travels on its own.
+    assert not publisher.answer_with_update("shown-1", "_INBOX_gateway.a.4", _taken(6))
+
+
+async def test_two_changes_in_a_turn_leave_in_order_and_a_timers_at_once(
+    links: tuple[NatsLink, list[bytes]],
+) -> None:
+    link, heard = links
+    publisher = Publisher(link, cast(Any, None), lambda: STARTED_NS)
+    match = _shown()
+    match.seq = 1
+    publisher.updates(match)
+    match.seq = 2
+    publisher.updates(match)
+    with publisher.at_once():  # a timer's item: its update leaves now, nothing rides on it
+        match.seq = 3
+        publisher.updates(match)
+        assert not publisher.answer_with_update("shown-1", "_INBOX_gateway.a.5", _taken(7))
+    updates = await _heard(link, heard, 3)
+    assert [read_lead(u.updates[0]).seq for u in updates] == [1, 2, 3]  # type: ignore[union-attr]

@@ -1,4 +1,5 @@
-"""The gateway's Submit over NATS: answers matched to their commands, a missing owner told."""
+"""The gateway's Submit over NATS: answers matched to their commands (in a message of their
+own, or with the update they bring), a missing owner told."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 
 from photofinish.arbitration.v1 import arbitration_pb2
+from services.common.futures import settling
 from services.common.natslink.link import NatsLink
 from services.common.placement import Directory, Owner, instances_bucket, owners_bucket
 from services.common.rejection import Rejection
+from services.gateway.followed_matches import FollowedMatches
 from services.gateway.submits import SubmitForwarder
 from services.stack.natsd import NatsServer, start_nats
 from tests.matchmaking.responders import is_probe, until_listening
@@ -37,7 +40,8 @@ async def nc(server: NatsServer) -> AsyncIterator[NATS]:
 
 
 @pytest.fixture
-async def forwarder(server: NatsServer, nc: NATS) -> AsyncIterator[SubmitForwarder]:
+async def gateway(server: NatsServer, nc: NATS) -> AsyncIterator[tuple[SubmitForwarder, NatsLink]]:
+    """The gateway's forwarder (m1 owned by arb-a) and its link."""
     js = nc.jetstream()
     directory = Directory(await owners_bucket(js), await instances_bucket(js))
     await directory.start()
@@ -46,10 +50,15 @@ async def forwarder(server: NatsServer, nc: NATS) -> AsyncIterator[SubmitForward
     forwarding = SubmitForwarder(link, directory)
     forwarding.start()
     await link.flush()
-    yield forwarding
+    yield forwarding, link
     forwarding.stop()
     await link.close()
     await directory.stop()
+
+
+@pytest.fixture
+def forwarder(gateway: tuple[SubmitForwarder, NatsLink]) -> SubmitForwarder:
+    return gateway[0]
 
 
 def submit(client_seq: int) -> arbitration_pb2.SubmitRequest:
@@ -111,3 +120,41 @@ async def test_a_match_nobody_runs_is_unavailable_at_once(
         await forwarder.submit(request, "p1", 1)
     assert refused.value.code == grpc.StatusCode.UNAVAILABLE
     assert refused.value.reason == "arbitration_unavailable"
+
+
+async def test_a_followed_matchs_answer_comes_with_its_update(
+    nc: NATS, gateway: tuple[SubmitForwarder, NatsLink]
+) -> None:
+    """A play socket's command: the gateway follows the match, says so, and the answer
+    arriving in the seats' update settles it; one addressed to another gateway does not."""
+    forwarding, link = gateway
+    followed = FollowedMatches(link, forwarding.settle)
+    seen: list[bytes] = []
+    unfollow = followed.follow("m1", 0, seen.append)
+    await link.flush()
+    batches: list[arbitration_pb2.Submits] = []
+
+    async def arbitration(message: Msg) -> None:
+        if is_probe(message):
+            await message.respond(b"")
+            return
+        batch = arbitration_pb2.Submits.FromString(message.data)
+        batches.append(batch)
+        seats = arbitration_pb2.SeatUpdates(updates=[b"seat 0's", b"seat 1's"])
+        elsewhere = arbitration_pb2.SubmitAnswer(
+            index=0, reply=arbitration_pb2.SubmitReply(seq=666)
+        )
+        seats.answers.add(reply_subject="_INBOX_other.x.0", answer=elsewhere)
+        taken = arbitration_pb2.SubmitAnswer(index=0, reply=arbitration_pb2.SubmitReply(seq=7))
+        seats.answers.add(reply_subject=message.reply, answer=taken)
+        await nc.publish(subjects.match_seats("m1"), seats.SerializeToString())
+
+    await nc.subscribe(subjects.submits("arb-a"), cb=arbitration)
+    await until_listening(nc, subjects.submits("arb-a"))
+    answered: asyncio.Future[arbitration_pb2.SubmitReply] = link.loop.create_future()
+    forwarding.forward(submit(1), "p1", 1, settling(answered), subjects.submits("arb-a"), True)
+    reply = await asyncio.wait_for(answered, 5)
+    assert reply.seq == 7  # its own answer, not the other gateway's
+    assert seen == [b"seat 0's"]  # the update, to its seat only
+    assert [s.follows for s in batches[0].submits] == [True]
+    unfollow()

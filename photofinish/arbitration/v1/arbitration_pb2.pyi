@@ -327,22 +327,56 @@ class SeatUpdates(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     UPDATES_FIELD_NUMBER: _builtins.int
+    ANSWERS_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def updates(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bytes]:
         """updates[seat]: an encoded MatchUpdate (empty: none)"""
+
+    @_builtins.property
+    def answers(self) -> _containers.RepeatedCompositeFieldContainer[Global___AddressedAnswer]:
+        """The answers of this event-loop turn to Submits of the match forwarded by a gateway that
+        follows it (ForwardedSubmit.follows): each rides with the update that shows what its
+        command did, where SubmitAnswers would have been a message of its own. A gateway
+        settles those addressed to its own inbox and passes over the others.
+        """
 
     def __init__(
         self,
         *,
         updates: _abc.Iterable[_builtins.bytes] | None = ...,
+        answers: _abc.Iterable[Global___AddressedAnswer] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["updates", b"updates"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answers", b"answers", "updates", b"updates"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___SeatUpdates: _TypeAlias = SeatUpdates  # noqa: Y015
+
+@_typing.final
+class AddressedAnswer(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPLY_SUBJECT_FIELD_NUMBER: _builtins.int
+    ANSWER_FIELD_NUMBER: _builtins.int
+    reply_subject: _builtins.str
+    """the batch's reply subject, as SubmitAnswers would go to"""
+    @_builtins.property
+    def answer(self) -> Global___SubmitAnswer: ...
+    def __init__(
+        self,
+        *,
+        reply_subject: _builtins.str = ...,
+        answer: Global___SubmitAnswer | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer", "reply_subject", b"reply_subject"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AddressedAnswer: _TypeAlias = AddressedAnswer  # noqa: Y015
 
 @_typing.final
 class SeatRef(_message.Message):
@@ -406,10 +440,15 @@ class ForwardedSubmit(_message.Message):
     REQUEST_FIELD_NUMBER: _builtins.int
     PLAYER_ID_FIELD_NUMBER: _builtins.int
     RECEIVED_NS_FIELD_NUMBER: _builtins.int
+    FOLLOWS_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     """the caller, authenticated by the gateway"""
     received_ns: _builtins.int
     """the gateway's monotonic stamp of the request's receipt"""
+    follows: _builtins.bool
+    """The gateway follows the match's pf.match.<id>.seats for as long as the Submit waits
+    (a play socket's own seat): its answer may come in the SeatUpdates it brings.
+    """
     @_builtins.property
     def request(self) -> Global___SubmitRequest: ...
     def __init__(
@@ -418,10 +457,11 @@ class ForwardedSubmit(_message.Message):
         request: Global___SubmitRequest | None = ...,
         player_id: _builtins.str = ...,
         received_ns: _builtins.int = ...,
+        follows: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["request", b"request"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["player_id", b"player_id", "received_ns", b"received_ns", "request", b"request"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["follows", b"follows", "player_id", b"player_id", "received_ns", b"received_ns", "request", b"request"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -20,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file photofinish/arbitration/v1/arbitration.proto.
  */
 export const file_photofinish_arbitration_v1_arbitration: GenFile = /*@__PURE__*/
-  fileDesc("CixwaG90b2ZpbmlzaC9hcmJpdHJhdGlvbi92MS9hcmJpdHJhdGlvbi5wcm90bxIacGhvdG9maW5pc2guYXJiaXRyYXRpb24udjEicgoNU3VibWl0UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgFEhIKCmNsaWVudF9zZXEYAyABKAQSLQoHY29tbWFuZBgEIAEoCzIcLnBob3RvZmluaXNoLmdhbWUudjEuQ29tbWFuZCIuCgtTdWJtaXRSZXBseRILCgNzZXEYASABKAQSEgoKYXJyaXZhbF91cxgCIAEoAyIyChBHZXRVcGRhdGVSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlYXQYAiABKAUiLgoJU2VhdENsb2NrEg8KB2JhbmtfbXMYASABKAMSEAoIZ3JhY2VfbXMYAiABKAMiYwoJQ2xvY2tWaWV3EjQKBXNlYXRzGAEgAygLMiUucGhvdG9maW5pc2guYXJiaXRyYXRpb24udjEuU2VhdENsb2NrEg8KB3J1bm5pbmcYAiABKAUSDwoHZW5hYmxlZBgDIAEoCCKdAQoEUmFjZRIMCgRwaWxlGAEgASgFEhMKC2xhbmRlZF9zZWF0GAIgASgFEhMKC2xhbmRlZF9jYXJkGAMgASgJEhQKDHJlZnVzZWRfc2VhdBgEIAEoBRIUCgxyZWZ1c2VkX2NhcmQYBSABKAkSDgoGZ2FwX3VzGAYgASgDEg0KBWNsYWltGAcgASgJEhIKCmxhbmRlZF9zZXEYCCABKAQipAUKC01hdGNoVXBkYXRlEhAKCG1hdGNoX2lkGAEgASgJEgsKA3NlcRgCIAEoBBIMCgRzZWF0GAMgASgFEicKBGdhbWUYBCABKA4yGS5waG90b2ZpbmlzaC5nYW1lLnYxLkdhbWUSKQoEbW9kZRgFIAEoDjIbLnBob3RvZmluaXNoLmV2ZW50cy52MS5Nb2RlEg0KBXJhdGVkGAYgASgIEi4KB3BsYXllcnMYByADKAsyHS5waG90b2ZpbmlzaC5ldmVudHMudjEuUGxheWVyEicKBHZpZXcYCCABKAsyGS5waG90b2ZpbmlzaC5nYW1lLnYxLlZpZXcSKgoGZXZlbnRzGAkgAygLMhoucGhvdG9maW5pc2guZ2FtZS52MS5FdmVudBIvCghkZWNpc2lvbhgKIAEoCzIdLnBob3RvZmluaXNoLmdhbWUudjEuRGVjaXNpb24SNAoFY2xvY2sYCyABKAsyJS5waG90b2ZpbmlzaC5hcmJpdHJhdGlvbi52MS5DbG9ja1ZpZXcSMgoGc3RhdHVzGAwgASgOMiIucGhvdG9maW5pc2guYXJiaXRyYXRpb24udjEuU3RhdHVzEi0KB291dGNvbWUYDSABKAsyHC5waG90b2ZpbmlzaC5nYW1lLnYxLk91dGNvbWUSEwoLdm9pZF9yZWFzb24YDiABKAkSLgoEcmFjZRgPIAEoCzIgLnBob3RvZmluaXNoLmFyYml0cmF0aW9uLnYxLlJhY2USNAoEZmxhZxgQIAEoCzImLnBob3RvZmluaXNoLmFyYml0cmF0aW9uLnYxLkZsYWdSZWNvcmQSEgoKYXdheV9zZWF0cxgRIAMoBRIUCgxjbGFpbV9hYm9ydHMYEiABKAgSEQoJdm9pZF9raW5kGBMgASgJIh4KC1NlYXRVcGRhdGVzEg8KB3VwZGF0ZXMYASADKAwiKQoHU2VhdFJlZhIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgFIkIKDFNlYXRzUHJlc2VudBIyCgVzZWF0cxgBIAMoCzIjLnBob3RvZmluaXNoLmFyYml0cmF0aW9uLnYxLlNlYXRSZWYidQoPRm9yd2FyZGVkU3VibWl0EjoKB3JlcXVlc3QYASABKAsyKS5waG90b2ZpbmlzaC5hcmJpdHJhdGlvbi52MS5TdWJtaXRSZXF1ZXN0EhEKCXBsYXllcl9pZBgCIAEoCRITCgtyZWNlaXZlZF9ucxgDIAEoAyJHCgdTdWJtaXRzEjwKB3N1Ym1pdHMYASADKAsyKy5waG90b2ZpbmlzaC5hcmJpdHJhdGlvbi52MS5Gb3J3YXJkZWRTdWJtaXQikgEKDFN1Ym1pdEFuc3dlchI4CgVyZXBseRgBIAEoCzInLnBob3RvZmluaXNoLmFyYml0cmF0aW9uLnYxLlN1Ym1pdFJlcGx5SAASMQoHcmVmdXNhbBgCIAEoCzIeLnBob3RvZmluaXNoLmV2ZW50cy52MS5SZWZ1c2FsSAASDQoFaW5kZXgYAyABKA1CBgoEa2luZCJKCg1TdWJtaXRBbnN3ZXJzEjkKB2Fuc3dlcnMYASADKAsyKC5waG90b2ZpbmlzaC5hcmJpdHJhdGlvbi52MS5TdWJtaXRBbnN3ZXIqWQoGU3RhdHVzEhYKElNUQVRVU19VTlNQRUNJRklFRBAAEg8KC1NUQVRVU19MSVZFEAESEwoPU1RBVFVTX0ZJTklTSEVEEAISEQoNU1RBVFVTX1ZPSURFRBADMpMDCgtBcmJpdHJhdGlvbhJcCgZTdWJtaXQSKS5waG90b2ZpbmlzaC5hcmJpdHJhdGlvbi52MS5TdWJtaXRSZXF1ZXN0GicucGhvdG9maW5pc2guYXJiaXRyYXRpb24udjEuU3VibWl0UmVwbHkSYgoJR2V0VXBkYXRlEiwucGhvdG9maW5pc2guYXJiaXRyYXRpb24udjEuR2V0VXBkYXRlUmVxdWVzdBonLnBob3RvZmluaXNoLmFyYml0cmF0aW9uLnYxLk1hdGNoVXBkYXRlEmMKC0dldE1hdGNoTG9nEi4ucGhvdG9maW5pc2guYXJiaXRyYXRpb24udjEuR2V0TWF0Y2hMb2dSZXF1ZXN0GiQucGhvdG9maW5pc2guYXJiaXRyYXRpb24udjEuTWF0Y2hMb2cSXQoJR2V0UmVwbGF5EiwucGhvdG9maW5pc2guYXJiaXRyYXRpb24udjEuR2V0UmVwbGF5UmVxdWVzdBoiLnBob3RvZmluaXNoLmFyYml0cmF0aW9uLnYxLlJlcGxheWIGcHJvdG8z", [file_photofinish_arbitration_v1_log, file_photofinish_arbitration_v1_replay, file_photofinish_events_v1_events, file_photofinish_game_v1_game]);
+  fileDesc("CixwaG90b2ZpbmlzaC9hcmJpdHJhdGlvbi92MS9hcmJpdHJhdGlvbi5wcm90bxIacGhvdG9maW5pc2guYXJiaXRyYXRpb24udjEicgoNU3VibWl0UmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgFEhIKCmNsaWVudF9zZXEYAyABKAQSLQoHY29tbWFuZBgEIAEoCzIcLnBob3RvZmluaXNoLmdhbWUudjEuQ29tbWFuZCIuCgtTdWJtaXRSZXBseRILCgNzZXEYASABKAQSEgoKYXJyaXZhbF91cxgCIAEoAyIyChBHZXRVcGRhdGVSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEgwKBHNlYXQYAiABKAUiLgoJU2VhdENsb2NrEg8KB2JhbmtfbXMYASABKAMSEAoIZ3JhY2VfbXMYAiABKAMiYwoJQ2xvY2tWaWV3EjQKBXNlYXRzGAEgAygLMiUucGhvdG9maW5pc2guYXJiaXRyYXRpb24udjEuU2VhdENsb2NrEg8KB3J1bm5pbmcYAiABKAUSDwoHZW5hYmxlZBgDIAEoCCKdAQoEUmFjZRIMCgRwaWxlGAEgASgFEhMKC2xhbmRlZF9zZWF0GAIgASgFEhMKC2xhbmRlZF9jYXJkGAMgASgJEhQKDHJlZnVzZWRfc2VhdBgEIAEoBRIUCgxyZWZ1c2VkX2NhcmQYBSABKAkSDgoGZ2FwX3VzGAYgASgDEg0KBWNsYWltGAcgASgJEhIKCmxhbmRlZF9zZXEYCCABKAQipAUKC01hdGNoVXBkYXRlEhAKCG1hdGNoX2lkGAEgASgJEgsKA3NlcRgCIAEoBBIMCgRzZWF0GAMgASgFEicKBGdhbWUYBCABKA4yGS5waG90b2ZpbmlzaC5nYW1lLnYxLkdhbWUSKQoEbW9kZRgFIAEoDjIbLnBob3RvZmluaXNoLmV2ZW50cy52MS5Nb2RlEg0KBXJhdGVkGAYgASgIEi4KB3BsYXllcnMYByADKAsyHS5waG90b2ZpbmlzaC5ldmVudHMudjEuUGxheWVyEicKBHZpZXcYCCABKAsyGS5waG90b2ZpbmlzaC5nYW1lLnYxLlZpZXcSKgoGZXZlbnRzGAkgAygLMhoucGhvdG9maW5pc2guZ2FtZS52MS5FdmVudBIvCghkZWNpc2lvbhgKIAEoCzIdLnBob3RvZmluaXNoLmdhbWUudjEuRGVjaXNpb24SNAoFY2xvY2sYCyABKAsyJS5waG90b2ZpbmlzaC5hcmJpdHJhdGlvbi52MS5DbG9ja1ZpZXcSMgoGc3RhdHVzGAwgASgOMiIucGhvdG9maW5pc2guYXJiaXRyYXRpb24udjEuU3RhdHVzEi0KB291dGNvbWUYDSABKAsyHC5waG90b2ZpbmlzaC5nYW1lLnYxLk91dGNvbWUSEwoLdm9pZF9yZWFzb24YDiABKAkSLgoEcmFjZRgPIAEoCzIgLnBob3RvZmluaXNoLmFyYml0cmF0aW9uLnYxLlJhY2USNAoEZmxhZxgQIAEoCzImLnBob3RvZmluaXNoLmFyYml0cmF0aW9uLnYxLkZsYWdSZWNvcmQSEgoKYXdheV9zZWF0cxgRIAMoBRIUCgxjbGFpbV9hYm9ydHMYEiABKAgSEQoJdm9pZF9raW5kGBMgASgJIlwKC1NlYXRVcGRhdGVzEg8KB3VwZGF0ZXMYASADKAwSPAoHYW5zd2VycxgCIAMoCzIrLnBob3RvZmluaXNoLmFyYml0cmF0aW9uLnYxLkFkZHJlc3NlZEFuc3dlciJiCg9BZGRyZXNzZWRBbnN3ZXISFQoNcmVwbHlfc3ViamVjdBgBIAEoCRI4CgZhbnN3ZXIYAiABKAsyKC5waG90b2ZpbmlzaC5hcmJpdHJhdGlvbi52MS5TdWJtaXRBbnN3ZXIiKQoHU2VhdFJlZhIQCghtYXRjaF9pZBgBIAEoCRIMCgRzZWF0GAIgASgFIkIKDFNlYXRzUHJlc2VudBIyCgVzZWF0cxgBIAMoCzIjLnBob3RvZmluaXNoLmFyYml0cmF0aW9uLnYxLlNlYXRSZWYihgEKD0ZvcndhcmRlZFN1Ym1pdBI6CgdyZXF1ZXN0GAEgASgLMikucGhvdG9maW5pc2guYXJiaXRyYXRpb24udjEuU3VibWl0UmVxdWVzdBIRCglwbGF5ZXJfaWQYAiABKAkSEwoLcmVjZWl2ZWRfbnMYAyABKAMSDwoHZm9sbG93cxgEIAEoCCJHCgdTdWJtaXRzEjwKB3N1Ym1pdHMYASADKAsyKy5waG90b2ZpbmlzaC5hcmJpdHJhdGlvbi52MS5Gb3J3YXJkZWRTdWJtaXQikgEKDFN1Ym1pdEFuc3dlchI4CgVyZXBseRgBIAEoCzInLnBob3RvZmluaXNoLmFyYml0cmF0aW9uLnYxLlN1Ym1pdFJlcGx5SAASMQoHcmVmdXNhbBgCIAEoCzIeLnBob3RvZmluaXNoLmV2ZW50cy52MS5SZWZ1c2FsSAASDQoFaW5kZXgYAyABKA1CBgoEa2luZCJKCg1TdWJtaXRBbnN3ZXJzEjkKB2Fuc3dlcnMYASADKAsyKC5waG90b2ZpbmlzaC5hcmJpdHJhdGlvbi52MS5TdWJtaXRBbnN3ZXIqWQoGU3RhdHVzEhYKElNUQVRVU19VTlNQRUNJRklFRBAAEg8KC1NUQVRVU19MSVZFEAESEwoPU1RBVFVTX0ZJTklTSEVEEAISEQoNU1RBVFVTX1ZPSURFRBADMpMDCgtBcmJpdHJhdGlvbhJcCgZTdWJtaXQSKS5waG90b2ZpbmlzaC5hcmJpdHJhdGlvbi52MS5TdWJtaXRSZXF1ZXN0GicucGhvdG9maW5pc2guYXJiaXRyYXRpb24udjEuU3VibWl0UmVwbHkSYgoJR2V0VXBkYXRlEiwucGhvdG9maW5pc2guYXJiaXRyYXRpb24udjEuR2V0VXBkYXRlUmVxdWVzdBonLnBob3RvZmluaXNoLmFyYml0cmF0aW9uLnYxLk1hdGNoVXBkYXRlEmMKC0dldE1hdGNoTG9nEi4ucGhvdG9maW5pc2guYXJiaXRyYXRpb24udjEuR2V0TWF0Y2hMb2dSZXF1ZXN0GiQucGhvdG9maW5pc2guYXJiaXRyYXRpb24udjEuTWF0Y2hMb2cSXQoJR2V0UmVwbGF5EiwucGhvdG9maW5pc2guYXJiaXRyYXRpb24udjEuR2V0UmVwbGF5UmVxdWVzdBoiLnBob3RvZmluaXNoLmFyYml0cmF0aW9uLnYxLlJlcGxheWIGcHJvdG8z", [file_photofinish_arbitration_v1_log, file_photofinish_arbitration_v1_replay, file_photofinish_events_v1_events, file_photofinish_game_v1_game]);
 
 /**
  * @generated from message photofinish.arbitration.v1.SubmitRequest
@@ -360,6 +360,16 @@ export type SeatUpdates = Message<"photofinish.arbitration.v1.SeatUpdates"> & {
    * @generated from field: repeated bytes updates = 1;
    */
   updates: Uint8Array[];
+
+  /**
+   * The answers of this event-loop turn to Submits of the match forwarded by a gateway that
+   * follows it (ForwardedSubmit.follows): each rides with the update that shows what its
+   * command did, where SubmitAnswers would have been a message of its own. A gateway
+   * settles those addressed to its own inbox and passes over the others.
+   *
+   * @generated from field: repeated photofinish.arbitration.v1.AddressedAnswer answers = 2;
+   */
+  answers: AddressedAnswer[];
 };
 
 /**
@@ -368,6 +378,30 @@ export type SeatUpdates = Message<"photofinish.arbitration.v1.SeatUpdates"> & {
  */
 export const SeatUpdatesSchema: GenMessage<SeatUpdates> = /*@__PURE__*/
   messageDesc(file_photofinish_arbitration_v1_arbitration, 7);
+
+/**
+ * @generated from message photofinish.arbitration.v1.AddressedAnswer
+ */
+export type AddressedAnswer = Message<"photofinish.arbitration.v1.AddressedAnswer"> & {
+  /**
+   * the batch's reply subject, as SubmitAnswers would go to
+   *
+   * @generated from field: string reply_subject = 1;
+   */
+  replySubject: string;
+
+  /**
+   * @generated from field: photofinish.arbitration.v1.SubmitAnswer answer = 2;
+   */
+  answer?: SubmitAnswer | undefined;
+};
+
+/**
+ * Describes the message photofinish.arbitration.v1.AddressedAnswer.
+ * Use `create(AddressedAnswerSchema)` to create a new message.
+ */
+export const AddressedAnswerSchema: GenMessage<AddressedAnswer> = /*@__PURE__*/
+  messageDesc(file_photofinish_arbitration_v1_arbitration, 8);
 
 /**
  * The gateway, every few seconds and when a stream opens, on pf.arbitration.presence:
@@ -392,7 +426,7 @@ export type SeatRef = Message<"photofinish.arbitration.v1.SeatRef"> & {
  * Use `create(SeatRefSchema)` to create a new message.
  */
 export const SeatRefSchema: GenMessage<SeatRef> = /*@__PURE__*/
-  messageDesc(file_photofinish_arbitration_v1_arbitration, 8);
+  messageDesc(file_photofinish_arbitration_v1_arbitration, 9);
 
 /**
  * @generated from message photofinish.arbitration.v1.SeatsPresent
@@ -409,7 +443,7 @@ export type SeatsPresent = Message<"photofinish.arbitration.v1.SeatsPresent"> & 
  * Use `create(SeatsPresentSchema)` to create a new message.
  */
 export const SeatsPresentSchema: GenMessage<SeatsPresent> = /*@__PURE__*/
-  messageDesc(file_photofinish_arbitration_v1_arbitration, 9);
+  messageDesc(file_photofinish_arbitration_v1_arbitration, 10);
 
 /**
  * The hot path over NATS (subject pf.arbitration.<instance>.submit, or the queue subject
@@ -441,6 +475,14 @@ export type ForwardedSubmit = Message<"photofinish.arbitration.v1.ForwardedSubmi
    * @generated from field: int64 received_ns = 3;
    */
   receivedNs: bigint;
+
+  /**
+   * The gateway follows the match's pf.match.<id>.seats for as long as the Submit waits
+   * (a play socket's own seat): its answer may come in the SeatUpdates it brings.
+   *
+   * @generated from field: bool follows = 4;
+   */
+  follows: boolean;
 };
 
 /**
@@ -448,7 +490,7 @@ export type ForwardedSubmit = Message<"photofinish.arbitration.v1.ForwardedSubmi
  * Use `create(ForwardedSubmitSchema)` to create a new message.
  */
 export const ForwardedSubmitSchema: GenMessage<ForwardedSubmit> = /*@__PURE__*/
-  messageDesc(file_photofinish_arbitration_v1_arbitration, 10);
+  messageDesc(file_photofinish_arbitration_v1_arbitration, 11);
 
 /**
  * @generated from message photofinish.arbitration.v1.Submits
@@ -465,7 +507,7 @@ export type Submits = Message<"photofinish.arbitration.v1.Submits"> & {
  * Use `create(SubmitsSchema)` to create a new message.
  */
 export const SubmitsSchema: GenMessage<Submits> = /*@__PURE__*/
-  messageDesc(file_photofinish_arbitration_v1_arbitration, 11);
+  messageDesc(file_photofinish_arbitration_v1_arbitration, 12);
 
 /**
  * @generated from message photofinish.arbitration.v1.SubmitAnswer
@@ -501,7 +543,7 @@ export type SubmitAnswer = Message<"photofinish.arbitration.v1.SubmitAnswer"> & 
  * Use `create(SubmitAnswerSchema)` to create a new message.
  */
 export const SubmitAnswerSchema: GenMessage<SubmitAnswer> = /*@__PURE__*/
-  messageDesc(file_photofinish_arbitration_v1_arbitration, 12);
+  messageDesc(file_photofinish_arbitration_v1_arbitration, 13);
 
 /**
  * @generated from message photofinish.arbitration.v1.SubmitAnswers
@@ -518,7 +560,7 @@ export type SubmitAnswers = Message<"photofinish.arbitration.v1.SubmitAnswers"> 
  * Use `create(SubmitAnswersSchema)` to create a new message.
  */
 export const SubmitAnswersSchema: GenMessage<SubmitAnswers> = /*@__PURE__*/
-  messageDesc(file_photofinish_arbitration_v1_arbitration, 13);
+  messageDesc(file_photofinish_arbitration_v1_arbitration, 14);
 
 /**
  * @generated from enum photofinish.arbitration.v1.Status
