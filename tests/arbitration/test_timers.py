@@ -88,13 +88,18 @@ async def test_a_match_over_or_without_a_clock_gets_no_timer() -> None:
 
 
 async def test_a_nudge_set_again_is_due_from_the_last_setting() -> None:
-    timers = _timers()
+    # The second setting comes 5 ms later by the arbitration's clock, however late the
+    # loop runs the first timer (a slow machine's sleep of 5 ms can outlast the 20).
+    now_ns = [time.monotonic_ns()]
+    timers = Timers(gate_timeout_s=30.0, now=lambda: now_ns[0])
     pause = Decision(frozenset(), fresh=True, gated=True, lift=Lift.AFTER_PAUSE, lift_after_ms=20)
     match = _match(Timing(Clock(), clocked=False), pause)
     timers.schedule(match)
-    await asyncio.sleep(0.005)
+    now_ns[0] += 5 * MS
     timers.schedule(match)  # the same decision set again (an away change, say)
     wanted = match.wanted_timer
     assert wanted is not None
     item = await _next(match)
     assert isinstance(item, Nudge) and item == Nudge(7, wanted[0])
+    # Not queued when the first setting was due: a timer may fire a millisecond early.
+    assert time.monotonic_ns() >= item.due_ns - MS
