@@ -4,10 +4,10 @@ to that seat's streams only, and the answers that came with them to the Submits 
 The arbitration publishes both seats' updates of a change in one message (``SeatUpdates``
 on ``pf.match.<id>.seats``), with the answers to the commands that made it when the
 gateway that forwarded them follows the match (a play socket's: ``submits.py``), and the
-spectators' updates on ``pf.match.<id>.public``. However
-many streams follow a match here (a play socket or a Watch for each seat, spectators),
-the gateway subscribes each subject once, and gives each stream the bytes of its own seat
-and nothing else: the other seat's update is dropped here, never queued for a stream.
+spectators' updates on ``pf.match.<id>.public``. However many streams follow a match here
+(a play socket or a Watch for each seat, spectators), the gateway subscribes each subject
+once, and gives each stream the bytes of its own seat and nothing else: the other seat's
+update is dropped here, never queued for a stream.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class _Subject:
     def on_seats(self, message: Message) -> None:
         seats = arbitration_pb2.SeatUpdates.FromString(message.data)
         updates = seats.updates
-        for seat, followers in self.by_seat.items():
+        for seat, followers in list(self.by_seat.items()):  # a follower may stop meanwhile
             if seat < len(updates) and updates[seat]:
                 for on_update in list(followers.values()):
                     on_update(updates[seat])
