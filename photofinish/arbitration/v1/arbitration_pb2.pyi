@@ -430,9 +430,9 @@ class ForwardedSubmit(_message.Message):
     pf.arbitration.submit for a match whose owner is not known): every Submit the gateway
     has ready for one instance in an event-loop turn travels in one message, with a reply
     subject of its own. The arbitration stamps each command's arrival as the message reaches
-    it, before anything is awaited, and answers each Submit as soon as it is judged: the
-    answers ready in one of its event-loop turns travel together, each naming its Submit by
-    its place in the batch.
+    it, before anything is awaited, and answers each Submit as soon as it is judged, naming
+    it by its place in the batch: in a SubmitAnswers on the reply subject, or, when the
+    gateway follows the match (`follows`), inside the SeatUpdates its command brought.
     """
 
     DESCRIPTOR: _descriptor.Descriptor

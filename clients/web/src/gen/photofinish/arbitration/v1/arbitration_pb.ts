@@ -450,9 +450,9 @@ export const SeatsPresentSchema: GenMessage<SeatsPresent> = /*@__PURE__*/
  * pf.arbitration.submit for a match whose owner is not known): every Submit the gateway
  * has ready for one instance in an event-loop turn travels in one message, with a reply
  * subject of its own. The arbitration stamps each command's arrival as the message reaches
- * it, before anything is awaited, and answers each Submit as soon as it is judged: the
- * answers ready in one of its event-loop turns travel together, each naming its Submit by
- * its place in the batch.
+ * it, before anything is awaited, and answers each Submit as soon as it is judged, naming
+ * it by its place in the batch: in a SubmitAnswers on the reply subject, or, when the
+ * gateway follows the match (`follows`), inside the SeatUpdates its command brought.
  *
  * @generated from message photofinish.arbitration.v1.ForwardedSubmit
  */
