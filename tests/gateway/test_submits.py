@@ -144,7 +144,9 @@ async def test_a_followed_matchs_answer_comes_with_its_update(
         elsewhere = arbitration_pb2.SubmitAnswer(
             index=0, reply=arbitration_pb2.SubmitReply(seq=666)
         )
-        seats.answers.add(reply_subject="_INBOX_other.x.0", answer=elsewhere)
+        # Another gateway's batch of the same number: only the inbox differs.
+        elsewhere_subject = "Z" + message.reply[1:]
+        seats.answers.add(reply_subject=elsewhere_subject, answer=elsewhere)
         taken = arbitration_pb2.SubmitAnswer(index=0, reply=arbitration_pb2.SubmitReply(seq=7))
         seats.answers.add(reply_subject=message.reply, answer=taken)
         await nc.publish(subjects.match_seats("m1"), seats.SerializeToString())
