@@ -15,6 +15,7 @@ import os
 
 import grpc
 
+from bench.floor.stored import seat_updates
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc, log_pb2, replay_pb2
 from runtime import loops
 from runtime.stopping import wait_for_stop_signal
@@ -40,21 +41,20 @@ class Relay(arbitration_pb2_grpc.ArbitrationServicer):
             match_id = forwarded.request.match_id
             seq = self._seqs.get(match_id, 0) + 1
             self._seqs[match_id] = seq
-            seats = arbitration_pb2.SeatUpdates(
-                updates=[
-                    arbitration_pb2.MatchUpdate(
-                        match_id=match_id, seq=seq, seat=seat, status=LIVE
-                    ).SerializeToString()
-                    for seat in (0, 1)
-                ]
-            )
+            updates = [
+                arbitration_pb2.MatchUpdate(
+                    match_id=match_id, seq=seq, seat=seat, status=LIVE
+                ).SerializeToString()
+                for seat in (0, 1)
+            ]
             reply = arbitration_pb2.SubmitReply(seq=seq)
             answer = arbitration_pb2.SubmitAnswer(index=index, reply=reply)
-            if forwarded.follows:  # as the arbitration does: the answer with the update
-                seats.answers.add(reply_subject=message.reply, answer=answer)
-            else:
+            if not forwarded.follows:  # as the arbitration does: else with the update
                 answers.append(answer)
-            self._link.publish(subjects.match_seats(match_id), seats.SerializeToString())
+            riding = message.reply if forwarded.follows else ""
+            self._link.publish(
+                subjects.match_seats(match_id), seat_updates(updates, riding, answer)
+            )
         if answers:
             data = arbitration_pb2.SubmitAnswers(answers=answers).SerializeToString()
             self._link.publish(message.reply, data)

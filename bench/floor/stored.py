@@ -42,10 +42,15 @@ class Stored:
     def updates(self, updates: list[bytes]) -> bytes:
         """Return the seats' update of this command (``updates[seat]``), with its answer in
         it when the gateway follows the match, as the arbitration sends it."""
-        seats = arbitration_pb2.SeatUpdates(updates=updates)
-        if self.command.follows:
-            taken = arbitration_pb2.SubmitAnswer(
-                index=self.index, reply=arbitration_pb2.SubmitReply(seq=self.seq)
-            )
-            seats.answers.add(reply_subject=self.reply, answer=taken)
-        return seats.SerializeToString()
+        taken = arbitration_pb2.SubmitReply(seq=self.seq)
+        answer = arbitration_pb2.SubmitAnswer(index=self.index, reply=taken)
+        return seat_updates(updates, self.reply if self.command.follows else "", answer)
+
+
+def seat_updates(updates: list[bytes], reply: str, answer: arbitration_pb2.SubmitAnswer) -> bytes:
+    """Return a ``SeatUpdates`` of ``updates`` (by seat), ``answer`` in it addressed to
+    ``reply`` unless that is "" (its gateway does not follow the match)."""
+    seats = arbitration_pb2.SeatUpdates(updates=updates)
+    if reply:
+        seats.answers.add(reply_subject=reply, answer=answer)
+    return seats.SerializeToString()

@@ -58,10 +58,10 @@ class SubmitIntake:
             except Rejection as rejection:
                 reply(rejection)
 
-    def _reply_to(self, subject: str, index: int, follows: str) -> Reply:
+    def _reply_to(self, subject: str, index: int, riding_on: str) -> Reply:
         """Return the reply of the batch's ``index``-th Submit, sent once: with the update
-        of match ``follows`` that leaves this turn (its gateway follows that match), or
-        else in a message of its own."""
+        of match ``riding_on`` that leaves this turn (its gateway follows that match; ""
+        when it does not), or else in a message of its own."""
         answered = False
 
         def reply(answer: Answer) -> None:
@@ -73,7 +73,7 @@ class SubmitIntake:
                 sent = arbitration_pb2.SubmitAnswer(index=index, refusal=answer.to_refusal())
             else:
                 sent = arbitration_pb2.SubmitAnswer(index=index, reply=answer)
-            if follows and self._publisher.answer_with_update(follows, subject, sent):
+            if riding_on and self._publisher.answer_with_update(riding_on, subject, sent):
                 return
             data = arbitration_pb2.SubmitAnswers(answers=[sent]).SerializeToString()
             self._link.publish(subject, data)
