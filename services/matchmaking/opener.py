@@ -39,8 +39,10 @@ class Opener:
         self.recent.add(opened)
         return opened
 
-    async def computer(self, human: Player, game: Game, level: Level) -> MatchSpec:
-        """Return the opened match of ``human`` against a bot of ``level``.
+    async def computer(
+        self, human: Player, game: Game, level: Level, match_id: MatchId
+    ) -> MatchSpec:
+        """Return the opened match ``match_id`` of ``human`` against a bot of ``level``.
 
         Raises:
             Unavailable: when the bot pool offered no bot or arbitration did not open it.
@@ -50,7 +52,7 @@ class Opener:
         except Unavailable as error:
             OPEN_FAILURES.labels(error.reason.value).inc()
             raise
-        spec = matches.computer(human, bot, game, level, self.draw_match_id(), self.draw_seed())
+        spec = matches.computer(human, bot, game, level, match_id, self.draw_seed())
         try:
             opened = await self._open(spec)
         except Unavailable:
@@ -59,15 +61,13 @@ class Opener:
         self.broker.seat_bot(bot, opened)
         return opened
 
-    async def hotseat(self, player: Player, game: Game) -> MatchSpec:
-        """Return the opened hot-seat match of ``player`` on one device.
+    async def hotseat(self, player: Player, game: Game, match_id: MatchId) -> MatchSpec:
+        """Return the opened hot-seat match ``match_id`` of ``player`` on one device.
 
         Raises:
             Unavailable: when arbitration did not open it.
         """
-        return await self._open(
-            matches.hotseat(player, game, self.draw_match_id(), self.draw_seed())
-        )
+        return await self._open(matches.hotseat(player, game, match_id, self.draw_seed()))
 
     async def _open(self, spec: MatchSpec) -> MatchSpec:
         fields = {"match_id": spec.match_id, "game": str(spec.game), "mode": str(spec.mode)}

@@ -8,7 +8,9 @@ count is as right after a restart as before it. Two gaps the bucket leaves are c
 here: a start still being opened holds its place, so a burst of starts cannot all pass the
 count; and a match opened but not yet listed (arbitration lists it after answering, in
 milliseconds) counts from its opening, for ``UNLISTED_S`` at most, so a listing that was
-lost does not hold a place for good.
+lost does not hold a place for good. A start holds its place under the id its match will
+have, drawn before it opens: the bucket may list the match before the opening's answer
+comes back, and it is the same place, counted once.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
 
 from google.protobuf.message import DecodeError
@@ -35,9 +36,6 @@ UNLISTED_S = 30.0
 
 _COUNTED = (events_pb2.MODE_COMPUTER, events_pb2.MODE_HOTSEAT)
 
-# Records the match id of a start once it has opened.
-Opened = Callable[[str], None]
-
 
 class Playing:
     """The live matches of the counted kinds, by player, and the starts under way."""
@@ -52,7 +50,7 @@ class Playing:
         # Opened here, not yet listed: match -> (its person, opened at). Few, and for
         # milliseconds each: listing follows the opening at once.
         self._unlisted: dict[str, tuple[PlayerId, float]] = {}
-        self._starting: Counter[PlayerId] = Counter()
+        self._starting: dict[str, PlayerId] = {}  # match being opened -> its person
 
     def listed(self, match_id: str, record: events_pb2.LiveMatch | None) -> None:
         """Take in one change of the bucket: ``match_id`` listed as ``record``, or unlisted
@@ -69,40 +67,41 @@ class Playing:
             if not self._listed[gone]:
                 del self._listed[gone]
 
-    def live(self, player_id: PlayerId) -> frozenset[str]:
-        """Return the player's counted matches that have not ended, as far as known."""
+    def held(self, player_id: PlayerId) -> frozenset[str]:
+        """Return the player's counted matches that have not ended, as far as known, and
+        those being opened."""
         fresh_after = self._now_s() - UNLISTED_S
         for match_id in [m for m, (_, at) in self._unlisted.items() if at < fresh_after]:
             del self._unlisted[match_id]
         unlisted = {m for m, (who, _) in self._unlisted.items() if who == player_id}
-        return frozenset(self._listed.get(player_id, set()) | unlisted)
+        opening = {m for m, who in self._starting.items() if who == player_id}
+        return frozenset(self._listed.get(player_id, set()) | unlisted | opening)
 
     @contextlib.contextmanager
-    def starting(self, player_id: PlayerId) -> Iterator[Opened]:
-        """Hold a place for a match ``player_id`` starts while the context is open; yield
-        what records the match once it has opened.
+    def starting(self, player_id: PlayerId, match_id: str) -> Iterator[None]:
+        """Hold a place for the match ``match_id`` that ``player_id`` starts while the
+        context is open; once it exits without an error the match has opened, and it keeps
+        its place until it ends.
 
         Raises:
-            Refused: TOO_MANY_MATCHES when the player has ``most`` live or starting already.
+            Refused: TOO_MANY_MATCHES when the player holds ``most`` places already.
         """
-        held = len(self.live(player_id)) + self._starting[player_id]
+        held = len(self.held(player_id))
         if held >= self._most:
             raise Refused(
                 Reason.TOO_MANY_MATCHES,
                 f"you have {held} matches against the computer or on one device in play,"
                 " the most at once: finish or resign one to start another",
             )
-        self._starting[player_id] += 1
+        self._starting[match_id] = player_id
+        opened = False
         try:
-            yield lambda match_id: self._opened(player_id, match_id)
+            yield
+            opened = True
         finally:
-            self._starting[player_id] -= 1
-            if not self._starting[player_id]:
-                del self._starting[player_id]
-
-    def _opened(self, player_id: PlayerId, match_id: str) -> None:
-        if match_id not in self._player_of:  # else the bucket was quicker than the answer
-            self._unlisted[match_id] = (player_id, self._now_s())
+            del self._starting[match_id]
+            if opened and match_id not in self._player_of:  # not listed yet
+                self._unlisted[match_id] = (player_id, self._now_s())
 
 
 def _person(record: events_pb2.LiveMatch) -> PlayerId | None:

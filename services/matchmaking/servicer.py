@@ -151,9 +151,9 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
     ) -> pb.MatchAssignment:
         player = player_of(context)
         game, level = codec.decode_game(request.game), codec.decode_level(request.level)
-        with self._playing.starting(player.id) as opened:
-            spec = await self._opener.computer(player, game, level)
-            opened(spec.match_id)
+        match_id = self._opener.draw_match_id()
+        with self._playing.starting(player.id, match_id):
+            spec = await self._opener.computer(player, game, level, match_id)
         return match_assignment(assignment(spec, player.id))
 
     @status.unary
@@ -162,7 +162,7 @@ class MatchmakingServicer(matchmaking_pb2_grpc.MatchmakingServicer):
     ) -> pb.MatchAssignment:
         player = player_of(context)
         game = codec.decode_game(request.game)
-        with self._playing.starting(player.id) as opened:
-            spec = await self._opener.hotseat(player, game)
-            opened(spec.match_id)
+        match_id = self._opener.draw_match_id()
+        with self._playing.starting(player.id, match_id):
+            spec = await self._opener.hotseat(player, game, match_id)
         return match_assignment(assignment(spec, player.id))

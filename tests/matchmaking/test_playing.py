@@ -38,12 +38,12 @@ def hotseat(match_id: str, player: str = "ann") -> events_pb2.LiveMatch:
 
 
 def start(playing: Playing, player: PlayerId, match_id: str) -> None:
-    with playing.starting(player) as opened:
-        opened(match_id)
+    with playing.starting(player, match_id):
+        pass
 
 
 def refusal(playing: Playing, player: PlayerId) -> Refused:
-    with pytest.raises(Refused) as caught, playing.starting(player):
+    with pytest.raises(Refused) as caught, playing.starting(player, "refused"):
         pass
     return caught.value
 
@@ -53,7 +53,7 @@ def test_listed_computer_and_hot_seat_matches_count_and_a_fourth_is_refused() ->
     playing.listed("m1", computer("m1"))
     playing.listed("m2", hotseat("m2"))
     start(playing, ANN, "m3")
-    assert playing.live(ANN) == {"m1", "m2", "m3"}
+    assert playing.held(ANN) == {"m1", "m2", "m3"}
     error = refusal(playing, ANN)
     assert error.reason is Reason.TOO_MANY_MATCHES
     assert error.detail == (
@@ -68,7 +68,7 @@ def test_an_ended_match_frees_its_place() -> None:
     for match_id in ("m1", "m2", "m3"):
         playing.listed(match_id, computer(match_id))
     playing.listed("m2", None)
-    assert playing.live(ANN) == {"m1", "m3"}
+    assert playing.held(ANN) == {"m1", "m3"}
     start(playing, ANN, "m4")
 
 
@@ -76,14 +76,22 @@ def test_online_and_tournament_matches_do_not_count() -> None:
     playing = Playing()
     online = record("o1", events_pb2.MODE_ONLINE, ("ann", False), ("bob", False))
     playing.listed("o1", online)
-    assert playing.live(ANN) == frozenset() and playing.live(BOB) == frozenset()
+    assert playing.held(ANN) == frozenset() and playing.held(BOB) == frozenset()
 
 
 def test_starts_under_way_hold_their_places() -> None:
     playing = Playing()
-    with playing.starting(ANN), playing.starting(ANN), playing.starting(ANN):
-        assert refusal(playing, ANN).reason is Reason.TOO_MANY_MATCHES
-    start(playing, ANN, "m1")  # the three never opened: their places are free again
+    with (
+        pytest.raises(ConnectionError),  # the openings of s1 and s2 failed
+        playing.starting(ANN, "s1"),
+        playing.starting(ANN, "s2"),
+    ):
+        with playing.starting(ANN, "s3"):
+            assert playing.held(ANN) == {"s1", "s2", "s3"}
+            assert refusal(playing, ANN).reason is Reason.TOO_MANY_MATCHES
+        raise ConnectionError
+    assert playing.held(ANN) == {"s3"}  # s1 and s2 never opened: their places are free
+    start(playing, ANN, "m1")
 
 
 def test_a_match_opened_but_not_yet_listed_counts_until_listed_or_the_wait_is_over() -> None:
@@ -92,19 +100,21 @@ def test_a_match_opened_but_not_yet_listed_counts_until_listed_or_the_wait_is_ov
     start(playing, ANN, "m1")
     start(playing, ANN, "m2")
     playing.listed("m1", computer("m1"))  # the listing arrives after the answer
-    assert playing.live(ANN) == {"m1", "m2"}
+    assert playing.held(ANN) == {"m1", "m2"}
     playing.listed("m1", None)
-    assert playing.live(ANN) == {"m2"}
+    assert playing.held(ANN) == {"m2"}
     clock.now_s += UNLISTED_S  # m2's listing was lost: it counts no longer than this
-    assert playing.live(ANN) == {"m2"}
+    assert playing.held(ANN) == {"m2"}
     clock.now_s += 0.001
-    assert playing.live(ANN) == frozenset()
+    assert playing.held(ANN) == frozenset()
 
 
 def test_a_listing_quicker_than_the_answer_counts_once() -> None:
     playing = Playing()
-    with playing.starting(ANN) as opened:
-        playing.listed("m1", hotseat("m1"))
-        opened("m1")
-    playing.listed("m1", None)
-    assert playing.live(ANN) == frozenset()
+    playing.listed("m1", computer("m1"))
+    with playing.starting(ANN, "m2"):
+        playing.listed("m2", hotseat("m2"))  # listed before the opening's answer is back
+        assert playing.held(ANN) == {"m1", "m2"}
+        start(playing, ANN, "m3")  # two held, not three: a third may start
+    playing.listed("m2", None)
+    assert playing.held(ANN) == {"m1", "m3"}
