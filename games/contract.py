@@ -41,6 +41,16 @@ class Engine(Protocol):
 
     def events_for(self, events: tuple[Any, ...], seat: Seat | None) -> tuple[Any, ...]: ...
 
+    def told(self, state: Any, seat: Seat | None) -> Any:
+        """What ``view(state, seat)`` shows beyond the events of the step that led to
+        ``state`` (None: nothing)."""
+        ...
+
+    def changed(self, view: Any, events: tuple[Any, ...], decision: Decision, told: Any) -> Any:
+        """``view`` brought forward by one step, from the step's events as its viewer hears
+        them (``events_for``), its decision and ``told``: the step's state's ``view``."""
+        ...
+
     def parse_command(self, text: str) -> Any: ...
 
     def encode_state(self, state: Any) -> bytes: ...

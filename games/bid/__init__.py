@@ -12,6 +12,7 @@ one request, forced pass), ``auction`` (who may pass, affordability), ``rules``
 from __future__ import annotations
 
 from games.bid.board import Board, Counted, End, Placement, Port
+from games.bid.changes import changed
 from games.bid.commands import (
     Accept,
     Bid,
@@ -47,7 +48,7 @@ from games.bid.rules import (
 )
 from games.bid.snapshot import decode_state, encode_state
 from games.bid.tiles import FULL_SET, Tile, parse_tile
-from games.bid.view import AuctionView, OpenPoint, View, events_for, view, views
+from games.bid.view import AuctionView, OpenPoint, Told, View, events_for, told, view, views
 
 __all__ = [
     "FULL_SET",
@@ -83,8 +84,10 @@ __all__ = [
     "SettlementKind",
     "State",
     "Tile",
+    "Told",
     "View",
     "apply",
+    "changed",
     "decision",
     "decode_state",
     "encode_state",
@@ -95,6 +98,7 @@ __all__ = [
     "outcome",
     "parse_command",
     "parse_tile",
+    "told",
     "view",
     "views",
 ]

@@ -1,7 +1,8 @@
 """Events: what one step did, in order, for the logs and the clients' animations.
 
-Only :class:`Drew` carries a secret (the tiles drawn); pass every event tuple through
-:func:`games.bid.view.events_for` before it leaves the server.
+Only :class:`Dealt` and :class:`Drew` carry secrets (the hands dealt, the tiles drawn);
+pass every event tuple through :func:`games.bid.view.events_for` before it leaves the
+server.
 """
 
 from __future__ import annotations
@@ -26,10 +27,13 @@ class Pressed:
 
 @dataclass(frozen=True, slots=True)
 class Dealt:
-    """A round was shuffled and dealt (hands are secret: they travel only in views)."""
+    """A round was shuffled and dealt, ``hand_size`` tiles to each seat; ``hands`` by seat,
+    each empty in everyone's copy but its holder's."""
 
     round_no: int
     boneyard_count: int
+    hand_size: int
+    hands: tuple[tuple[Tile, ...], tuple[Tile, ...]] = ((), ())
 
 
 @dataclass(frozen=True, slots=True)

@@ -143,5 +143,5 @@ def _next_round(
         settlement,
         state.version,
     )
-    events.append(Dealt(dealt.round_no, len(dealt.boneyard)))
+    events.append(Dealt(dealt.round_no, len(dealt.boneyard), state.options.hand_size, dealt.hands))
     return dealt

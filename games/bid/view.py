@@ -3,8 +3,8 @@
 Secrets (rules §2, §4): a seat sees its own hand and, after a draw, the tile it must
 play; everyone sees only the *number* of tiles in the other hand and the boneyard, the
 board, the balances, the auction and the decision. A spectator sees no hand at all. At a
-blocked round's settlement only the pip totals are revealed, never the tiles. Drawn tiles
-appear only in the drawing seat's copy of a Drew event.
+blocked round's settlement only the pip totals are revealed, never the tiles. Dealt hands
+and drawn tiles appear only in their holder's copy of a Dealt or Drew event.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from games.bid import auction
 from games.bid.board import Board, Counted, End
 from games.bid.chips import Balances
 from games.bid.commands import Command, Resign
-from games.bid.events import Drew, Event
+from games.bid.events import Dealt, Drew, Event
 from games.bid.model import Phase, Settlement, State
 from games.bid.rules import decision, legal_commands
 from games.bid.tiles import Tile
@@ -156,6 +156,30 @@ def _own(state: State, public: View, seat: Seat | None) -> View:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Told:
+    """What a view shows that its step's events do not tell: the auction as it stands
+    (its cost and minimum follow from options the view does not carry), and the viewer's
+    own decision: its drawn tile, its obligatory opening, its legal commands."""
+
+    auction: AuctionView | None
+    must_play: Tile | None
+    must_open_with: Tile | None
+    legal: tuple[Command, ...]
+
+
+def told(state: State, seat: Seat | None) -> Told:
+    """Return what ``seat``'s view of ``state`` shows beyond its step's events: the fields
+    of ``view(state, seat)`` they do not tell, without building the rest."""
+    own = seat is not None and seat in decision(state).seats
+    return Told(
+        auction=_auction(state),
+        must_play=state.drawn if own else None,
+        must_open_with=state.must_open_with if seat == state.to_act else None,
+        legal=_legal(state, seat) if own else (),
+    )
+
+
 def _auction(state: State) -> AuctionView | None:
     if state.phase is not Phase.AUCTION or state.outcome is not None:
         return None
@@ -172,9 +196,26 @@ def _legal(state: State, seat: Seat | None) -> tuple[Command, ...]:
 
 
 def events_for(events: tuple[Event, ...], seat: Seat | None) -> tuple[Event, ...]:
-    """Return ``events`` as ``seat`` may see them: others' drawn tiles removed."""
-    if not any(isinstance(e, Drew) and e.seat != seat and e.tiles for e in events):
+    """Return ``events`` as ``seat`` may see them: others' hands and drawn tiles removed."""
+    if not any(_secret(e, seat) for e in events):
         return events
-    return tuple(
-        Drew(e.seat, e.count) if isinstance(e, Drew) and e.seat != seat else e for e in events
-    )
+    return tuple(_told_to(e, seat) if _secret(e, seat) else e for e in events)
+
+
+def _secret(event: Event, seat: Seat | None) -> bool:
+    """Return whether ``event`` names a tile ``seat`` may not see."""
+    if isinstance(event, Drew):
+        return event.seat != seat and bool(event.tiles)
+    if isinstance(event, Dealt):
+        return any(hand for holder, hand in enumerate(event.hands) if holder != seat)
+    return False
+
+
+def _told_to(event: Event, seat: Seat | None) -> Event:
+    if isinstance(event, Drew):
+        return Drew(event.seat, event.count)
+    if isinstance(event, Dealt):
+        own = event.hands[seat] if seat is not None else ()
+        hands = (own, ()) if seat == 0 else ((), own)
+        return Dealt(event.round_no, event.boneyard_count, event.hand_size, hands)
+    return event

@@ -9,6 +9,7 @@ nothing of time. Each module's docstring records the rules decisions it implemen
 from __future__ import annotations
 
 from games.spit.cards import Card, Rank, Suit, is_adjacent, parse_card, parse_rank
+from games.spit.changes import changed, told
 from games.spit.commands import (
     Command,
     Move,
@@ -49,6 +50,7 @@ __all__ = [
     "Suit",
     "View",
     "apply",
+    "changed",
     "decision",
     "decode_state",
     "encode_state",
@@ -61,6 +63,7 @@ __all__ = [
     "parse_card",
     "parse_command",
     "parse_rank",
+    "told",
     "view",
     "views",
 ]

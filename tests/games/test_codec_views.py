@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -59,6 +60,25 @@ def test_bid_views_and_events_of_random_play_convert_and_never_leak(
             events = bid.events_for(move.step.events, seat)
             hidden = bid_hidden(move.before, seat) & bid_hidden(after, seat) - seen_in(move, seat)
             assert shown(_serialized_events(events, bid_codec.event_to_proto), hidden) == set()
+            for event in events:
+                if isinstance(event, bid.Dealt):  # a deal ends its step: the hands are as dealt
+                    dealt = bid_codec.event_to_proto(event).bid.dealt
+                    own = () if seat is None else after.hands[seat]
+                    assert [t.text for t in dealt.hand] == [str(t) for t in own]
+                    assert dealt.hand_size == len(after.hands[0]) == len(after.hands[1])
+
+
+def test_a_deal_with_both_hands_is_never_encoded() -> None:
+    hands = ((bid.parse_tile("[1|2]"),), (bid.parse_tile("[3|4]"),))
+    with pytest.raises(ValueError, match="events_for"):
+        bid_codec.event_to_proto(bid.Dealt(2, 14, 1, hands))
+    for seat in (Seat(0), Seat(1), None):
+        (told,) = bid.events_for((bid.Dealt(2, 14, 1, hands),), seat)
+        assert isinstance(told, bid.Dealt)
+        assert told.hands == tuple(
+            hand if holder == seat else () for holder, hand in enumerate(hands)
+        )
+        bid_codec.event_to_proto(told)
 
 
 @settings(max_examples=15)

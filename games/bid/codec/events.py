@@ -1,7 +1,8 @@
 """Spectacular Bid events -> BidEvent messages.
 
 Events are converted as given: pass them through the engine's ``events_for`` first, which
-empties the tiles of every Drew event but the drawer's own.
+empties every hand of a Dealt event but the recipient's own, and the tiles of every Drew
+event but the drawer's.
 """
 
 from __future__ import annotations
@@ -33,8 +34,14 @@ def _bid_event(event: Event) -> bid_pb2.BidEvent:
     match event:
         case Pressed(seat=seat, gate=gate):
             return bid_pb2.BidEvent(pressed=bid_pb2.BidPressed(seat=seat, gate=gate_to_proto(gate)))
-        case Dealt(round_no=round_no, boneyard_count=count):
-            return bid_pb2.BidEvent(dealt=bid_pb2.BidDealt(round_no=round_no, boneyard_count=count))
+        case Dealt(round_no=round_no, boneyard_count=count, hand_size=size, hands=hands):
+            if all(hands):  # never both: only one seat's copy may name a hand
+                raise ValueError("a Dealt event with both hands: pass it through events_for")
+            hand = [tile_to_proto(t) for held in hands for t in held]
+            dealt = bid_pb2.BidDealt(
+                round_no=round_no, boneyard_count=count, hand_size=size, hand=hand
+            )
+            return bid_pb2.BidEvent(dealt=dealt)
         case Played(seat=seat, tile=tile, end=end, total=total, points=points):
             played = bid_pb2.BidPlayed(
                 seat=seat,

@@ -641,23 +641,32 @@ Global___BidPressed: _TypeAlias = BidPressed  # noqa: Y015
 
 @_typing.final
 class BidDealt(_message.Message):
-    """A round was shuffled and dealt (hands travel only in views)."""
+    """A round was shuffled and dealt, `hand_size` tiles to each seat: `hand` is the
+    recipient's own (empty in the other seat's copy and the spectators').
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
     ROUND_NO_FIELD_NUMBER: _builtins.int
     BONEYARD_COUNT_FIELD_NUMBER: _builtins.int
+    HAND_SIZE_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
     round_no: _builtins.int
     boneyard_count: _builtins.int
+    hand_size: _builtins.int
+    @_builtins.property
+    def hand(self) -> _containers.RepeatedCompositeFieldContainer[Global___Tile]: ...
     def __init__(
         self,
         *,
         round_no: _builtins.int = ...,
         boneyard_count: _builtins.int = ...,
+        hand_size: _builtins.int = ...,
+        hand: _abc.Iterable[Global___Tile] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["boneyard_count", b"boneyard_count", "round_no", b"round_no"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["boneyard_count", b"boneyard_count", "hand", b"hand", "hand_size", b"hand_size", "round_no", b"round_no"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

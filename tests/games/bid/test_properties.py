@@ -4,8 +4,9 @@ Each example is one long match (a seed for the deal, a seed for the driver). Che
 every step: all 28 tiles accounted for; chips sum to 300 and are never negative; no view
 or redacted event shows a recipient a tile hidden from them; every illegal command
 raises and leaves the state unchanged; legal commands apply; the reported decision is
-recomputable; snapshots round-trip. At the end: replay from seed and log is exact, and a
-finished match has exactly one winner.
+recomputable; each recipient's last view brought forward by the step's events (and what
+they do not tell) is its next view; snapshots round-trip. At the end: replay from seed
+and log is exact, and a finished match has exactly one winner.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from games.bid import (
     Accept,
     Bid,
     Command,
+    Dealt,
     Draw,
     Drew,
     End,
@@ -47,7 +49,9 @@ from games.bid import (
     parse_command,
     view,
 )
-from games.decision import Termination
+from games.bid.changes import changed
+from games.bid.view import told
+from games.decision import Step, Termination
 from games.errors import EngineError, Malformed
 from games.seats import SEATS, Seat, other
 
@@ -95,10 +99,20 @@ def _check_secrets(before: State, after: State, events: tuple[Event, ...]) -> No
         blob = _JSON.encode(view(after, seat))
         assert not [t for t in _hidden_from(after, seat) if _shows(blob, t)]
         own_draws = {t for e in events if isinstance(e, Drew) and e.seat == seat for t in e.tiles}
-        allowed = played | own_draws
+        dealt = {
+            t for e in events if isinstance(e, Dealt) and seat is not None for t in e.hands[seat]
+        }
+        allowed = played | own_draws | dealt
         blob = _JSON.encode(events_for(events, seat))
         leaked = [t for t in _hidden_from(before, seat) - allowed if _shows(blob, t)]
         assert not leaked, (seat, leaked, events)
+
+
+def _check_changes(before: State, step: Step[State, Event]) -> None:
+    for seat in (Seat(0), Seat(1), None):
+        heard = events_for(step.events, seat)
+        brought = changed(view(before, seat), heard, step.decision, told(step.state, seat))
+        assert brought == view(step.state, seat), (seat, step.events)
 
 
 def _random_command(state: State, seat: Seat, rng: random.Random) -> Command:
@@ -182,15 +196,18 @@ def test_random_play_with_illegal_input_keeps_every_invariant(seed: int, driver:
         assert step.decision == decision(step.state)
         _check_state(step.state)
         _check_secrets(state, step.state, step.events)
+        _check_changes(state, step)
         log.append((seat, command))
         assert parse_command(str(command)) == command
         state = step.state
     assert encode_state(_replay(seed, log)) == encode_state(state)
     if state.outcome is None:
         loser = Seat(rng.randrange(2))
-        ended = forfeit(state, loser, Termination.TIME).state
+        forfeited = forfeit(state, loser, Termination.TIME)
+        ended = forfeited.state
         assert ended.outcome is not None and ended.outcome.winner == other(loser)
         _check_state(ended)
+        _check_changes(state, forfeited)
 
 
 @given(seed=SEEDS, driver=SEEDS)

@@ -4,8 +4,9 @@ Each example drives one match through up to a few hundred mixed commands and che
 after every one: all 52 cards are on the table exactly once; nothing face down shows in
 any view or event for either seat or a spectator (checked on the serialized form); a
 refused command leaves the encoded state unchanged; ``legal_commands`` is exactly what
-applies; decisions are recomputable; snapshots round-trip; and the whole match replays
-from its seed and command log.
+applies; decisions are recomputable; each viewer's last view brought forward by the step's
+events is its next view; snapshots round-trip; and the whole match replays from its seed
+and command log.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from games.spit import (
     view,
 )
 from games.spit.cards import full_deck
+from games.spit.changes import changed
 from games.spit.events import Event
 from tests.games.spit.positions import random_position
 
@@ -143,6 +145,9 @@ def send(match: Match, seat: Seat, command: Command) -> bool:
     assert step.decision == decision(step.state)
     check_state(step.state)
     check_events(before, step.state, step.events)
+    for viewer in VIEWERS:
+        heard = events_for(step.events, viewer)
+        assert changed(view(before, viewer), heard, step.decision) == view(step.state, viewer)
     match.state = step.state
     match.log.append((seat, command))
     return True

@@ -1,0 +1,41 @@
+"""Every game's view follows from the last one and a step's events: what a client that
+keeps its view applies, called the way the services call an engine (``games.contract``).
+
+The engines' own property tests check it after every step of long random matches with
+illegal input mixed in; here each registered game's whole match, to its end or a forfeit.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.decision import Step, Termination
+from games.registry import GAMES, Game
+from games.seats import Seat
+from tests.rules.walks import RECIPIENTS, walk
+
+
+def brought_forward(game: Game, before: Any, step: Step[Any, Any]) -> None:
+    engine = game.engine
+    for seat in RECIPIENTS:
+        heard = engine.events_for(step.events, seat)
+        told = engine.told(step.state, seat)
+        last = engine.view(before, seat)
+        assert engine.changed(last, heard, step.decision, told) == engine.view(step.state, seat)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=str)
+@pytest.mark.parametrize("seed", range(6))
+def test_each_view_is_the_last_one_brought_forward_by_the_step(game: Game, seed: int) -> None:
+    state = game.engine.new_match(game.options, seed)
+    steps = 0
+    for move in walk(game.engine, state, random.Random(seed), 5_000):
+        brought_forward(game, move.before, move.step)
+        state, steps = move.step.state, steps + 1
+    assert steps > 50
+    if game.engine.outcome(state) is None:
+        forfeit = game.engine.forfeit(state, Seat(seed % 2), Termination.TIME)
+        brought_forward(game, state, forfeit)
