@@ -43,12 +43,12 @@ class Engine(Protocol):
 
     def told(self, state: Any, seat: Seat | None) -> Any:
         """What ``view(state, seat)`` shows beyond the events of the step that led to
-        ``state`` (None: nothing)."""
+        ``state``."""
         ...
 
-    def changed(self, view: Any, events: tuple[Any, ...], decision: Decision, told: Any) -> Any:
+    def changed(self, view: Any, events: tuple[Any, ...], told: Any) -> Any:
         """``view`` brought forward by one step, from the step's events as its viewer hears
-        them (``events_for``), its decision and ``told``: the step's state's ``view``."""
+        them (``events_for``) and ``told``: the step's state's ``view``."""
         ...
 
     def parse_command(self, text: str) -> Any: ...
@@ -88,6 +88,18 @@ class Codec(Protocol):
     def view_from_proto(self, view: game_pb2.View) -> Any: ...
 
     def event_to_proto(self, event: Any) -> game_pb2.Event: ...
+
+    def event_from_proto(self, event: game_pb2.Event, seat: Seat | None) -> Any:
+        """The inverse of ``event_to_proto`` for the copy ``seat`` heard (``events_for``)."""
+        ...
+
+    def told_to_proto(self, told: Any) -> game_pb2.View:
+        """``told`` (the engine's ``told``) as a View holding only what it tells."""
+        ...
+
+    def told_from_proto(self, told: game_pb2.View) -> Any:
+        """The inverse of ``told_to_proto``."""
+        ...
 
 
 class Claim(NamedTuple):

@@ -1,9 +1,10 @@
 """A Spectacular Bid view brought forward by one step: the last view, the step's events as
-its viewer hears them, the step's decision, and what the view shows beyond them (``Told``).
+its viewer hears them, and what the view shows beyond them (``Told``).
 
 What a client that keeps its view does with an update that carries no view: the board,
 the hands, the chips and the round follow from the events (the board by the same
-``place`` the rules use); the auction and the viewer's own decision come told. Checked
+``place`` the rules use); the decision, the auction and the viewer's own part of the
+decision come told. Checked
 against :func:`games.bid.view.view` after every step of long random matches
 (tests/games/bid/test_properties.py).
 """
@@ -18,14 +19,13 @@ from games.bid.chips import Balances
 from games.bid.events import BidAccepted, Dealt, Drew, Event, MatchEnded, Played, RoundEnded
 from games.bid.model import SettlementKind
 from games.bid.view import OpenPoint, Told, View
-from games.decision import Decision
 from games.seats import Seat, other
 
 _LOW_HIGH = attrgetter("low", "high")
 
 
-def changed(view: View, events: Iterable[Event], decision: Decision, told: Told) -> View:
-    """Return ``view`` after the step whose ``events``, ``decision`` and ``told`` are given."""
+def changed(view: View, events: Iterable[Event], told: Told) -> View:
+    """Return ``view`` after the step whose ``events`` and ``told`` are given."""
     hand, counts = list(view.hand), list(view.hand_counts)
     board, boneyard, balances = view.board, view.boneyard_count, view.balances
     round_no, jockey, settled = view.round_no, view.jockey, view.last_settlement
@@ -70,9 +70,9 @@ def changed(view: View, events: Iterable[Event], decision: Decision, told: Told)
         balances=balances,
         jockey=jockey,
         auction=told.auction,
-        decide=tuple(sorted(decision.seats)),
-        fresh=decision.fresh,
-        gate=decision.gate,
+        decide=told.decide,
+        fresh=told.fresh,
+        gate=told.gate,
         must_play=told.must_play,
         must_open_with=told.must_open_with,
         legal=told.legal,

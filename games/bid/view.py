@@ -158,10 +158,14 @@ def _own(state: State, public: View, seat: Seat | None) -> View:
 
 @dataclass(frozen=True, slots=True)
 class Told:
-    """What a view shows that its step's events do not tell: the auction as it stands
-    (its cost and minimum follow from options the view does not carry), and the viewer's
-    own decision: its drawn tile, its obligatory opening, its legal commands."""
+    """What a view shows that its step's events do not tell: the decision, the auction as
+    it stands (its cost and minimum follow from options the view does not carry), and the
+    viewer's own part of the decision: its drawn tile, its obligatory opening, its legal
+    commands."""
 
+    decide: tuple[Seat, ...]
+    fresh: bool
+    gate: Gate | None
     auction: AuctionView | None
     must_play: Tile | None
     must_open_with: Tile | None
@@ -171,8 +175,12 @@ class Told:
 def told(state: State, seat: Seat | None) -> Told:
     """Return what ``seat``'s view of ``state`` shows beyond its step's events: the fields
     of ``view(state, seat)`` they do not tell, without building the rest."""
-    own = seat is not None and seat in decision(state).seats
+    now = decision(state)
+    own = seat is not None and seat in now.seats
     return Told(
+        decide=tuple(sorted(now.seats)),
+        fresh=now.fresh,
+        gate=now.gate,
         auction=_auction(state),
         must_play=state.drawn if own else None,
         must_open_with=state.must_open_with if seat == state.to_act else None,

@@ -1,4 +1,5 @@
-"""A Spit view brought forward by one step: the last view, the step's events, its decision.
+"""A Spit view brought forward by one step: the last view, the step's events, and what they
+do not tell (``Told``: the gate and the Ready presses).
 
 What a client that keeps its view does with an update that carries no view: every field of
 the next view follows from these three (checked against :func:`games.spit.view.view` after
@@ -9,9 +10,10 @@ only face-up cards, so the same function serves both seats and spectators.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-from games.decision import Decision, Gate
-from games.seats import Seat
+from games.decision import Gate
+from games.seats import SEATS, Seat
 from games.spit.events import (
     Dealt,
     Ended,
@@ -24,22 +26,32 @@ from games.spit.events import (
     Revealed,
     Spat,
 )
+from games.spit.gates import READY_PHASES
 from games.spit.model import State
+from games.spit.rules import decision
 from games.spit.view import CentreView, SideView, StockView, View
 
 _EMPTY_CENTRE = (CentreView(None, 0), CentreView(None, 0))
-_READY_GATES = (Gate.START, Gate.CONTINUE)
 
 
-def told(state: State, seat: Seat | None) -> None:
-    """Return what ``seat``'s view of ``state`` shows beyond its step's events: nothing,
-    in Spit."""
-    return None
+@dataclass(frozen=True, slots=True)
+class Told:
+    """What a Spit view shows that its step's events do not tell: the gate, and who still
+    has to press Ready (a pause hides the gate, not the presses)."""
+
+    gate: Gate | None
+    must_press: frozenset[Seat]
 
 
-def changed(view: View, events: Iterable[Event], decision: Decision, told: None = None) -> View:
+def told(state: State, seat: Seat | None) -> Told:
+    """Return what ``seat``'s view of ``state`` shows beyond its step's events."""
+    must_press = frozenset(SEATS) - state.pressed if state.phase in READY_PHASES else frozenset()
+    return Told(decision(state).gate, must_press)
+
+
+def changed(view: View, events: Iterable[Event], told: Told) -> View:
     """Return ``view`` after the step whose ``events`` (as its viewer hears them) and
-    ``decision`` are given (``told``: nothing, in Spit)."""
+    ``told`` are given."""
     sides = list(view.sides)
     centre = list(view.centre)
     round_no, spits, paused, outcome = view.round_no, view.spits, view.paused, view.outcome
@@ -84,22 +96,12 @@ def changed(view: View, events: Iterable[Event], decision: Decision, told: None 
         pausable=view.pausable,
         sides=(sides[0], sides[1]),
         centre=(centre[0], centre[1]),
-        gate=decision.gate,
+        gate=told.gate,
         paused=paused,
-        must_press=_must_press(view, decision),
+        must_press=told.must_press,
         spits=spits + 1 if spat else spits,
         outcome=outcome,
     )
-
-
-def _must_press(view: View, decision: Decision) -> frozenset[Seat]:
-    """Return who still has to press Ready: the decision's seats at a Ready gate; under a
-    pause, whoever had to before it (the pause hides the gate, not the presses)."""
-    if decision.gate in _READY_GATES:
-        return decision.seats
-    if decision.gate is Gate.PAUSED:
-        return view.must_press
-    return frozenset()
 
 
 def _taken_from(side: SideView, index: int) -> SideView:

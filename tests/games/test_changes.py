@@ -1,5 +1,6 @@
 """Every game's view follows from the last one and a step's events: what a client that
-keeps its view applies, called the way the services call an engine (``games.contract``).
+keeps its view applies, called the way the services call an engine (``games.contract``),
+and again from what the wire carries (the codec's inverses).
 
 The engines' own property tests check it after every step of long random matches with
 illegal input mixed in; here each registered game's whole match, to its end or a forfeit.
@@ -19,12 +20,21 @@ from tests.rules.walks import RECIPIENTS, walk
 
 
 def brought_forward(game: Game, before: Any, step: Step[Any, Any]) -> None:
-    engine = game.engine
+    engine, codec = game.engine, game.codec
     for seat in RECIPIENTS:
         heard = engine.events_for(step.events, seat)
         told = engine.told(step.state, seat)
         last = engine.view(before, seat)
-        assert engine.changed(last, heard, step.decision, told) == engine.view(step.state, seat)
+        now = engine.view(step.state, seat)
+        assert engine.changed(last, heard, told) == now
+        # As a client does it, from what the wire carries: the last view it was sent, the
+        # step's events and what they do not tell.
+        kept = codec.view_from_proto(codec.view_to_proto(last))
+        events = [codec.event_from_proto(codec.event_to_proto(e), seat) for e in heard]
+        told_sent = codec.told_from_proto(codec.told_to_proto(told))
+        assert codec.view_to_proto(engine.changed(kept, tuple(events), told_sent)) == (
+            codec.view_to_proto(now)
+        )
 
 
 @pytest.mark.parametrize("game", GAMES, ids=str)

@@ -7,6 +7,7 @@ only, in either order; open points come in by tile and port.
 from __future__ import annotations
 
 from games.bid import Options
+from games.bid.codec.changes import event_from_proto, told_from_proto, told_to_proto
 from games.bid.codec.commands import command_from_proto, command_to_proto
 from games.bid.codec.events import event_to_proto
 from games.bid.codec.view import view_from_proto, view_to_proto
@@ -16,8 +17,11 @@ from photofinish.game.v1 import game_pb2
 __all__ = [
     "command_from_proto",
     "command_to_proto",
+    "event_from_proto",
     "event_to_proto",
     "options_from_proto",
+    "told_from_proto",
+    "told_to_proto",
     "view_from_proto",
     "view_to_proto",
     "views_to_bytes",

@@ -66,7 +66,7 @@ def _public(view: View) -> bid_pb2.BidView:
         end_sum=view.end_sum,
         balances=list(view.balances),
         jockey=seat_to_proto(view.jockey),
-        auction=None if view.auction is None else _auction(view.auction),
+        auction=None if view.auction is None else auction_to_proto(view.auction),
         decide=seats_to_proto(view.decide),
         fresh=view.fresh,
         gate=gate_to_proto(view.gate),
@@ -87,7 +87,8 @@ def _own(view: View) -> bid_pb2.BidView:
     )
 
 
-def _auction(auction: AuctionView) -> bid_pb2.BidAuction:
+def auction_to_proto(auction: AuctionView) -> bid_pb2.BidAuction:
+    """Return the auction as it stands (its discount is the rules' default)."""
     return bid_pb2.BidAuction(
         bid=auction.bid,
         bidder=seat_to_proto(auction.bidder),
@@ -125,7 +126,7 @@ def view_from_proto(message: game_pb2.View) -> View:
         end_sum=wire.end_sum,
         balances=pair_from_proto(wire.balances, "balances"),
         jockey=seat_from_proto(wire.jockey),
-        auction=_auction_from_proto(wire.auction) if wire.HasField("auction") else None,
+        auction=auction_from_proto(wire.auction) if wire.HasField("auction") else None,
         decide=seats_from_proto(wire.decide),
         fresh=wire.fresh,
         gate=gate_from_proto(wire.gate),
@@ -143,7 +144,8 @@ def view_from_proto(message: game_pb2.View) -> View:
     )
 
 
-def _auction_from_proto(auction: bid_pb2.BidAuction) -> AuctionView:
+def auction_from_proto(auction: bid_pb2.BidAuction) -> AuctionView:
+    """Return the auction a BidAuction carries, with the rules' default discount."""
     return AuctionView(
         bid=auction.bid,
         bidder=seat_from_proto(auction.bidder),

@@ -111,7 +111,7 @@ def _check_secrets(before: State, after: State, events: tuple[Event, ...]) -> No
 def _check_changes(before: State, step: Step[State, Event]) -> None:
     for seat in (Seat(0), Seat(1), None):
         heard = events_for(step.events, seat)
-        brought = changed(view(before, seat), heard, step.decision, told(step.state, seat))
+        brought = changed(view(before, seat), heard, told(step.state, seat))
         assert brought == view(step.state, seat), (seat, step.events)
 
 

@@ -47,7 +47,7 @@ from games.spit import (
     view,
 )
 from games.spit.cards import full_deck
-from games.spit.changes import changed
+from games.spit.changes import changed, told
 from games.spit.events import Event
 from tests.games.spit.positions import random_position
 
@@ -147,7 +147,9 @@ def send(match: Match, seat: Seat, command: Command) -> bool:
     check_events(before, step.state, step.events)
     for viewer in VIEWERS:
         heard = events_for(step.events, viewer)
-        assert changed(view(before, viewer), heard, step.decision) == view(step.state, viewer)
+        assert changed(view(before, viewer), heard, told(step.state, viewer)) == view(
+            step.state, viewer
+        )
     match.state = step.state
     match.log.append((seat, command))
     return True

@@ -1,0 +1,104 @@
+"""What a client needs to bring its Spit view forward without a new one: the step's events
+decoded (SpitEvent -> the engine's events), and ``Told`` <-> a SpitView holding only its
+gate and Ready presses.
+"""
+
+from __future__ import annotations
+
+from games.codec import (
+    gate_from_proto,
+    gate_to_proto,
+    pair_from_proto,
+    result_from_proto,
+    seats_from_proto,
+    seats_to_proto,
+)
+from games.errors import Malformed, Reason
+from games.seats import Seat, parse_seat
+from games.spit import events as ev
+from games.spit.changes import Told
+from games.spit.codec.cards import card_from_proto, maybe_card_from_proto
+from photofinish.game.v1 import game_pb2, spit_pb2
+
+
+def told_to_proto(told: Told) -> game_pb2.View:
+    """Return ``told`` as a View envelope whose SpitView holds only the gate and presses."""
+    return game_pb2.View(
+        spit=spit_pb2.SpitView(
+            gate=gate_to_proto(told.gate), must_press=seats_to_proto(told.must_press)
+        )
+    )
+
+
+def told_from_proto(message: game_pb2.View) -> Told:
+    """Return the ``Told`` a View envelope carries (the inverse of :func:`told_to_proto`).
+
+    Raises:
+        Malformed: BAD_ARGUMENT when it holds no Spit view or an unknown gate.
+    """
+    if message.WhichOneof("kind") != "spit":
+        raise Malformed(
+            Reason.BAD_ARGUMENT, f"expected a Spit view, not {message.WhichOneof('kind')}"
+        )
+    wire = message.spit
+    return Told(gate_from_proto(wire.gate), frozenset(seats_from_proto(wire.must_press)))
+
+
+def event_from_proto(message: game_pb2.Event, seat: Seat | None) -> ev.Event:
+    """Return the engine event an Event envelope carries (the inverse of ``event_to_proto``);
+    every recipient hears a Spit event alike, so ``seat`` changes nothing.
+
+    Raises:
+        Malformed: BAD_ARGUMENT for an event no Spit step makes; NO_SUCH_SEAT for a seat.
+    """
+    del seat
+    if message.WhichOneof("kind") != "spit":
+        kind = message.WhichOneof("kind")
+        raise Malformed(Reason.BAD_ARGUMENT, f"expected a Spit event, not {kind}")
+    event = message.spit
+    match event.WhichOneof("kind"):
+        case "pressed":
+            return ev.Pressed(_seat(event.pressed.seat))
+        case "dealt":
+            dealt = event.dealt
+            tops = tuple(
+                maybe_card_from_proto(p.top if p.HasField("top") else None) for p in dealt.stock
+            )
+            hidden = tuple(p.hidden for p in dealt.stock)
+            return ev.Dealt(dealt.round_no, _seat(dealt.seat), tops, hidden, dealt.spit_count)
+        case "spat":
+            spat = event.spat
+            return ev.Spat(_seat(spat.seat), spat.pile, card_from_proto(spat.card))
+        case "reshuffled":
+            return ev.Reshuffled(pair_from_proto(event.reshuffled.spit_counts, "spit counts"))
+        case "blocked":
+            return ev.Blocked()
+        case "played":
+            played = event.played
+            card = card_from_proto(played.card)
+            return ev.Played(_seat(played.seat), played.stock, played.pile, card)
+        case "moved":
+            moved = event.moved
+            return ev.Moved(_seat(moved.seat), moved.src, moved.dst, card_from_proto(moved.card))
+        case "revealed":
+            revealed = event.revealed
+            card = card_from_proto(revealed.card)
+            return ev.Revealed(_seat(revealed.seat), revealed.stock, card)
+        case "round_ended":
+            ended = event.round_ended
+            counts = pair_from_proto(ended.card_counts, "card counts")
+            return ev.RoundEnded(ended.round_no, _seat(ended.finisher), ended.taken, counts)
+        case "paused":
+            return ev.PausedBy(_seat(event.paused.seat))
+        case "resumed":
+            return ev.ResumedBy(_seat(event.resumed.seat))
+        case "ended":
+            outcome = result_from_proto(event.ended.winner, event.ended.termination)
+            if outcome is None:
+                raise Malformed(Reason.BAD_ARGUMENT, "an end without a winner")
+            return ev.Ended(outcome)
+    raise Malformed(Reason.BAD_ARGUMENT, f"not a Spit event: {event.WhichOneof('kind')}")
+
+
+def _seat(value: int) -> Seat:
+    return parse_seat(value)  # an event's seat is a player's, never -1
