@@ -11,6 +11,7 @@ from collections.abc import AsyncGenerator, Callable, Sequence
 import aiohttp
 
 from clients.grpcweb import CallError, GrpcWebClient
+from clients.kept_view import KeptView
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2, replay_pb2
 from photofinish.client.v1 import account_pb2, arena_pb2
 from photofinish.game.v1 import game_pb2
@@ -244,9 +245,14 @@ class ArenaClient:
             f"{ARENA}/AcceptChallenge", request, matchmaking_pb2.MatchAssignment
         )
 
-    def watch(self, match_id: str, seat: int) -> AsyncGenerator[arbitration_pb2.MatchUpdate, None]:
+    async def watch(
+        self, match_id: str, seat: int
+    ) -> AsyncGenerator[arbitration_pb2.MatchUpdate, None]:
+        """Yield a seat's (-1: the spectators') updates, each with its whole view."""
         request = arena_pb2.WatchRequest(match_id=match_id, seat=seat)
-        return self.web.stream(f"{ARENA}/Watch", request, arbitration_pb2.MatchUpdate)
+        kept = KeptView()
+        async for update in self.web.stream(f"{ARENA}/Watch", request, arbitration_pb2.MatchUpdate):
+            yield kept.complete(update)
 
     async def list_live_matches(
         self, game: game_pb2.Game.ValueType = game_pb2.GAME_UNSPECIFIED, match_id: str = ""

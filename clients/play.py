@@ -16,6 +16,7 @@ import aiohttp
 
 from clients.arena import ArenaClient
 from clients.grpcweb import CallError
+from clients.kept_view import KeptView
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.client.v1 import play_pb2
 from photofinish.events.v1 import events_pb2
@@ -42,6 +43,7 @@ class PlaySocket:
         self._updates: asyncio.Queue[arbitration_pb2.MatchUpdate | object] = asyncio.Queue()
         self._answers: dict[int, asyncio.Future[arbitration_pb2.SubmitReply]] = {}
         self._refusal: CallError | None = None  # why the gateway ended the conversation
+        self._kept = KeptView()
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
@@ -126,7 +128,7 @@ class PlaySocket:
     def _take(self, out: play_pb2.PlayOut) -> None:
         kind = out.WhichOneof("kind")
         if kind == "update":
-            self._updates.put_nowait(out.update)
+            self._updates.put_nowait(self._kept.complete(out.update))
         elif kind == "answer":
             answer = self._answers.pop(out.answer.client_seq, None)
             if answer is None or answer.done():

@@ -79,6 +79,17 @@ def _bid_tiles(update: arbitration_pb2.MatchUpdate) -> Iterator[int]:
             yield tile_bit(getattr(view, optional))
     yield from (tile_bit(c.play.tile) for c in view.legal if c.HasField("play"))
     yield from (tile_bit(p.tile) for p in view.board.placements)
+    # What the wire carried besides a view (changes: the view above is the client's own
+    # bringing forward): what a change tells, and a deal's hand, as after the step.
+    told = update.told.bid
+    if told.HasField("must_play"):
+        yield tile_bit(told.must_play)
+    if told.HasField("must_open_with"):
+        yield tile_bit(told.must_open_with)
+    yield from (tile_bit(c.play.tile) for c in told.legal if c.HasField("play"))
+    for event in update.events:
+        if event.bid.HasField("dealt"):
+            yield from (tile_bit(tile) for tile in event.bid.dealt.hand)
     if _ends_round(update):
         return
     for event in update.events:

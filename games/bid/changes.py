@@ -58,7 +58,7 @@ def changed(view: View, events: Iterable[Event], told: Told) -> View:
                 outcome = ended
     return View(
         seat=view.seat,
-        version=view.version + 1,
+        version=told.version,
         round_no=round_no,
         hand=tuple(sorted(hand, key=_LOW_HIGH)),
         hand_counts=(counts[0], counts[1]),

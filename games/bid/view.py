@@ -158,11 +158,12 @@ def _own(state: State, public: View, seat: Seat | None) -> View:
 
 @dataclass(frozen=True, slots=True)
 class Told:
-    """What a view shows that its step's events do not tell: the decision, the auction as
-    it stands (its cost and minimum follow from options the view does not carry), and the
-    viewer's own part of the decision: its drawn tile, its obligatory opening, its legal
-    commands."""
+    """What a view shows that its step's events do not tell: the state's version, the
+    decision, the auction as it stands (its cost and minimum follow from options the view
+    does not carry), and the viewer's own part of the decision: its drawn tile, its
+    obligatory opening, its legal commands."""
 
+    version: int
     decide: tuple[Seat, ...]
     fresh: bool
     gate: Gate | None
@@ -178,6 +179,7 @@ def told(state: State, seat: Seat | None) -> Told:
     now = decision(state)
     own = seat is not None and seat in now.seats
     return Told(
+        version=state.version,
         decide=tuple(sorted(now.seats)),
         fresh=now.fresh,
         gate=now.gate,

@@ -36,9 +36,11 @@ _EMPTY_CENTRE = (CentreView(None, 0), CentreView(None, 0))
 
 @dataclass(frozen=True, slots=True)
 class Told:
-    """What a Spit view shows that its step's events do not tell: the gate, and who still
-    has to press Ready (a pause hides the gate, not the presses)."""
+    """What a Spit view shows that its step's events do not tell: the state's version (a
+    step may take several: a nudge presses Ready for both), the gate, and who still has to
+    press Ready (a pause hides the gate, not the presses)."""
 
+    version: int
     gate: Gate | None
     must_press: frozenset[Seat]
 
@@ -46,7 +48,7 @@ class Told:
 def told(state: State, seat: Seat | None) -> Told:
     """Return what ``seat``'s view of ``state`` shows beyond its step's events."""
     must_press = frozenset(SEATS) - state.pressed if state.phase in READY_PHASES else frozenset()
-    return Told(decision(state).gate, must_press)
+    return Told(state.version, decision(state).gate, must_press)
 
 
 def changed(view: View, events: Iterable[Event], told: Told) -> View:
@@ -91,7 +93,7 @@ def changed(view: View, events: Iterable[Event], told: Told) -> View:
                 outcome, paused = ended, False
     return View(
         seat=view.seat,
-        version=view.version + 1,
+        version=told.version,
         round_no=round_no,
         pausable=view.pausable,
         sides=(sides[0], sides[1]),

@@ -121,7 +121,7 @@ class Effects:
     @staticmethod
     def show(match: Match, step: rules_pb2.StepReply) -> None:
         """Take the step's perspectives as the match's (only after its entry is stored)."""
-        match.perspectives = {p.seat: p.seen for p in step.perspectives}
+        match.show(step.perspectives)
 
     async def published(self, match: Match, now_ns: int) -> None:
         """Publish the match as it now stands and set its next timer."""

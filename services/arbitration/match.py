@@ -7,11 +7,13 @@ of the match's log (``record.apply``), so a takeover rebuilds it from the log al
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
+from photofinish.rules.v1 import rules_pb2
 from services.arbitration.decision_facts import Decision
 from services.arbitration.faults import Exposure, Fault
 from services.arbitration.timing import Timing
@@ -100,8 +102,12 @@ class Match:
     seq: int = 0
     status: arbitration_pb2.Status.ValueType = arbitration_pb2.STATUS_LIVE
     outcome: game_pb2.Outcome | None = None
-    # By seat (-1: spectators), the encoded view and events the rules sent for it (a Seen).
+    # By seat (-1: spectators), the encoded events and view, or change of view, the rules
+    # sent for it with the last step (a Seen): what the match's updates carry.
     perspectives: dict[int, bytes] = field(default_factory=dict)
+    # By seat, a Seen holding the whole view at ``version``, where one is known (the last
+    # step sent it, or a GetUpdate fetched it): what a stream's first update carries.
+    views: dict[int, bytes] = field(default_factory=dict)
     # The index of the COMMAND stored for the item being judged: the entry that judges it
     # takes that place in the log (None: the item's entries are appended as they come).
     judging: int | None = None
@@ -173,6 +179,11 @@ class Match:
         if self.timing.clocked:
             return self.timing.clock.running is not None
         return not self.decision.gated and bool(self.decision.seats)
+
+    def show(self, perspectives: Iterable[rules_pb2.Perspective]) -> None:
+        """Take a step's perspectives as the match's, and the whole views among them."""
+        self.perspectives = {p.seat: p.seen for p in perspectives}
+        self.views = {p.seat: p.seen for p in perspectives if p.whole_view}
 
     def answer_to(self, seat: int, client_seq: int) -> Answer | None:
         """Return the answer a command already got (a retry), or None."""

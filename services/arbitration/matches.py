@@ -126,7 +126,7 @@ class Matches:
         self.log_writer.begin(created.match_id)
         match = record.opened(header)
         await self.log_writer.append(match, header)  # stored before anyone hears of it
-        match.perspectives = {p.seat: p.seen for p in step.perspectives}
+        match.show(step.perspectives)
         self.hold(match)
         self._publisher.updates(match)
         self._publisher.opened(match)

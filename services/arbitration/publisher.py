@@ -50,8 +50,9 @@ def clock_view(match: Match, now_ns: int) -> arbitration_pb2.ClockView:
 
 
 def update_bytes(match: Match, seat: int, now_ns: int) -> bytes:
-    """Return the encoded update ``seat`` (-1: spectators) may see of the match now."""
-    return Shown(match, now_ns).to(seat)
+    """Return the encoded update ``seat`` (-1: spectators) may see of the match now, with
+    its whole view where the match holds it (see ``whole_views``)."""
+    return Shown(match, now_ns).to(seat, whole=True)
 
 
 class Shown:
@@ -69,8 +70,9 @@ class Shown:
         self._lead = lead(match.seq, match.status, match.race)
         self._changing = _decision_part(match) + _clock_part(match, now_ns) + _ending_part(match)
 
-    def to(self, seat: int) -> bytes:
-        """Return the update ``seat`` (-1: spectators) may see."""
+    def to(self, seat: int, whole: bool = False) -> bytes:
+        """Return the update ``seat`` (-1: spectators) may see: with the last step's events
+        and view or change, or ``whole``, with its whole view where the match holds it."""
         match = self._match
         head = match.update_heads.get(seat)
         if head is None:
@@ -82,7 +84,10 @@ class Shown:
                 rated=match.created.rated,
                 players=match.created.players,
             ).SerializeToString()
-        return self._lead + head + self._changing + match.perspectives.get(seat, b"")
+        seen = match.views.get(seat) if whole else None
+        if seen is None:
+            seen = match.perspectives.get(seat, b"")
+        return self._lead + head + self._changing + seen
 
 
 def _decision_part(match: Match) -> bytes:

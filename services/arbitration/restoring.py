@@ -66,4 +66,4 @@ async def restore(
             f"{match.match_id}: the log rebuilds version {reply.version}, "
             f"the record stands at {match.version}"
         )
-    match.perspectives = {p.seat: p.seen for p in reply.perspectives}
+    match.show(reply.perspectives)

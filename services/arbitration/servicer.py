@@ -11,7 +11,7 @@ import asyncio
 import grpc
 
 from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc, log_pb2, replay_pb2
-from services.arbitration import spectator_view
+from services.arbitration import spectator_view, whole_views
 from services.arbitration.intake import seated, take_in
 from services.arbitration.matches import Matches
 from services.arbitration.matchlog.reader import LogReader
@@ -66,6 +66,7 @@ class ArbitrationServicer(arbitration_pb2_grpc.ArbitrationServicer):
                 await spectator_view.watch(match, self._matches.rules, self._matches.now())
             else:
                 match = seated(self._matches, request.match_id, request.seat, player_id_of(context))
+            await whole_views.fetch(match, self._matches.rules, request.seat)
             return build_update(match, request.seat, self._matches.now())
         except Rejection as rejection:
             await rejection.abort(context)

@@ -8,12 +8,10 @@ costs no spectator view at all.
 
 from __future__ import annotations
 
-from photofinish.game.v1 import game_pb2
+from services.arbitration import whole_views
 from services.arbitration.match import Match
-from services.arbitration.rules_client import NotHeld, RulesClient
+from services.arbitration.rules_client import RulesClient
 from services.common.watching import LEASE_S, SPECTATORS
-
-_TRIES = 3
 
 
 async def watch(match: Match, rules: RulesClient, now_ns: int) -> None:
@@ -24,15 +22,9 @@ async def watch(match: Match, rules: RulesClient, now_ns: int) -> None:
 
 
 async def refresh(match: Match, rules: RulesClient) -> None:
-    """Fetch the spectators' view of the match's state if it has none."""
-    for _ in range(_TRIES):
-        if SPECTATORS in match.perspectives:
-            return
-        version = match.version
-        try:
-            reply = await rules.view(match.match_id, version, SPECTATORS)
-        except NotHeld:
-            return  # the match's next step restores it; its spectators see that one
-        if match.version == version:  # no step landed meanwhile: the view is current
-            match.perspectives[SPECTATORS] = game_pb2.Seen(view=reply.view).SerializeToString()
-            return
+    """Fetch the spectators' view of the match's state if the last step built none."""
+    if SPECTATORS in match.perspectives:
+        return
+    await whole_views.fetch(match, rules, SPECTATORS)
+    if SPECTATORS in match.views:
+        match.perspectives[SPECTATORS] = match.views[SPECTATORS]

@@ -36,7 +36,12 @@ def apply(request: rules_pb2.ApplyRequest, lift_pause_ms: int) -> rules_pb2.Step
         state = decode_state(entry, request.state)
         applied = steps.apply(entry, state, request.seat, request.command)
         return replies.step_reply(
-            entry, applied.step, applied.claim, lift_pause_ms, request.spectators
+            entry,
+            applied.step,
+            applied.claim,
+            lift_pause_ms,
+            request.spectators,
+            since=state.version,
         )
 
 
@@ -48,7 +53,7 @@ def forfeit(request: rules_pb2.ForfeitRequest, lift_pause_ms: int) -> rules_pb2.
         termination = termination_from_proto(request.termination)
         step = entry.engine.forfeit(state, loser, termination)
     return replies.step_reply(
-        entry, step, lift_pause_ms=lift_pause_ms, spectators=request.spectators
+        entry, step, lift_pause_ms=lift_pause_ms, spectators=request.spectators, since=state.version
     )
 
 

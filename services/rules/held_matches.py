@@ -148,7 +148,7 @@ class HeldMatches:
             if resignation_only and not _resigns(held.game, applied.step):
                 raise not_a_resignation()  # the step is not taken: states never change
             held.state = applied.step.state
-            return self._reply(held.game, applied.step, applied.claim, spectators)
+            return self._reply(held.game, applied.step, applied.claim, spectators, version)
 
     def _forfeit(self, call: rules_pb2.HeldCall) -> bytes:
         held = self._holding(call)
@@ -158,7 +158,7 @@ class HeldMatches:
             termination = termination_from_proto(request.termination)
             step = held.game.engine.forfeit(held.state, loser, termination)
         held.state = step.state
-        return self._reply(held.game, step, spectators=request.spectators)
+        return self._reply(held.game, step, spectators=request.spectators, since=call.version)
 
     def _view(self, call: rules_pb2.HeldCall) -> rules_pb2.ViewReply:
         held = self._holding(call)
@@ -195,12 +195,13 @@ class HeldMatches:
         step: Step[Any, Any],
         claim: Any = None,
         spectators: bool = False,
+        since: int = -1,
     ) -> bytes:
-        """Return the encoded StepReply for ``step``, with its state's hash (the state
-        itself stays here)."""
+        """Return the encoded StepReply for ``step`` taken from version ``since`` (-1: a
+        restore), with its state's hash (the state itself stays here)."""
         digest = hashlib.sha256(game.engine.encode_state(step.state)).digest()
         return replies.encoded_step(
-            game, step, claim, self._pause_ms, spectators, state_sha256=digest
+            game, step, claim, self._pause_ms, spectators, state_sha256=digest, since=since
         )
 
 

@@ -20,6 +20,9 @@ from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
 
 RECIPIENTS: tuple[Seat | None, ...] = (*SEATS, None)
+# A step's perspectives hold the events and what a view shows beyond them, and every this
+# many steps the whole views: a client that lost its way is back in step within that.
+WHOLE_VIEW_EVERY = 16
 
 
 def step_reply(
@@ -29,11 +32,12 @@ def step_reply(
     lift_pause_ms: int = DEFAULT_LIFT_PAUSE_MS,
     spectators: bool = True,
     with_state: bool = True,
+    since: int = -1,
 ) -> rules_pb2.StepReply:
     """Return the reply for ``step``: the new state, decision, outcome and perspectives
     (``encoded_step``'s, decoded; the state encoded only ``with_state``)."""
     state = entry.engine.encode_state(step.state) if with_state else b""
-    encoded = encoded_step(entry, step, claim, lift_pause_ms, spectators, state=state)
+    encoded = encoded_step(entry, step, claim, lift_pause_ms, spectators, state, since=since)
     return rules_pb2.StepReply.FromString(encoded)
 
 
@@ -49,8 +53,12 @@ def encoded_step(
     spectators: bool = True,
     state: bytes = b"",
     state_sha256: bytes = b"",
+    since: int = -1,
 ) -> bytes:
     """Return the encoded StepReply for ``step``: its decision, outcome and perspectives.
+
+    ``since`` is the version of the state the step was taken from (-1: not known); the
+    perspectives hold changes from it (``whole_view`` says when they hold whole views).
 
     ``lift_pause_ms`` is the pause the decision asks of the server before it takes a due
     action (see ``Decision.lift`` in game.proto); the spectators' perspective is built
@@ -61,15 +69,25 @@ def encoded_step(
     engine = entry.engine
     outcome = engine.outcome(step.state)
     recipients: tuple[Seat | None, ...] = RECIPIENTS if spectators else SEATS
-    views = entry.codec.views_to_bytes(engine.views(step.state, recipients))
+    version = step.state.version
+    whole = whole_view(step, since)
+    if whole:
+        views = entry.codec.views_to_bytes(engine.views(step.state, recipients))
+        shown = [message_field(_SEEN_VIEW, view) for view in views]
+        versions = int_field(_SEEN_VERSION, version)
+    else:  # a change: the events, and what a view shows beyond them
+        game = entry.number
+        shown = [_told_field(game, engine.told(step.state, seat)) for seat in recipients]
+        versions = int_field(_SEEN_VERSION, version) + int_field(_SEEN_SINCE, since)
     heard = Heard(entry, step.events)
     perspectives = [
         message_field(
             _STEP["perspectives"],
             int_field(_PERSPECTIVE["seat"], seat_to_proto(seat))
-            + message_field(_PERSPECTIVE["seen"], seen(view, heard.by(seat))),
+            + message_field(_PERSPECTIVE["seen"], part + heard.by(seat) + versions)
+            + int_field(_PERSPECTIVE["whole_view"], whole),
         )
-        for seat, view in zip(recipients, views, strict=True)
+        for seat, part in zip(recipients, shown, strict=True)
     ]
     # A step that ends the match by resignation is the acting seat's resignation.
     resignation = outcome is not None and outcome.termination is Termination.RESIGN
@@ -90,6 +108,21 @@ def encoded_step(
     )
 
 
+def whole_view(step: Step[Any, Any], since: int) -> bool:
+    """Return whether ``step``'s perspectives hold whole views: a step taken from a version
+    not known (``since`` -1) or that changed nothing (an opening, a restore), and every
+    ``WHOLE_VIEW_EVERY``-th; the others hold changes."""
+    return since < 0 or not step.events or step.state.version % WHOLE_VIEW_EVERY == 0
+
+
+@functools.lru_cache(maxsize=4096)
+def _told_field(game: int, told: Any) -> bytes:
+    """Return ``told`` of ``game`` (its number) as a ``Seen.told`` field: a match's gates
+    and decisions recur."""
+    encoded = BY_NUMBER[game].codec.told_to_proto(told).SerializeToString()
+    return message_field(_SEEN_TOLD, encoded)
+
+
 @functools.lru_cache(maxsize=256)
 def _decision_field(decision: Decision, lift_pause_ms: int) -> bytes:
     """Return a decision as the reply's field (a match reaches the same few again and again)."""
@@ -102,6 +135,9 @@ def _outcome_field(outcome: Outcome) -> bytes:
 
 
 _SEEN_VIEW = game_pb2.Seen.DESCRIPTOR.fields_by_name["view"].number
+_SEEN_TOLD = game_pb2.Seen.DESCRIPTOR.fields_by_name["told"].number
+_SEEN_VERSION = game_pb2.Seen.DESCRIPTOR.fields_by_name["version"].number
+_SEEN_SINCE = game_pb2.Seen.DESCRIPTOR.fields_by_name["since"].number
 
 
 class Heard:

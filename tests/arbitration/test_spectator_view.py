@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from photofinish.game.v1 import game_pb2
-from services.arbitration import spectator_view
+from services.arbitration import spectator_view, whole_views
 from services.arbitration.publisher import build_update
 from services.common.watching import LEASE_S
 from tests.arbitration.harness import Table
@@ -33,9 +33,13 @@ async def test_a_watch_brings_the_spectators_view_now_and_with_every_step() -> N
     assert first.view.bid.version == table.match.version
     seat, command = a_bid_play(table)
     await table.submit(seat, command)
-    after = build_update(table.match, -1, table.now())
-    assert after.view.bid.version == table.match.version > first.view.bid.version
-    assert not after.view.bid.hand
+    after = build_update(table.match, -1, table.now())  # the step's change, for spectators
+    assert after.version == table.match.version > first.view.bid.version
+    assert after.HasField("told") and not after.HasField("view")
+    await whole_views.fetch(table.match, table.matches.rules, -1)  # as a new watcher's stream
+    whole = build_update(table.match, -1, table.now())
+    assert whole.view.bid.version == table.match.version
+    assert whole.view.bid.seat == -1 and not whole.view.bid.hand
 
 
 async def test_the_watch_lapses_when_nobody_renews_it() -> None:

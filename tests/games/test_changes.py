@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from games.decision import Step, Termination
+from games.nudge import nudged
 from games.registry import GAMES, Game
 from games.seats import Seat
-from tests.rules.walks import RECIPIENTS, walk
+from tests.rules.walks import RECIPIENTS, nudged_walk, walk
 
 
 def brought_forward(game: Game, before: Any, step: Step[Any, Any]) -> None:
@@ -49,3 +50,15 @@ def test_each_view_is_the_last_one_brought_forward_by_the_step(game: Game, seed:
     if game.engine.outcome(state) is None:
         forfeit = game.engine.forfeit(state, Seat(seed % 2), Termination.TIME)
         brought_forward(game, state, forfeit)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=str)
+@pytest.mark.parametrize("seed", range(4))
+def test_a_nudge_that_takes_several_steps_is_brought_forward_in_one(game: Game, seed: int) -> None:
+    # At a Ready gate the arbitration's nudge presses for every seat: one step of several.
+    state = game.engine.new_match(game.options, seed)
+    opening = nudged(game.engine, state)  # both seats still to press at the start
+    assert opening is not None and opening.state.version == state.version + 2
+    brought_forward(game, state, opening)
+    for before, step in nudged_walk(game.engine, opening.state, random.Random(seed), 400, 0.5):
+        brought_forward(game, before, step)

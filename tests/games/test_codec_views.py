@@ -55,6 +55,8 @@ def test_bid_views_and_events_of_random_play_convert_and_never_leak(
             wire = bid_codec.view_to_proto(bid.view(after, seat))
             assert shown(wire.SerializeToString(), bid_hidden(after, seat)) == set()
             assert shown(data, bid_hidden(after, seat)) == set()
+            told = bid_codec.told_to_proto(bid.told(after, seat)).SerializeToString()
+            assert shown(told, bid_hidden(after, seat)) == set()  # a change's part of a view
             assert wire.bid.seat == (-1 if seat is None else seat)
             assert len(wire.bid.hand) == (0 if seat is None else len(after.hands[seat]))
             events = bid.events_for(move.step.events, seat)

@@ -79,8 +79,9 @@ async def test_each_stored_command_steps_the_match_and_updates_both_seats(
         ]
         last = arbitration_pb2.MatchUpdate.FromString(updates[-1])  # as a browser reads it
         assert (last.seat, last.game) == (seat, game_pb2.GAME_SPIT)
-        assert last.view.WhichOneof("kind") == "spit"
-        assert last.view.spit.seat == seat  # each seat its own view
+        # The rules' own answer: the step's change, from the version before it.
+        assert (last.version, last.since) == (3, 2)
+        assert last.told.WhichOneof("kind") == "spit" and last.events
     answers = [arbitration_pb2.SubmitAnswers.FromString(data) for data in got[REPLY]]
     assert [a.answers[0].reply.seq for a in answers] == [1, 2, 3]
     assert FACTS_SUBJECT not in got  # Spit runs no clock

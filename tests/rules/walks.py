@@ -15,6 +15,7 @@ from typing import Any
 from games import bid, spit
 from games.contract import Engine
 from games.decision import Step
+from games.nudge import nudged
 from games.seats import SEATS, Seat
 
 RECIPIENTS: tuple[Seat | None, ...] = (*SEATS, None)
@@ -51,6 +52,23 @@ def walk(engine: Engine, state: Any, rng: random.Random, steps: int) -> Iterator
         seat, command = chosen
         step = engine.apply(state, seat, command)
         yield Move(state, seat, command, step)
+        state = step.state
+
+
+def nudged_walk(
+    engine: Engine, state: Any, rng: random.Random, steps: int, nudging: float = 0.3
+) -> Iterator[tuple[Any, Step[Any, Any]]]:
+    """Yield up to ``steps`` (state, step) pairs of a walk in which, with chance ``nudging``
+    at each step, the arbitration's nudge lifts a pending gate instead (at a Ready gate one
+    step of several: a press for each seat)."""
+    for _ in range(steps):
+        step = nudged(engine, state) if rng.random() < nudging else None
+        if step is None:
+            chosen = choices(engine, state, rng)
+            if chosen is None:
+                return
+            step = engine.apply(state, *chosen)
+        yield state, step
         state = step.state
 
 

@@ -8,6 +8,7 @@ from urllib.parse import urlparse
 
 from playwright.async_api import Page, Request, WebSocket
 
+from clients.kept_view import KeptView
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.client.v1 import play_pb2
 
@@ -44,7 +45,13 @@ class Socket:
         }
 
     def updates(self) -> list[arbitration_pb2.MatchUpdate]:
+        """Return the updates as they came, most of them a step's change (no view)."""
         return [m.update for m in self.received if m.WhichOneof("kind") == "update"]
+
+    def views(self) -> list[arbitration_pb2.MatchUpdate]:
+        """Return the updates each with its whole view, as the page brings them forward."""
+        kept = KeptView()
+        return [kept.complete(update) for update in self.updates()]
 
 
 def _binary(frame: bytes | str) -> bytes:

@@ -38,7 +38,7 @@ def cards(count: int) -> str:
 
 def ending(traffic: Traffic) -> tuple[arbitration_pb2.MatchUpdate, spit_pb2.SpitView]:
     """The update of the step that ended round 1, and the table just before that step."""
-    updates = [update for socket in traffic.sockets for update in socket.updates()]
+    updates = [update for socket in traffic.sockets for update in socket.views()]
     last = next(u for u in updates if any(e.spit.HasField("round_ended") for e in u.events))
     version = last.view.spit.version
     before = next(u.view.spit for u in updates if u.view.spit.version == version - 1)

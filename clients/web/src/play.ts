@@ -8,6 +8,7 @@ import type { MatchUpdate, SubmitReply } from "./gen/photofinish/arbitration/v1/
 import { PlayInSchema, PlayOutSchema, type PlayAnswer, type PlayOut } from "./gen/photofinish/client/v1/play_pb";
 import type { Refusal } from "./gen/photofinish/events/v1/events_pb";
 import type { CommandSchema } from "./gen/photofinish/game/v1/game_pb";
+import { KeptView } from "./keptview";
 
 const NORMAL_CLOSE = 1000;
 const DOMAIN = "photofinish";
@@ -38,6 +39,7 @@ function playUrl(): string {
 export class PlaySocket {
   private readonly ws: WebSocket;
   private readonly queue: MatchUpdate[] = [];
+  private readonly kept = new KeptView(); // updates come as changes: each leaves with its view
   private readonly answers = new Map<bigint, Pending>();
   private wake: (() => void) | null = null;
   private refusal: ConnectError | null = null; // why the gateway ended the conversation
@@ -112,7 +114,7 @@ export class PlaySocket {
     }
     const kind = out.kind;
     if (kind.case === "update") {
-      this.queue.push(kind.value);
+      this.queue.push(this.kept.complete(kind.value));
       this.wakeReader();
     } else if (kind.case === "answer") {
       this.settle(kind.value);

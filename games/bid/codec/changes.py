@@ -44,6 +44,7 @@ def told_to_proto(told: Told) -> game_pb2.View:
     """Return ``told`` as a View envelope whose BidView holds only what ``Told`` holds."""
     return game_pb2.View(
         bid=bid_pb2.BidView(
+            version=told.version,
             decide=seats_to_proto(told.decide),
             fresh=told.fresh,
             gate=gate_to_proto(told.gate),
@@ -67,6 +68,7 @@ def told_from_proto(message: game_pb2.View) -> Told:
         raise Malformed(Reason.BAD_ARGUMENT, f"expected a Spectacular Bid view, not {kind}")
     wire = message.bid
     return Told(
+        version=wire.version,
         decide=seats_from_proto(wire.decide),
         fresh=wire.fresh,
         gate=gate_from_proto(wire.gate),

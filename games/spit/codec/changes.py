@@ -22,10 +22,13 @@ from photofinish.game.v1 import game_pb2, spit_pb2
 
 
 def told_to_proto(told: Told) -> game_pb2.View:
-    """Return ``told`` as a View envelope whose SpitView holds only the gate and presses."""
+    """Return ``told`` as a View envelope whose SpitView holds only its version, gate and
+    presses."""
     return game_pb2.View(
         spit=spit_pb2.SpitView(
-            gate=gate_to_proto(told.gate), must_press=seats_to_proto(told.must_press)
+            version=told.version,
+            gate=gate_to_proto(told.gate),
+            must_press=seats_to_proto(told.must_press),
         )
     )
 
@@ -41,7 +44,8 @@ def told_from_proto(message: game_pb2.View) -> Told:
             Reason.BAD_ARGUMENT, f"expected a Spit view, not {message.WhichOneof('kind')}"
         )
     wire = message.spit
-    return Told(gate_from_proto(wire.gate), frozenset(seats_from_proto(wire.must_press)))
+    must_press = frozenset(seats_from_proto(wire.must_press))
+    return Told(wire.version, gate_from_proto(wire.gate), must_press)
 
 
 def event_from_proto(message: game_pb2.Event, seat: Seat | None) -> ev.Event:

@@ -28,15 +28,15 @@ from photofinish.events.v1 import events_pb2 as photofinish_dot_events_dot_v1_do
 from photofinish.game.v1 import game_pb2 as photofinish_dot_game_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n,photofinish/arbitration/v1/arbitration.proto\x12\x1aphotofinish.arbitration.v1\x1a$photofinish/arbitration/v1/log.proto\x1a\'photofinish/arbitration/v1/replay.proto\x1a\"photofinish/events/v1/events.proto\x1a\x1ephotofinish/game/v1/game.proto\"r\n\rSubmitRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x12\n\nclient_seq\x18\x03 \x01(\x04\x12-\n\x07\x63ommand\x18\x04 \x01(\x0b\x32\x1c.photofinish.game.v1.Command\".\n\x0bSubmitReply\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x12\n\narrival_us\x18\x02 \x01(\x03\"2\n\x10GetUpdateRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\".\n\tSeatClock\x12\x0f\n\x07\x62\x61nk_ms\x18\x01 \x01(\x03\x12\x10\n\x08grace_ms\x18\x02 \x01(\x03\"c\n\tClockView\x12\x34\n\x05seats\x18\x01 \x03(\x0b\x32%.photofinish.arbitration.v1.SeatClock\x12\x0f\n\x07running\x18\x02 \x01(\x05\x12\x0f\n\x07\x65nabled\x18\x03 \x01(\x08\"\x9d\x01\n\x04Race\x12\x0c\n\x04pile\x18\x01 \x01(\x05\x12\x13\n\x0blanded_seat\x18\x02 \x01(\x05\x12\x13\n\x0blanded_card\x18\x03 \x01(\t\x12\x14\n\x0crefused_seat\x18\x04 \x01(\x05\x12\x14\n\x0crefused_card\x18\x05 \x01(\t\x12\x0e\n\x06gap_us\x18\x06 \x01(\x03\x12\r\n\x05\x63laim\x18\x07 \x01(\t\x12\x12\n\nlanded_seq\x18\x08 \x01(\x04\"\xa4\x05\n\x0bMatchUpdate\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x04\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\'\n\x04game\x18\x04 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12)\n\x04mode\x18\x05 \x01(\x0e\x32\x1b.photofinish.events.v1.Mode\x12\r\n\x05rated\x18\x06 \x01(\x08\x12.\n\x07players\x18\x07 \x03(\x0b\x32\x1d.photofinish.events.v1.Player\x12\'\n\x04view\x18\x08 \x01(\x0b\x32\x19.photofinish.game.v1.View\x12*\n\x06\x65vents\x18\t \x03(\x0b\x32\x1a.photofinish.game.v1.Event\x12/\n\x08\x64\x65\x63ision\x18\n \x01(\x0b\x32\x1d.photofinish.game.v1.Decision\x12\x34\n\x05\x63lock\x18\x0b \x01(\x0b\x32%.photofinish.arbitration.v1.ClockView\x12\x32\n\x06status\x18\x0c \x01(\x0e\x32\".photofinish.arbitration.v1.Status\x12-\n\x07outcome\x18\r \x01(\x0b\x32\x1c.photofinish.game.v1.Outcome\x12\x13\n\x0bvoid_reason\x18\x0e \x01(\t\x12.\n\x04race\x18\x0f \x01(\x0b\x32 .photofinish.arbitration.v1.Race\x12\x34\n\x04\x66lag\x18\x10 \x01(\x0b\x32&.photofinish.arbitration.v1.FlagRecord\x12\x12\n\naway_seats\x18\x11 \x03(\x05\x12\x14\n\x0c\x63laim_aborts\x18\x12 \x01(\x08\x12\x11\n\tvoid_kind\x18\x13 \x01(\t\"\\\n\x0bSeatUpdates\x12\x0f\n\x07updates\x18\x01 \x03(\x0c\x12<\n\x07\x61nswers\x18\x02 \x03(\x0b\x32+.photofinish.arbitration.v1.AddressedAnswer\"b\n\x0f\x41\x64\x64ressedAnswer\x12\x15\n\rreply_subject\x18\x01 \x01(\t\x12\x38\n\x06\x61nswer\x18\x02 \x01(\x0b\x32(.photofinish.arbitration.v1.SubmitAnswer\")\n\x07SeatRef\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\"B\n\x0cSeatsPresent\x12\x32\n\x05seats\x18\x01 \x03(\x0b\x32#.photofinish.arbitration.v1.SeatRef\"\x86\x01\n\x0f\x46orwardedSubmit\x12:\n\x07request\x18\x01 \x01(\x0b\x32).photofinish.arbitration.v1.SubmitRequest\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x13\n\x0breceived_ns\x18\x03 \x01(\x03\x12\x0f\n\x07\x66ollows\x18\x04 \x01(\x08\"G\n\x07Submits\x12<\n\x07submits\x18\x01 \x03(\x0b\x32+.photofinish.arbitration.v1.ForwardedSubmit\"\x92\x01\n\x0cSubmitAnswer\x12\x38\n\x05reply\x18\x01 \x01(\x0b\x32\'.photofinish.arbitration.v1.SubmitReplyH\x00\x12\x31\n\x07refusal\x18\x02 \x01(\x0b\x32\x1e.photofinish.events.v1.RefusalH\x00\x12\r\n\x05index\x18\x03 \x01(\rB\x06\n\x04kind\"J\n\rSubmitAnswers\x12\x39\n\x07\x61nswers\x18\x01 \x03(\x0b\x32(.photofinish.arbitration.v1.SubmitAnswer*Y\n\x06Status\x12\x16\n\x12STATUS_UNSPECIFIED\x10\x00\x12\x0f\n\x0bSTATUS_LIVE\x10\x01\x12\x13\n\x0fSTATUS_FINISHED\x10\x02\x12\x11\n\rSTATUS_VOIDED\x10\x03\x32\x93\x03\n\x0b\x41rbitration\x12\\\n\x06Submit\x12).photofinish.arbitration.v1.SubmitRequest\x1a\'.photofinish.arbitration.v1.SubmitReply\x12\x62\n\tGetUpdate\x12,.photofinish.arbitration.v1.GetUpdateRequest\x1a\'.photofinish.arbitration.v1.MatchUpdate\x12\x63\n\x0bGetMatchLog\x12..photofinish.arbitration.v1.GetMatchLogRequest\x1a$.photofinish.arbitration.v1.MatchLog\x12]\n\tGetReplay\x12,.photofinish.arbitration.v1.GetReplayRequest\x1a\".photofinish.arbitration.v1.Replayb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n,photofinish/arbitration/v1/arbitration.proto\x12\x1aphotofinish.arbitration.v1\x1a$photofinish/arbitration/v1/log.proto\x1a\'photofinish/arbitration/v1/replay.proto\x1a\"photofinish/events/v1/events.proto\x1a\x1ephotofinish/game/v1/game.proto\"r\n\rSubmitRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x12\n\nclient_seq\x18\x03 \x01(\x04\x12-\n\x07\x63ommand\x18\x04 \x01(\x0b\x32\x1c.photofinish.game.v1.Command\".\n\x0bSubmitReply\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x12\n\narrival_us\x18\x02 \x01(\x03\"2\n\x10GetUpdateRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\".\n\tSeatClock\x12\x0f\n\x07\x62\x61nk_ms\x18\x01 \x01(\x03\x12\x10\n\x08grace_ms\x18\x02 \x01(\x03\"c\n\tClockView\x12\x34\n\x05seats\x18\x01 \x03(\x0b\x32%.photofinish.arbitration.v1.SeatClock\x12\x0f\n\x07running\x18\x02 \x01(\x05\x12\x0f\n\x07\x65nabled\x18\x03 \x01(\x08\"\x9d\x01\n\x04Race\x12\x0c\n\x04pile\x18\x01 \x01(\x05\x12\x13\n\x0blanded_seat\x18\x02 \x01(\x05\x12\x13\n\x0blanded_card\x18\x03 \x01(\t\x12\x14\n\x0crefused_seat\x18\x04 \x01(\x05\x12\x14\n\x0crefused_card\x18\x05 \x01(\t\x12\x0e\n\x06gap_us\x18\x06 \x01(\x03\x12\r\n\x05\x63laim\x18\x07 \x01(\t\x12\x12\n\nlanded_seq\x18\x08 \x01(\x04\"\xed\x05\n\x0bMatchUpdate\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x04\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\'\n\x04game\x18\x04 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12)\n\x04mode\x18\x05 \x01(\x0e\x32\x1b.photofinish.events.v1.Mode\x12\r\n\x05rated\x18\x06 \x01(\x08\x12.\n\x07players\x18\x07 \x03(\x0b\x32\x1d.photofinish.events.v1.Player\x12\'\n\x04view\x18\x08 \x01(\x0b\x32\x19.photofinish.game.v1.View\x12*\n\x06\x65vents\x18\t \x03(\x0b\x32\x1a.photofinish.game.v1.Event\x12/\n\x08\x64\x65\x63ision\x18\n \x01(\x0b\x32\x1d.photofinish.game.v1.Decision\x12\x34\n\x05\x63lock\x18\x0b \x01(\x0b\x32%.photofinish.arbitration.v1.ClockView\x12\x32\n\x06status\x18\x0c \x01(\x0e\x32\".photofinish.arbitration.v1.Status\x12-\n\x07outcome\x18\r \x01(\x0b\x32\x1c.photofinish.game.v1.Outcome\x12\x13\n\x0bvoid_reason\x18\x0e \x01(\t\x12.\n\x04race\x18\x0f \x01(\x0b\x32 .photofinish.arbitration.v1.Race\x12\x34\n\x04\x66lag\x18\x10 \x01(\x0b\x32&.photofinish.arbitration.v1.FlagRecord\x12\x12\n\naway_seats\x18\x11 \x03(\x05\x12\x14\n\x0c\x63laim_aborts\x18\x12 \x01(\x08\x12\x11\n\tvoid_kind\x18\x13 \x01(\t\x12\'\n\x04told\x18\x14 \x01(\x0b\x32\x19.photofinish.game.v1.View\x12\x0f\n\x07version\x18\x15 \x01(\x04\x12\r\n\x05since\x18\x16 \x01(\x04\"\\\n\x0bSeatUpdates\x12\x0f\n\x07updates\x18\x01 \x03(\x0c\x12<\n\x07\x61nswers\x18\x02 \x03(\x0b\x32+.photofinish.arbitration.v1.AddressedAnswer\"b\n\x0f\x41\x64\x64ressedAnswer\x12\x15\n\rreply_subject\x18\x01 \x01(\t\x12\x38\n\x06\x61nswer\x18\x02 \x01(\x0b\x32(.photofinish.arbitration.v1.SubmitAnswer\")\n\x07SeatRef\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\"B\n\x0cSeatsPresent\x12\x32\n\x05seats\x18\x01 \x03(\x0b\x32#.photofinish.arbitration.v1.SeatRef\"\x86\x01\n\x0f\x46orwardedSubmit\x12:\n\x07request\x18\x01 \x01(\x0b\x32).photofinish.arbitration.v1.SubmitRequest\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x13\n\x0breceived_ns\x18\x03 \x01(\x03\x12\x0f\n\x07\x66ollows\x18\x04 \x01(\x08\"G\n\x07Submits\x12<\n\x07submits\x18\x01 \x03(\x0b\x32+.photofinish.arbitration.v1.ForwardedSubmit\"\x92\x01\n\x0cSubmitAnswer\x12\x38\n\x05reply\x18\x01 \x01(\x0b\x32\'.photofinish.arbitration.v1.SubmitReplyH\x00\x12\x31\n\x07refusal\x18\x02 \x01(\x0b\x32\x1e.photofinish.events.v1.RefusalH\x00\x12\r\n\x05index\x18\x03 \x01(\rB\x06\n\x04kind\"J\n\rSubmitAnswers\x12\x39\n\x07\x61nswers\x18\x01 \x03(\x0b\x32(.photofinish.arbitration.v1.SubmitAnswer*Y\n\x06Status\x12\x16\n\x12STATUS_UNSPECIFIED\x10\x00\x12\x0f\n\x0bSTATUS_LIVE\x10\x01\x12\x13\n\x0fSTATUS_FINISHED\x10\x02\x12\x11\n\rSTATUS_VOIDED\x10\x03\x32\x93\x03\n\x0b\x41rbitration\x12\\\n\x06Submit\x12).photofinish.arbitration.v1.SubmitRequest\x1a\'.photofinish.arbitration.v1.SubmitReply\x12\x62\n\tGetUpdate\x12,.photofinish.arbitration.v1.GetUpdateRequest\x1a\'.photofinish.arbitration.v1.MatchUpdate\x12\x63\n\x0bGetMatchLog\x12..photofinish.arbitration.v1.GetMatchLogRequest\x1a$.photofinish.arbitration.v1.MatchLog\x12]\n\tGetReplay\x12,.photofinish.arbitration.v1.GetReplayRequest\x1a\".photofinish.arbitration.v1.Replayb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'photofinish.arbitration.v1.arbitration_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_STATUS']._serialized_start=2167
-  _globals['_STATUS']._serialized_end=2256
+  _globals['_STATUS']._serialized_start=2240
+  _globals['_STATUS']._serialized_end=2329
   _globals['_SUBMITREQUEST']._serialized_start=223
   _globals['_SUBMITREQUEST']._serialized_end=337
   _globals['_SUBMITREPLY']._serialized_start=339
@@ -50,23 +50,23 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_RACE']._serialized_start=589
   _globals['_RACE']._serialized_end=746
   _globals['_MATCHUPDATE']._serialized_start=749
-  _globals['_MATCHUPDATE']._serialized_end=1425
-  _globals['_SEATUPDATES']._serialized_start=1427
-  _globals['_SEATUPDATES']._serialized_end=1519
-  _globals['_ADDRESSEDANSWER']._serialized_start=1521
-  _globals['_ADDRESSEDANSWER']._serialized_end=1619
-  _globals['_SEATREF']._serialized_start=1621
-  _globals['_SEATREF']._serialized_end=1662
-  _globals['_SEATSPRESENT']._serialized_start=1664
-  _globals['_SEATSPRESENT']._serialized_end=1730
-  _globals['_FORWARDEDSUBMIT']._serialized_start=1733
-  _globals['_FORWARDEDSUBMIT']._serialized_end=1867
-  _globals['_SUBMITS']._serialized_start=1869
-  _globals['_SUBMITS']._serialized_end=1940
-  _globals['_SUBMITANSWER']._serialized_start=1943
-  _globals['_SUBMITANSWER']._serialized_end=2089
-  _globals['_SUBMITANSWERS']._serialized_start=2091
-  _globals['_SUBMITANSWERS']._serialized_end=2165
-  _globals['_ARBITRATION']._serialized_start=2259
-  _globals['_ARBITRATION']._serialized_end=2662
+  _globals['_MATCHUPDATE']._serialized_end=1498
+  _globals['_SEATUPDATES']._serialized_start=1500
+  _globals['_SEATUPDATES']._serialized_end=1592
+  _globals['_ADDRESSEDANSWER']._serialized_start=1594
+  _globals['_ADDRESSEDANSWER']._serialized_end=1692
+  _globals['_SEATREF']._serialized_start=1694
+  _globals['_SEATREF']._serialized_end=1735
+  _globals['_SEATSPRESENT']._serialized_start=1737
+  _globals['_SEATSPRESENT']._serialized_end=1803
+  _globals['_FORWARDEDSUBMIT']._serialized_start=1806
+  _globals['_FORWARDEDSUBMIT']._serialized_end=1940
+  _globals['_SUBMITS']._serialized_start=1942
+  _globals['_SUBMITS']._serialized_end=2013
+  _globals['_SUBMITANSWER']._serialized_start=2016
+  _globals['_SUBMITANSWER']._serialized_end=2162
+  _globals['_SUBMITANSWERS']._serialized_start=2164
+  _globals['_SUBMITANSWERS']._serialized_end=2238
+  _globals['_ARBITRATION']._serialized_start=2332
+  _globals['_ARBITRATION']._serialized_end=2735
 # @@protoc_insertion_point(module_scope)

@@ -245,6 +245,9 @@ class MatchUpdate(_message.Message):
     AWAY_SEATS_FIELD_NUMBER: _builtins.int
     CLAIM_ABORTS_FIELD_NUMBER: _builtins.int
     VOID_KIND_FIELD_NUMBER: _builtins.int
+    TOLD_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    SINCE_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     seq: _builtins.int
     seat: _builtins.int
@@ -260,6 +263,8 @@ class MatchUpdate(_message.Message):
     a timing fault's kind (event_loop_lag, timer_late, …), aborted, log_full, or
     abandoned (against the computer or on one device: nobody heard from for PF_ABANDONED_S).
     """
+    version: _builtins.int
+    since: _builtins.int
     @_builtins.property
     def players(self) -> _containers.RepeatedCompositeFieldContainer[_events_pb2.Player]: ...
     @_builtins.property
@@ -285,6 +290,17 @@ class MatchUpdate(_message.Message):
         made a move (`claim_aborts`), the match aborted with no result and no rating.
         """
 
+    @_builtins.property
+    def told(self) -> _game_pb2.View:
+        """Views as changes. `version` is the version of the state the update shows (the number
+        of steps taken). Most steps send no `view`: a client keeps the last view it had and,
+        when its version is `since`, brings it forward with the step's `events` and `told`
+        (what a view shows beyond the events, as a View holding only those fields; each
+        game's `changed`: games/*/changes.py, clients/web/src/*changes.ts). An update whose
+        `version` it has shown already adds no step (the clocks, someone away, a flag). The
+        first update of every stream, and every 16th step, hold the whole `view`.
+        """
+
     def __init__(
         self,
         *,
@@ -307,10 +323,13 @@ class MatchUpdate(_message.Message):
         away_seats: _abc.Iterable[_builtins.int] | None = ...,
         claim_aborts: _builtins.bool = ...,
         void_kind: _builtins.str = ...,
+        told: _game_pb2.View | None = ...,
+        version: _builtins.int = ...,
+        since: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "decision", b"decision", "flag", b"flag", "outcome", b"outcome", "race", b"race", "view", b"view"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "decision", b"decision", "flag", b"flag", "outcome", b"outcome", "race", b"race", "told", b"told", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["away_seats", b"away_seats", "claim_aborts", b"claim_aborts", "clock", b"clock", "decision", b"decision", "events", b"events", "flag", b"flag", "game", b"game", "match_id", b"match_id", "mode", b"mode", "outcome", b"outcome", "players", b"players", "race", b"race", "rated", b"rated", "seat", b"seat", "seq", b"seq", "status", b"status", "view", b"view", "void_kind", b"void_kind", "void_reason", b"void_reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["away_seats", b"away_seats", "claim_aborts", b"claim_aborts", "clock", b"clock", "decision", b"decision", "events", b"events", "flag", b"flag", "game", b"game", "match_id", b"match_id", "mode", b"mode", "outcome", b"outcome", "players", b"players", "race", b"race", "rated", b"rated", "seat", b"seat", "seq", b"seq", "since", b"since", "status", b"status", "told", b"told", "version", b"version", "view", b"view", "void_kind", b"void_kind", "void_reason", b"void_reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

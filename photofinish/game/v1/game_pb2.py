@@ -26,23 +26,23 @@ from photofinish.game.v1 import bid_pb2 as photofinish_dot_game_dot_v1_dot_bid__
 from photofinish.game.v1 import spit_pb2 as photofinish_dot_game_dot_v1_dot_spit__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ephotofinish/game/v1/game.proto\x12\x13photofinish.game.v1\x1a\x1dphotofinish/game/v1/bid.proto\x1a\x1ephotofinish/game/v1/spit.proto\"\x91\x01\n\x08\x44\x65\x63ision\x12\r\n\x05seats\x18\x01 \x03(\x05\x12\r\n\x05\x66resh\x18\x02 \x01(\x08\x12\'\n\x04gate\x18\x03 \x01(\x0e\x32\x19.photofinish.game.v1.Gate\x12\'\n\x04lift\x18\x04 \x01(\x0e\x32\x19.photofinish.game.v1.Lift\x12\x15\n\rlift_after_ms\x18\x05 \x01(\r\"P\n\x07Outcome\x12\x0e\n\x06winner\x18\x01 \x01(\x05\x12\x35\n\x0btermination\x18\x02 \x01(\x0e\x32 .photofinish.game.v1.Termination\"\x08\n\x06Reveal\"\x07\n\x05Nudge\"\x07\n\x05\x43laim\"\xfc\x01\n\x07\x43ommand\x12.\n\x03\x62id\x18\x01 \x01(\x0b\x32\x1f.photofinish.game.v1.BidCommandH\x00\x12\x30\n\x04spit\x18\x02 \x01(\x0b\x32 .photofinish.game.v1.SpitCommandH\x00\x12-\n\x06reveal\x18\x03 \x01(\x0b\x32\x1b.photofinish.game.v1.RevealH\x00\x12+\n\x05nudge\x18\x04 \x01(\x0b\x32\x1a.photofinish.game.v1.NudgeH\x00\x12+\n\x05\x63laim\x18\x05 \x01(\x0b\x32\x1a.photofinish.game.v1.ClaimH\x00\x42\x06\n\x04kind\"j\n\x04View\x12+\n\x03\x62id\x18\x01 \x01(\x0b\x32\x1c.photofinish.game.v1.BidViewH\x00\x12-\n\x04spit\x18\x02 \x01(\x0b\x32\x1d.photofinish.game.v1.SpitViewH\x00\x42\x06\n\x04kind\"m\n\x05\x45vent\x12,\n\x03\x62id\x18\x01 \x01(\x0b\x32\x1d.photofinish.game.v1.BidEventH\x00\x12.\n\x04spit\x18\x02 \x01(\x0b\x32\x1e.photofinish.game.v1.SpitEventH\x00\x42\x06\n\x04kind\"\x1b\n\x07Options\x12\x10\n\x08pausable\x18\x01 \x01(\x08\"[\n\x04Seen\x12\'\n\x04view\x18\x08 \x01(\x0b\x32\x19.photofinish.game.v1.View\x12*\n\x06\x65vents\x18\t \x03(\x0b\x32\x1a.photofinish.game.v1.Event*9\n\x04Game\x12\x14\n\x10GAME_UNSPECIFIED\x10\x00\x12\r\n\tGAME_SPIT\x10\x01\x12\x0c\n\x08GAME_BID\x10\x02*P\n\x05Level\x12\x15\n\x11LEVEL_UNSPECIFIED\x10\x00\x12\x0e\n\nLEVEL_EASY\x10\x01\x12\x10\n\x0cLEVEL_MEDIUM\x10\x02\x12\x0e\n\nLEVEL_HARD\x10\x03*k\n\x04Gate\x12\r\n\tGATE_NONE\x10\x00\x12\x0e\n\nGATE_START\x10\x01\x12\x11\n\rGATE_CONTINUE\x10\x02\x12\r\n\tGATE_SPIT\x10\x03\x12\x0f\n\x0bGATE_PAUSED\x10\x04\x12\x11\n\rGATE_HANDOVER\x10\x05*\xa1\x01\n\x0bTermination\x12\x1b\n\x17TERMINATION_UNSPECIFIED\x10\x00\x12\x15\n\x11TERMINATION_CHIPS\x10\x01\x12\x15\n\x11TERMINATION_CARDS\x10\x02\x12\x14\n\x10TERMINATION_TIME\x10\x03\x12\x16\n\x12TERMINATION_RESIGN\x10\x04\x12\x19\n\x15TERMINATION_ABANDONED\x10\x05*H\n\x04Lift\x12\r\n\tLIFT_NONE\x10\x00\x12\x1b\n\x17LIFT_AFTER_GATE_TIMEOUT\x10\x01\x12\x14\n\x10LIFT_AFTER_PAUSE\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ephotofinish/game/v1/game.proto\x12\x13photofinish.game.v1\x1a\x1dphotofinish/game/v1/bid.proto\x1a\x1ephotofinish/game/v1/spit.proto\"\x91\x01\n\x08\x44\x65\x63ision\x12\r\n\x05seats\x18\x01 \x03(\x05\x12\r\n\x05\x66resh\x18\x02 \x01(\x08\x12\'\n\x04gate\x18\x03 \x01(\x0e\x32\x19.photofinish.game.v1.Gate\x12\'\n\x04lift\x18\x04 \x01(\x0e\x32\x19.photofinish.game.v1.Lift\x12\x15\n\rlift_after_ms\x18\x05 \x01(\r\"P\n\x07Outcome\x12\x0e\n\x06winner\x18\x01 \x01(\x05\x12\x35\n\x0btermination\x18\x02 \x01(\x0e\x32 .photofinish.game.v1.Termination\"\x08\n\x06Reveal\"\x07\n\x05Nudge\"\x07\n\x05\x43laim\"\xfc\x01\n\x07\x43ommand\x12.\n\x03\x62id\x18\x01 \x01(\x0b\x32\x1f.photofinish.game.v1.BidCommandH\x00\x12\x30\n\x04spit\x18\x02 \x01(\x0b\x32 .photofinish.game.v1.SpitCommandH\x00\x12-\n\x06reveal\x18\x03 \x01(\x0b\x32\x1b.photofinish.game.v1.RevealH\x00\x12+\n\x05nudge\x18\x04 \x01(\x0b\x32\x1a.photofinish.game.v1.NudgeH\x00\x12+\n\x05\x63laim\x18\x05 \x01(\x0b\x32\x1a.photofinish.game.v1.ClaimH\x00\x42\x06\n\x04kind\"j\n\x04View\x12+\n\x03\x62id\x18\x01 \x01(\x0b\x32\x1c.photofinish.game.v1.BidViewH\x00\x12-\n\x04spit\x18\x02 \x01(\x0b\x32\x1d.photofinish.game.v1.SpitViewH\x00\x42\x06\n\x04kind\"m\n\x05\x45vent\x12,\n\x03\x62id\x18\x01 \x01(\x0b\x32\x1d.photofinish.game.v1.BidEventH\x00\x12.\n\x04spit\x18\x02 \x01(\x0b\x32\x1e.photofinish.game.v1.SpitEventH\x00\x42\x06\n\x04kind\"\x1b\n\x07Options\x12\x10\n\x08pausable\x18\x01 \x01(\x08\"\xa4\x01\n\x04Seen\x12\'\n\x04view\x18\x08 \x01(\x0b\x32\x19.photofinish.game.v1.View\x12*\n\x06\x65vents\x18\t \x03(\x0b\x32\x1a.photofinish.game.v1.Event\x12\'\n\x04told\x18\x14 \x01(\x0b\x32\x19.photofinish.game.v1.View\x12\x0f\n\x07version\x18\x15 \x01(\x04\x12\r\n\x05since\x18\x16 \x01(\x04*9\n\x04Game\x12\x14\n\x10GAME_UNSPECIFIED\x10\x00\x12\r\n\tGAME_SPIT\x10\x01\x12\x0c\n\x08GAME_BID\x10\x02*P\n\x05Level\x12\x15\n\x11LEVEL_UNSPECIFIED\x10\x00\x12\x0e\n\nLEVEL_EASY\x10\x01\x12\x10\n\x0cLEVEL_MEDIUM\x10\x02\x12\x0e\n\nLEVEL_HARD\x10\x03*k\n\x04Gate\x12\r\n\tGATE_NONE\x10\x00\x12\x0e\n\nGATE_START\x10\x01\x12\x11\n\rGATE_CONTINUE\x10\x02\x12\r\n\tGATE_SPIT\x10\x03\x12\x0f\n\x0bGATE_PAUSED\x10\x04\x12\x11\n\rGATE_HANDOVER\x10\x05*\xa1\x01\n\x0bTermination\x12\x1b\n\x17TERMINATION_UNSPECIFIED\x10\x00\x12\x15\n\x11TERMINATION_CHIPS\x10\x01\x12\x15\n\x11TERMINATION_CARDS\x10\x02\x12\x14\n\x10TERMINATION_TIME\x10\x03\x12\x16\n\x12TERMINATION_RESIGN\x10\x04\x12\x19\n\x15TERMINATION_ABANDONED\x10\x05*H\n\x04Lift\x12\r\n\tLIFT_NONE\x10\x00\x12\x1b\n\x17LIFT_AFTER_GATE_TIMEOUT\x10\x01\x12\x14\n\x10LIFT_AFTER_PAUSE\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'photofinish.game.v1.game_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GAME']._serialized_start=972
-  _globals['_GAME']._serialized_end=1029
-  _globals['_LEVEL']._serialized_start=1031
-  _globals['_LEVEL']._serialized_end=1111
-  _globals['_GATE']._serialized_start=1113
-  _globals['_GATE']._serialized_end=1220
-  _globals['_TERMINATION']._serialized_start=1223
-  _globals['_TERMINATION']._serialized_end=1384
-  _globals['_LIFT']._serialized_start=1386
-  _globals['_LIFT']._serialized_end=1458
+  _globals['_GAME']._serialized_start=1046
+  _globals['_GAME']._serialized_end=1103
+  _globals['_LEVEL']._serialized_start=1105
+  _globals['_LEVEL']._serialized_end=1185
+  _globals['_GATE']._serialized_start=1187
+  _globals['_GATE']._serialized_end=1294
+  _globals['_TERMINATION']._serialized_start=1297
+  _globals['_TERMINATION']._serialized_end=1458
+  _globals['_LIFT']._serialized_start=1460
+  _globals['_LIFT']._serialized_end=1532
   _globals['_DECISION']._serialized_start=119
   _globals['_DECISION']._serialized_end=264
   _globals['_OUTCOME']._serialized_start=266
@@ -61,6 +61,6 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_EVENT']._serialized_end=848
   _globals['_OPTIONS']._serialized_start=850
   _globals['_OPTIONS']._serialized_end=877
-  _globals['_SEEN']._serialized_start=879
-  _globals['_SEEN']._serialized_end=970
+  _globals['_SEEN']._serialized_start=880
+  _globals['_SEEN']._serialized_end=1044
 # @@protoc_insertion_point(module_scope)

@@ -371,30 +371,42 @@ Global___Options: _TypeAlias = Options  # noqa: Y015
 
 @_typing.final
 class Seen(_message.Message):
-    """What one recipient may see after a step: its view and the events it may see. The field
-    numbers are MatchUpdate's (photofinish.arbitration.v1), so an encoded Seen is a valid
-    part of an encoded MatchUpdate: the arbitration appends these bytes, unread, to the
-    update's other fields (protobuf merges concatenated encodings), and each view is encoded
-    once, by the rules service.
+    """What one recipient may see after a step: the events it may hear, and its whole view or
+    only what the events do not tell (`told`, a View holding those fields alone; see
+    MatchUpdate). The field numbers are MatchUpdate's (photofinish.arbitration.v1), so an
+    encoded Seen is a valid part of an encoded MatchUpdate: the arbitration appends these
+    bytes, unread, to the update's other fields (protobuf merges concatenated encodings),
+    and each view is encoded once, by the rules service.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
 
     VIEW_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
+    TOLD_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    SINCE_FIELD_NUMBER: _builtins.int
+    version: _builtins.int
+    since: _builtins.int
+    """a change: the version it brings a view forward from"""
     @_builtins.property
     def view(self) -> Global___View: ...
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]: ...
+    @_builtins.property
+    def told(self) -> Global___View: ...
     def __init__(
         self,
         *,
         view: Global___View | None = ...,
         events: _abc.Iterable[Global___Event] | None = ...,
+        told: Global___View | None = ...,
+        version: _builtins.int = ...,
+        since: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["told", b"told", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "since", b"since", "told", b"told", "version", b"version", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -26,7 +26,7 @@ from photofinish.events.v1 import events_pb2 as photofinish_dot_events_dot_v1_do
 from photofinish.game.v1 import game_pb2 as photofinish_dot_game_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n photofinish/rules/v1/rules.proto\x12\x14photofinish.rules.v1\x1a\"photofinish/events/v1/events.proto\x1a\x1ephotofinish/game/v1/game.proto\"w\n\x0fNewMatchRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12-\n\x07options\x18\x02 \x01(\x0b\x32\x1c.photofinish.game.v1.Options\x12\x0c\n\x04seed\x18\x03 \x01(\x04\"\x97\x01\n\x0c\x41pplyRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05state\x18\x02 \x01(\x0c\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12-\n\x07\x63ommand\x18\x04 \x01(\x0b\x32\x1c.photofinish.game.v1.Command\x12\x12\n\nspectators\x18\x05 \x01(\x08\"\xa2\x01\n\x0e\x46orfeitRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05state\x18\x02 \x01(\x0c\x12\r\n\x05loser\x18\x03 \x01(\x05\x12\x35\n\x0btermination\x18\x04 \x01(\x0e\x32 .photofinish.game.v1.Termination\x12\x12\n\nspectators\x18\x05 \x01(\x08\"5\n\x0bPerspective\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04seen\x18\x04 \x01(\x0cJ\x04\x08\x02\x10\x03J\x04\x08\x03\x10\x04\"\xb8\x02\n\tStepReply\x12\r\n\x05state\x18\x01 \x01(\x0c\x12/\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x1d.photofinish.game.v1.Decision\x12-\n\x07outcome\x18\x03 \x01(\x0b\x32\x1c.photofinish.game.v1.Outcome\x12\x37\n\x0cperspectives\x18\x04 \x03(\x0b\x32!.photofinish.rules.v1.Perspective\x12\x0f\n\x07version\x18\x05 \x01(\x04\x12\r\n\x05\x63laim\x18\x06 \x01(\t\x12\x13\n\x0b\x63laim_label\x18\x07 \x01(\t\x12\x0f\n\x07\x63locked\x18\x08 \x01(\x08\x12\x12\n\nclaim_slot\x18\t \x01(\x05\x12\x13\n\x0bresignation\x18\n \x01(\x08\x12\x14\n\x0cstate_sha256\x18\x0b \x01(\x0c\"S\n\x0bViewRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05state\x18\x02 \x01(\x0c\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"e\n\tViewReply\x12\'\n\x04view\x18\x01 \x01(\x0b\x32\x19.photofinish.game.v1.View\x12/\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x1d.photofinish.game.v1.Decision\"\\\n\x14LegalCommandsRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05state\x18\x02 \x01(\x0c\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"D\n\x12LegalCommandsReply\x12.\n\x08\x63ommands\x18\x01 \x03(\x0b\x32\x1c.photofinish.game.v1.Command\"\xe6\x02\n\x08HeldCall\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x04\x12\x35\n\x04open\x18\x03 \x01(\x0b\x32%.photofinish.rules.v1.NewMatchRequestH\x00\x12\x30\n\x05\x61pply\x18\x04 \x01(\x0b\x32\x1f.photofinish.rules.v1.HeldApplyH\x00\x12\x34\n\x07\x66orfeit\x18\x05 \x01(\x0b\x32!.photofinish.rules.v1.HeldForfeitH\x00\x12.\n\x04view\x18\x06 \x01(\x0b\x32\x1e.photofinish.rules.v1.HeldViewH\x00\x12\x30\n\x07restore\x18\x07 \x01(\x0b\x32\x1d.photofinish.rules.v1.RestoreH\x00\x12.\n\x06\x66orget\x18\x08 \x01(\x0b\x32\x1c.photofinish.rules.v1.ForgetH\x00\x42\x06\n\x04kind\"v\n\tHeldApply\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12-\n\x07\x63ommand\x18\x02 \x01(\x0b\x32\x1c.photofinish.game.v1.Command\x12\x12\n\nspectators\x18\x03 \x01(\x08\x12\x18\n\x10resignation_only\x18\x04 \x01(\x08\"g\n\x0bHeldForfeit\x12\r\n\x05loser\x18\x01 \x01(\x05\x12\x35\n\x0btermination\x18\x02 \x01(\x0e\x32 .photofinish.game.v1.Termination\x12\x12\n\nspectators\x18\x03 \x01(\x08\"\x18\n\x08HeldView\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"\x89\x01\n\x0bRestoreStep\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12/\n\x07\x63ommand\x18\x02 \x01(\x0b\x32\x1c.photofinish.game.v1.CommandH\x00\x12\x33\n\x07\x66orfeit\x18\x03 \x01(\x0e\x32 .photofinish.game.v1.TerminationH\x00\x42\x06\n\x04kind\"\x85\x01\n\x07Restore\x12\x34\n\x05match\x18\x01 \x01(\x0b\x32%.photofinish.rules.v1.NewMatchRequest\x12\x30\n\x05steps\x18\x02 \x03(\x0b\x32!.photofinish.rules.v1.RestoreStep\x12\x12\n\nspectators\x18\x03 \x01(\x08\"\x08\n\x06\x46orget\":\n\tHeldCalls\x12-\n\x05\x63\x61lls\x18\x01 \x03(\x0b\x32\x1e.photofinish.rules.v1.HeldCall\"\xaa\x01\n\x0bRulesAnswer\x12/\n\x04step\x18\x01 \x01(\x0b\x32\x1f.photofinish.rules.v1.StepReplyH\x00\x12/\n\x04view\x18\x02 \x01(\x0b\x32\x1f.photofinish.rules.v1.ViewReplyH\x00\x12\x31\n\x07refusal\x18\x03 \x01(\x0b\x32\x1e.photofinish.events.v1.RefusalH\x00\x42\x06\n\x04kind\"Q\n\x0bHeldAnswers\x12\x0e\n\x06holder\x18\x01 \x01(\t\x12\x32\n\x07\x61nswers\x18\x02 \x03(\x0b\x32!.photofinish.rules.v1.RulesAnswer2\xae\x03\n\x05Rules\x12R\n\x08NewMatch\x12%.photofinish.rules.v1.NewMatchRequest\x1a\x1f.photofinish.rules.v1.StepReply\x12L\n\x05\x41pply\x12\".photofinish.rules.v1.ApplyRequest\x1a\x1f.photofinish.rules.v1.StepReply\x12P\n\x07\x46orfeit\x12$.photofinish.rules.v1.ForfeitRequest\x1a\x1f.photofinish.rules.v1.StepReply\x12J\n\x04View\x12!.photofinish.rules.v1.ViewRequest\x1a\x1f.photofinish.rules.v1.ViewReply\x12\x65\n\rLegalCommands\x12*.photofinish.rules.v1.LegalCommandsRequest\x1a(.photofinish.rules.v1.LegalCommandsReplyb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n photofinish/rules/v1/rules.proto\x12\x14photofinish.rules.v1\x1a\"photofinish/events/v1/events.proto\x1a\x1ephotofinish/game/v1/game.proto\"w\n\x0fNewMatchRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12-\n\x07options\x18\x02 \x01(\x0b\x32\x1c.photofinish.game.v1.Options\x12\x0c\n\x04seed\x18\x03 \x01(\x04\"\x97\x01\n\x0c\x41pplyRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05state\x18\x02 \x01(\x0c\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12-\n\x07\x63ommand\x18\x04 \x01(\x0b\x32\x1c.photofinish.game.v1.Command\x12\x12\n\nspectators\x18\x05 \x01(\x08\"\xa2\x01\n\x0e\x46orfeitRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05state\x18\x02 \x01(\x0c\x12\r\n\x05loser\x18\x03 \x01(\x05\x12\x35\n\x0btermination\x18\x04 \x01(\x0e\x32 .photofinish.game.v1.Termination\x12\x12\n\nspectators\x18\x05 \x01(\x08\"I\n\x0bPerspective\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04seen\x18\x04 \x01(\x0c\x12\x12\n\nwhole_view\x18\x05 \x01(\x08J\x04\x08\x02\x10\x03J\x04\x08\x03\x10\x04\"\xb8\x02\n\tStepReply\x12\r\n\x05state\x18\x01 \x01(\x0c\x12/\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x1d.photofinish.game.v1.Decision\x12-\n\x07outcome\x18\x03 \x01(\x0b\x32\x1c.photofinish.game.v1.Outcome\x12\x37\n\x0cperspectives\x18\x04 \x03(\x0b\x32!.photofinish.rules.v1.Perspective\x12\x0f\n\x07version\x18\x05 \x01(\x04\x12\r\n\x05\x63laim\x18\x06 \x01(\t\x12\x13\n\x0b\x63laim_label\x18\x07 \x01(\t\x12\x0f\n\x07\x63locked\x18\x08 \x01(\x08\x12\x12\n\nclaim_slot\x18\t \x01(\x05\x12\x13\n\x0bresignation\x18\n \x01(\x08\x12\x14\n\x0cstate_sha256\x18\x0b \x01(\x0c\"S\n\x0bViewRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05state\x18\x02 \x01(\x0c\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"e\n\tViewReply\x12\'\n\x04view\x18\x01 \x01(\x0b\x32\x19.photofinish.game.v1.View\x12/\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x1d.photofinish.game.v1.Decision\"\\\n\x14LegalCommandsRequest\x12\'\n\x04game\x18\x01 \x01(\x0e\x32\x19.photofinish.game.v1.Game\x12\r\n\x05state\x18\x02 \x01(\x0c\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"D\n\x12LegalCommandsReply\x12.\n\x08\x63ommands\x18\x01 \x03(\x0b\x32\x1c.photofinish.game.v1.Command\"\xe6\x02\n\x08HeldCall\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x04\x12\x35\n\x04open\x18\x03 \x01(\x0b\x32%.photofinish.rules.v1.NewMatchRequestH\x00\x12\x30\n\x05\x61pply\x18\x04 \x01(\x0b\x32\x1f.photofinish.rules.v1.HeldApplyH\x00\x12\x34\n\x07\x66orfeit\x18\x05 \x01(\x0b\x32!.photofinish.rules.v1.HeldForfeitH\x00\x12.\n\x04view\x18\x06 \x01(\x0b\x32\x1e.photofinish.rules.v1.HeldViewH\x00\x12\x30\n\x07restore\x18\x07 \x01(\x0b\x32\x1d.photofinish.rules.v1.RestoreH\x00\x12.\n\x06\x66orget\x18\x08 \x01(\x0b\x32\x1c.photofinish.rules.v1.ForgetH\x00\x42\x06\n\x04kind\"v\n\tHeldApply\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12-\n\x07\x63ommand\x18\x02 \x01(\x0b\x32\x1c.photofinish.game.v1.Command\x12\x12\n\nspectators\x18\x03 \x01(\x08\x12\x18\n\x10resignation_only\x18\x04 \x01(\x08\"g\n\x0bHeldForfeit\x12\r\n\x05loser\x18\x01 \x01(\x05\x12\x35\n\x0btermination\x18\x02 \x01(\x0e\x32 .photofinish.game.v1.Termination\x12\x12\n\nspectators\x18\x03 \x01(\x08\"\x18\n\x08HeldView\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"\x89\x01\n\x0bRestoreStep\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12/\n\x07\x63ommand\x18\x02 \x01(\x0b\x32\x1c.photofinish.game.v1.CommandH\x00\x12\x33\n\x07\x66orfeit\x18\x03 \x01(\x0e\x32 .photofinish.game.v1.TerminationH\x00\x42\x06\n\x04kind\"\x85\x01\n\x07Restore\x12\x34\n\x05match\x18\x01 \x01(\x0b\x32%.photofinish.rules.v1.NewMatchRequest\x12\x30\n\x05steps\x18\x02 \x03(\x0b\x32!.photofinish.rules.v1.RestoreStep\x12\x12\n\nspectators\x18\x03 \x01(\x08\"\x08\n\x06\x46orget\":\n\tHeldCalls\x12-\n\x05\x63\x61lls\x18\x01 \x03(\x0b\x32\x1e.photofinish.rules.v1.HeldCall\"\xaa\x01\n\x0bRulesAnswer\x12/\n\x04step\x18\x01 \x01(\x0b\x32\x1f.photofinish.rules.v1.StepReplyH\x00\x12/\n\x04view\x18\x02 \x01(\x0b\x32\x1f.photofinish.rules.v1.ViewReplyH\x00\x12\x31\n\x07refusal\x18\x03 \x01(\x0b\x32\x1e.photofinish.events.v1.RefusalH\x00\x42\x06\n\x04kind\"Q\n\x0bHeldAnswers\x12\x0e\n\x06holder\x18\x01 \x01(\t\x12\x32\n\x07\x61nswers\x18\x02 \x03(\x0b\x32!.photofinish.rules.v1.RulesAnswer2\xae\x03\n\x05Rules\x12R\n\x08NewMatch\x12%.photofinish.rules.v1.NewMatchRequest\x1a\x1f.photofinish.rules.v1.StepReply\x12L\n\x05\x41pply\x12\".photofinish.rules.v1.ApplyRequest\x1a\x1f.photofinish.rules.v1.StepReply\x12P\n\x07\x46orfeit\x12$.photofinish.rules.v1.ForfeitRequest\x1a\x1f.photofinish.rules.v1.StepReply\x12J\n\x04View\x12!.photofinish.rules.v1.ViewRequest\x1a\x1f.photofinish.rules.v1.ViewReply\x12\x65\n\rLegalCommands\x12*.photofinish.rules.v1.LegalCommandsRequest\x1a(.photofinish.rules.v1.LegalCommandsReplyb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -40,37 +40,37 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_FORFEITREQUEST']._serialized_start=402
   _globals['_FORFEITREQUEST']._serialized_end=564
   _globals['_PERSPECTIVE']._serialized_start=566
-  _globals['_PERSPECTIVE']._serialized_end=619
-  _globals['_STEPREPLY']._serialized_start=622
-  _globals['_STEPREPLY']._serialized_end=934
-  _globals['_VIEWREQUEST']._serialized_start=936
-  _globals['_VIEWREQUEST']._serialized_end=1019
-  _globals['_VIEWREPLY']._serialized_start=1021
-  _globals['_VIEWREPLY']._serialized_end=1122
-  _globals['_LEGALCOMMANDSREQUEST']._serialized_start=1124
-  _globals['_LEGALCOMMANDSREQUEST']._serialized_end=1216
-  _globals['_LEGALCOMMANDSREPLY']._serialized_start=1218
-  _globals['_LEGALCOMMANDSREPLY']._serialized_end=1286
-  _globals['_HELDCALL']._serialized_start=1289
-  _globals['_HELDCALL']._serialized_end=1647
-  _globals['_HELDAPPLY']._serialized_start=1649
-  _globals['_HELDAPPLY']._serialized_end=1767
-  _globals['_HELDFORFEIT']._serialized_start=1769
-  _globals['_HELDFORFEIT']._serialized_end=1872
-  _globals['_HELDVIEW']._serialized_start=1874
-  _globals['_HELDVIEW']._serialized_end=1898
-  _globals['_RESTORESTEP']._serialized_start=1901
-  _globals['_RESTORESTEP']._serialized_end=2038
-  _globals['_RESTORE']._serialized_start=2041
-  _globals['_RESTORE']._serialized_end=2174
-  _globals['_FORGET']._serialized_start=2176
-  _globals['_FORGET']._serialized_end=2184
-  _globals['_HELDCALLS']._serialized_start=2186
-  _globals['_HELDCALLS']._serialized_end=2244
-  _globals['_RULESANSWER']._serialized_start=2247
-  _globals['_RULESANSWER']._serialized_end=2417
-  _globals['_HELDANSWERS']._serialized_start=2419
-  _globals['_HELDANSWERS']._serialized_end=2500
-  _globals['_RULES']._serialized_start=2503
-  _globals['_RULES']._serialized_end=2933
+  _globals['_PERSPECTIVE']._serialized_end=639
+  _globals['_STEPREPLY']._serialized_start=642
+  _globals['_STEPREPLY']._serialized_end=954
+  _globals['_VIEWREQUEST']._serialized_start=956
+  _globals['_VIEWREQUEST']._serialized_end=1039
+  _globals['_VIEWREPLY']._serialized_start=1041
+  _globals['_VIEWREPLY']._serialized_end=1142
+  _globals['_LEGALCOMMANDSREQUEST']._serialized_start=1144
+  _globals['_LEGALCOMMANDSREQUEST']._serialized_end=1236
+  _globals['_LEGALCOMMANDSREPLY']._serialized_start=1238
+  _globals['_LEGALCOMMANDSREPLY']._serialized_end=1306
+  _globals['_HELDCALL']._serialized_start=1309
+  _globals['_HELDCALL']._serialized_end=1667
+  _globals['_HELDAPPLY']._serialized_start=1669
+  _globals['_HELDAPPLY']._serialized_end=1787
+  _globals['_HELDFORFEIT']._serialized_start=1789
+  _globals['_HELDFORFEIT']._serialized_end=1892
+  _globals['_HELDVIEW']._serialized_start=1894
+  _globals['_HELDVIEW']._serialized_end=1918
+  _globals['_RESTORESTEP']._serialized_start=1921
+  _globals['_RESTORESTEP']._serialized_end=2058
+  _globals['_RESTORE']._serialized_start=2061
+  _globals['_RESTORE']._serialized_end=2194
+  _globals['_FORGET']._serialized_start=2196
+  _globals['_FORGET']._serialized_end=2204
+  _globals['_HELDCALLS']._serialized_start=2206
+  _globals['_HELDCALLS']._serialized_end=2264
+  _globals['_RULESANSWER']._serialized_start=2267
+  _globals['_RULESANSWER']._serialized_end=2437
+  _globals['_HELDANSWERS']._serialized_start=2439
+  _globals['_HELDANSWERS']._serialized_end=2520
+  _globals['_RULES']._serialized_start=2523
+  _globals['_RULES']._serialized_end=2953
 # @@protoc_insertion_point(module_scope)

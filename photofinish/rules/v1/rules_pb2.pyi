@@ -121,18 +121,22 @@ class Perspective(_message.Message):
 
     SEAT_FIELD_NUMBER: _builtins.int
     SEEN_FIELD_NUMBER: _builtins.int
+    WHOLE_VIEW_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     seen: _builtins.bytes
     """an encoded photofinish.game.v1.Seen"""
+    whole_view: _builtins.bool
+    """`seen` holds the whole view, not the step's change alone"""
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         seen: _builtins.bytes = ...,
+        whole_view: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat", "seen", b"seen"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat", "seen", b"seen", "whole_view", b"whole_view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file photofinish/game/v1/game.proto.
  */
 export const file_photofinish_game_v1_game: GenFile = /*@__PURE__*/
-  fileDesc("Ch5waG90b2ZpbmlzaC9nYW1lL3YxL2dhbWUucHJvdG8SE3Bob3RvZmluaXNoLmdhbWUudjEikQEKCERlY2lzaW9uEg0KBXNlYXRzGAEgAygFEg0KBWZyZXNoGAIgASgIEicKBGdhdGUYAyABKA4yGS5waG90b2ZpbmlzaC5nYW1lLnYxLkdhdGUSJwoEbGlmdBgEIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuTGlmdBIVCg1saWZ0X2FmdGVyX21zGAUgASgNIlAKB091dGNvbWUSDgoGd2lubmVyGAEgASgFEjUKC3Rlcm1pbmF0aW9uGAIgASgOMiAucGhvdG9maW5pc2guZ2FtZS52MS5UZXJtaW5hdGlvbiIICgZSZXZlYWwiBwoFTnVkZ2UiBwoFQ2xhaW0i/AEKB0NvbW1hbmQSLgoDYmlkGAEgASgLMh8ucGhvdG9maW5pc2guZ2FtZS52MS5CaWRDb21tYW5kSAASMAoEc3BpdBgCIAEoCzIgLnBob3RvZmluaXNoLmdhbWUudjEuU3BpdENvbW1hbmRIABItCgZyZXZlYWwYAyABKAsyGy5waG90b2ZpbmlzaC5nYW1lLnYxLlJldmVhbEgAEisKBW51ZGdlGAQgASgLMhoucGhvdG9maW5pc2guZ2FtZS52MS5OdWRnZUgAEisKBWNsYWltGAUgASgLMhoucGhvdG9maW5pc2guZ2FtZS52MS5DbGFpbUgAQgYKBGtpbmQiagoEVmlldxIrCgNiaWQYASABKAsyHC5waG90b2ZpbmlzaC5nYW1lLnYxLkJpZFZpZXdIABItCgRzcGl0GAIgASgLMh0ucGhvdG9maW5pc2guZ2FtZS52MS5TcGl0Vmlld0gAQgYKBGtpbmQibQoFRXZlbnQSLAoDYmlkGAEgASgLMh0ucGhvdG9maW5pc2guZ2FtZS52MS5CaWRFdmVudEgAEi4KBHNwaXQYAiABKAsyHi5waG90b2ZpbmlzaC5nYW1lLnYxLlNwaXRFdmVudEgAQgYKBGtpbmQiGwoHT3B0aW9ucxIQCghwYXVzYWJsZRgBIAEoCCJbCgRTZWVuEicKBHZpZXcYCCABKAsyGS5waG90b2ZpbmlzaC5nYW1lLnYxLlZpZXcSKgoGZXZlbnRzGAkgAygLMhoucGhvdG9maW5pc2guZ2FtZS52MS5FdmVudCo5CgRHYW1lEhQKEEdBTUVfVU5TUEVDSUZJRUQQABINCglHQU1FX1NQSVQQARIMCghHQU1FX0JJRBACKlAKBUxldmVsEhUKEUxFVkVMX1VOU1BFQ0lGSUVEEAASDgoKTEVWRUxfRUFTWRABEhAKDExFVkVMX01FRElVTRACEg4KCkxFVkVMX0hBUkQQAyprCgRHYXRlEg0KCUdBVEVfTk9ORRAAEg4KCkdBVEVfU1RBUlQQARIRCg1HQVRFX0NPTlRJTlVFEAISDQoJR0FURV9TUElUEAMSDwoLR0FURV9QQVVTRUQQBBIRCg1HQVRFX0hBTkRPVkVSEAUqoQEKC1Rlcm1pbmF0aW9uEhsKF1RFUk1JTkFUSU9OX1VOU1BFQ0lGSUVEEAASFQoRVEVSTUlOQVRJT05fQ0hJUFMQARIVChFURVJNSU5BVElPTl9DQVJEUxACEhQKEFRFUk1JTkFUSU9OX1RJTUUQAxIWChJURVJNSU5BVElPTl9SRVNJR04QBBIZChVURVJNSU5BVElPTl9BQkFORE9ORUQQBSpICgRMaWZ0Eg0KCUxJRlRfTk9ORRAAEhsKF0xJRlRfQUZURVJfR0FURV9USU1FT1VUEAESFAoQTElGVF9BRlRFUl9QQVVTRRACYgZwcm90bzM", [file_photofinish_game_v1_bid, file_photofinish_game_v1_spit]);
+  fileDesc("Ch5waG90b2ZpbmlzaC9nYW1lL3YxL2dhbWUucHJvdG8SE3Bob3RvZmluaXNoLmdhbWUudjEikQEKCERlY2lzaW9uEg0KBXNlYXRzGAEgAygFEg0KBWZyZXNoGAIgASgIEicKBGdhdGUYAyABKA4yGS5waG90b2ZpbmlzaC5nYW1lLnYxLkdhdGUSJwoEbGlmdBgEIAEoDjIZLnBob3RvZmluaXNoLmdhbWUudjEuTGlmdBIVCg1saWZ0X2FmdGVyX21zGAUgASgNIlAKB091dGNvbWUSDgoGd2lubmVyGAEgASgFEjUKC3Rlcm1pbmF0aW9uGAIgASgOMiAucGhvdG9maW5pc2guZ2FtZS52MS5UZXJtaW5hdGlvbiIICgZSZXZlYWwiBwoFTnVkZ2UiBwoFQ2xhaW0i/AEKB0NvbW1hbmQSLgoDYmlkGAEgASgLMh8ucGhvdG9maW5pc2guZ2FtZS52MS5CaWRDb21tYW5kSAASMAoEc3BpdBgCIAEoCzIgLnBob3RvZmluaXNoLmdhbWUudjEuU3BpdENvbW1hbmRIABItCgZyZXZlYWwYAyABKAsyGy5waG90b2ZpbmlzaC5nYW1lLnYxLlJldmVhbEgAEisKBW51ZGdlGAQgASgLMhoucGhvdG9maW5pc2guZ2FtZS52MS5OdWRnZUgAEisKBWNsYWltGAUgASgLMhoucGhvdG9maW5pc2guZ2FtZS52MS5DbGFpbUgAQgYKBGtpbmQiagoEVmlldxIrCgNiaWQYASABKAsyHC5waG90b2ZpbmlzaC5nYW1lLnYxLkJpZFZpZXdIABItCgRzcGl0GAIgASgLMh0ucGhvdG9maW5pc2guZ2FtZS52MS5TcGl0Vmlld0gAQgYKBGtpbmQibQoFRXZlbnQSLAoDYmlkGAEgASgLMh0ucGhvdG9maW5pc2guZ2FtZS52MS5CaWRFdmVudEgAEi4KBHNwaXQYAiABKAsyHi5waG90b2ZpbmlzaC5nYW1lLnYxLlNwaXRFdmVudEgAQgYKBGtpbmQiGwoHT3B0aW9ucxIQCghwYXVzYWJsZRgBIAEoCCKkAQoEU2VlbhInCgR2aWV3GAggASgLMhkucGhvdG9maW5pc2guZ2FtZS52MS5WaWV3EioKBmV2ZW50cxgJIAMoCzIaLnBob3RvZmluaXNoLmdhbWUudjEuRXZlbnQSJwoEdG9sZBgUIAEoCzIZLnBob3RvZmluaXNoLmdhbWUudjEuVmlldxIPCgd2ZXJzaW9uGBUgASgEEg0KBXNpbmNlGBYgASgEKjkKBEdhbWUSFAoQR0FNRV9VTlNQRUNJRklFRBAAEg0KCUdBTUVfU1BJVBABEgwKCEdBTUVfQklEEAIqUAoFTGV2ZWwSFQoRTEVWRUxfVU5TUEVDSUZJRUQQABIOCgpMRVZFTF9FQVNZEAESEAoMTEVWRUxfTUVESVVNEAISDgoKTEVWRUxfSEFSRBADKmsKBEdhdGUSDQoJR0FURV9OT05FEAASDgoKR0FURV9TVEFSVBABEhEKDUdBVEVfQ09OVElOVUUQAhINCglHQVRFX1NQSVQQAxIPCgtHQVRFX1BBVVNFRBAEEhEKDUdBVEVfSEFORE9WRVIQBSqhAQoLVGVybWluYXRpb24SGwoXVEVSTUlOQVRJT05fVU5TUEVDSUZJRUQQABIVChFURVJNSU5BVElPTl9DSElQUxABEhUKEVRFUk1JTkFUSU9OX0NBUkRTEAISFAoQVEVSTUlOQVRJT05fVElNRRADEhYKElRFUk1JTkFUSU9OX1JFU0lHThAEEhkKFVRFUk1JTkFUSU9OX0FCQU5ET05FRBAFKkgKBExpZnQSDQoJTElGVF9OT05FEAASGwoXTElGVF9BRlRFUl9HQVRFX1RJTUVPVVQQARIUChBMSUZUX0FGVEVSX1BBVVNFEAJiBnByb3RvMw", [file_photofinish_game_v1_bid, file_photofinish_game_v1_spit]);
 
 /**
  * Who may act now. Seats are 0 and 1.
@@ -261,11 +261,12 @@ export const OptionsSchema: GenMessage<Options> = /*@__PURE__*/
   messageDesc(file_photofinish_game_v1_game, 8);
 
 /**
- * What one recipient may see after a step: its view and the events it may see. The field
- * numbers are MatchUpdate's (photofinish.arbitration.v1), so an encoded Seen is a valid
- * part of an encoded MatchUpdate: the arbitration appends these bytes, unread, to the
- * update's other fields (protobuf merges concatenated encodings), and each view is encoded
- * once, by the rules service.
+ * What one recipient may see after a step: the events it may hear, and its whole view or
+ * only what the events do not tell (`told`, a View holding those fields alone; see
+ * MatchUpdate). The field numbers are MatchUpdate's (photofinish.arbitration.v1), so an
+ * encoded Seen is a valid part of an encoded MatchUpdate: the arbitration appends these
+ * bytes, unread, to the update's other fields (protobuf merges concatenated encodings),
+ * and each view is encoded once, by the rules service.
  *
  * @generated from message photofinish.game.v1.Seen
  */
@@ -279,6 +280,23 @@ export type Seen = Message<"photofinish.game.v1.Seen"> & {
    * @generated from field: repeated photofinish.game.v1.Event events = 9;
    */
   events: Event[];
+
+  /**
+   * @generated from field: photofinish.game.v1.View told = 20;
+   */
+  told?: View | undefined;
+
+  /**
+   * @generated from field: uint64 version = 21;
+   */
+  version: bigint;
+
+  /**
+   * a change: the version it brings a view forward from
+   *
+   * @generated from field: uint64 since = 22;
+   */
+  since: bigint;
 };
 
 /**

@@ -1,0 +1,78 @@
+"""Views as changes, between the arbitration and a client: the updates a match publishes
+carry each step's change (a whole view every ``WHOLE_VIEW_EVERY`` steps), a stream's first
+update the whole view (fetched from the rules where the last step sent a change), and a
+client that keeps its view from either ends with the view the rules would have shown."""
+
+from __future__ import annotations
+
+import pytest
+
+from clients.kept_view import KeptView
+from photofinish.game.v1 import game_pb2
+from services.arbitration import whole_views
+from services.arbitration.publisher import build_update
+from services.rules.replies import WHOLE_VIEW_EVERY
+from tests.arbitration.harness import Table
+
+
+def deciding(table: Table) -> tuple[int, game_pb2.Command]:
+    """Return a deciding seat and its first legal command."""
+    seat = next(s for s in sorted(table.match.decision.seats) if table.legal(s))
+    return seat, table.legal(seat)[0]
+
+
+async def whole(table: Table, seat: int) -> game_pb2.View:
+    """Return ``seat``'s whole view now, as a stream's first update (GetUpdate) has it."""
+    await whole_views.fetch(table.match, table.matches.rules, seat)
+    update = build_update(table.match, seat, table.now())
+    assert update.HasField("view") and update.version == table.match.version
+    return update.view
+
+
+@pytest.mark.parametrize("game", [game_pb2.GAME_BID, game_pb2.GAME_SPIT])
+async def test_a_kept_view_follows_every_published_change_to_the_view_shown(
+    game: game_pb2.Game.ValueType,
+) -> None:
+    table = Table(game, seed=5)
+    await table.open()
+    kept = KeptView()
+    kept.complete(table.outbox.sent[-1])  # the opening: a whole view
+    assert table.outbox.sent[-1].HasField("view")
+    changes = 0
+    while table.match.version < 2 * WHOLE_VIEW_EVERY + 3 and not table.match.is_over():
+        if table.match.decision.gated:
+            await table.nudge()
+        else:
+            await table.submit(*deciding(table))
+        sent = table.outbox.sent[-1]
+        changes += not sent.HasField("view")
+        assert sent.version == table.match.version
+        # A step's update holds a whole view on every WHOLE_VIEW_EVERY-th step only.
+        assert sent.HasField("view") == (sent.version % WHOLE_VIEW_EVERY == 0)
+        shown = kept.complete(sent).view
+        assert shown == await whole(table, 0)
+    assert changes > WHOLE_VIEW_EVERY
+
+
+async def test_an_update_that_adds_no_step_leaves_the_kept_view_as_it_was() -> None:
+    table = Table(game_pb2.GAME_BID, seed=5)
+    await table.open()
+    await table.nudge()
+    await table.submit(*deciding(table))
+    kept = KeptView()
+    first = kept.complete(build_update(table.match, 0, table.now()))  # a stream's first
+    again = table.outbox.sent[-1]  # the step's change, which that view already shows
+    assert again.version == first.version and not again.HasField("view")
+    assert kept.complete(again).view == first.view
+
+
+async def test_a_change_without_the_view_before_it_is_not_shown_as_a_view() -> None:
+    table = Table(game_pb2.GAME_BID, seed=5)
+    await table.open()
+    await table.nudge()
+    kept = KeptView()
+    kept.complete(build_update(table.match, 0, table.now()))
+    for _ in range(2):  # the first of these steps never reaches the client
+        await table.submit(*deciding(table))
+    skipped = table.outbox.sent[-1]
+    assert not kept.complete(skipped).HasField("view")  # it waits for a whole view
