@@ -46,6 +46,10 @@ class Engine(Protocol):
         ``state``."""
         ...
 
+    def tolds(self, state: Any, seats: Sequence[Seat | None]) -> list[Any]:
+        """``told`` for each of ``seats``, what they share built once."""
+        ...
+
     def changed(self, view: Any, events: tuple[Any, ...], told: Any) -> Any:
         """``view`` brought forward by one step, from the step's events as its viewer hears
         them (``events_for``) and ``told``: the step's state's ``view``."""
@@ -95,6 +99,10 @@ class Codec(Protocol):
 
     def told_to_proto(self, told: Any) -> game_pb2.View:
         """``told`` (the engine's ``told``) as a View holding only what it tells."""
+        ...
+
+    def told_to_bytes(self, told: Any) -> bytes:
+        """``told_to_proto(told)`` encoded, as the rules send it on every step."""
         ...
 
     def told_from_proto(self, told: game_pb2.View) -> Any:

@@ -48,7 +48,17 @@ from games.bid.rules import (
 )
 from games.bid.snapshot import decode_state, encode_state
 from games.bid.tiles import FULL_SET, Tile, parse_tile
-from games.bid.view import AuctionView, OpenPoint, Told, View, events_for, told, view, views
+from games.bid.view import (
+    AuctionView,
+    OpenPoint,
+    Told,
+    View,
+    events_for,
+    told,
+    tolds,
+    view,
+    views,
+)
 
 __all__ = [
     "FULL_SET",
@@ -99,6 +109,7 @@ __all__ = [
     "parse_command",
     "parse_tile",
     "told",
+    "tolds",
     "view",
     "views",
 ]

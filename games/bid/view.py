@@ -176,18 +176,29 @@ class Told:
 def told(state: State, seat: Seat | None) -> Told:
     """Return what ``seat``'s view of ``state`` shows beyond its step's events: the fields
     of ``view(state, seat)`` they do not tell, without building the rest."""
+    return tolds(state, (seat,))[0]
+
+
+def tolds(state: State, seats: Sequence[Seat | None]) -> list[Told]:
+    """Return ``told(state, seat)`` for each of ``seats``, what they share built once."""
     now = decision(state)
-    own = seat is not None and seat in now.seats
-    return Told(
-        version=state.version,
-        decide=tuple(sorted(now.seats)),
-        fresh=now.fresh,
-        gate=now.gate,
-        auction=_auction(state),
-        must_play=state.drawn if own else None,
-        must_open_with=state.must_open_with if seat == state.to_act else None,
-        legal=_legal(state, seat) if own else (),
-    )
+    decide, auction = tuple(sorted(now.seats)), _auction(state)
+    told_to = []
+    for seat in seats:
+        own = seat is not None and seat in now.seats
+        told_to.append(
+            Told(
+                version=state.version,
+                decide=decide,
+                fresh=now.fresh,
+                gate=now.gate,
+                auction=auction,
+                must_play=state.drawn if own else None,
+                must_open_with=state.must_open_with if seat == state.to_act else None,
+                legal=_legal(state, seat) if own else (),
+            )
+        )
+    return told_to
 
 
 def _auction(state: State) -> AuctionView | None:

@@ -9,7 +9,7 @@ nothing of time. Each module's docstring records the rules decisions it implemen
 from __future__ import annotations
 
 from games.spit.cards import Card, Rank, Suit, is_adjacent, parse_card, parse_rank
-from games.spit.changes import Told, changed, told
+from games.spit.changes import Told, changed, told, tolds
 from games.spit.commands import (
     Command,
     Move,
@@ -65,6 +65,7 @@ __all__ = [
     "parse_command",
     "parse_rank",
     "told",
+    "tolds",
     "view",
     "views",
 ]

@@ -9,7 +9,7 @@ only face-up cards, so the same function serves both seats and spectators.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from games.decision import Gate
@@ -46,9 +46,15 @@ class Told:
 
 
 def told(state: State, seat: Seat | None) -> Told:
-    """Return what ``seat``'s view of ``state`` shows beyond its step's events."""
+    """Return what ``seat``'s view of ``state`` shows beyond its step's events: the same
+    for every seat in Spit, where nobody knows more than another."""
     must_press = frozenset(SEATS) - state.pressed if state.phase in READY_PHASES else frozenset()
     return Told(state.version, decision(state).gate, must_press)
+
+
+def tolds(state: State, seats: Sequence[Seat | None]) -> list[Told]:
+    """Return ``told(state, seat)`` for each of ``seats``, built once."""
+    return [told(state, None)] * len(seats)
 
 
 def changed(view: View, events: Iterable[Event], told: Told) -> View:

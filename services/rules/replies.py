@@ -76,8 +76,8 @@ def encoded_step(
         shown = [message_field(_SEEN_VIEW, view) for view in views]
         versions = int_field(_SEEN_VERSION, version)
     else:  # a change: the events, and what a view shows beyond them
-        game = entry.number
-        shown = [_told_field(game, engine.told(step.state, seat)) for seat in recipients]
+        tolds = engine.tolds(step.state, recipients)
+        shown = [message_field(_SEEN_TOLD, entry.codec.told_to_bytes(told)) for told in tolds]
         versions = int_field(_SEEN_VERSION, version) + int_field(_SEEN_SINCE, since)
     heard = Heard(entry, step.events)
     perspectives = [
@@ -113,14 +113,6 @@ def whole_view(step: Step[Any, Any], since: int) -> bool:
     not known (``since`` -1) or that changed nothing (an opening, a restore), and every
     ``WHOLE_VIEW_EVERY``-th; the others hold changes."""
     return since < 0 or not step.events or step.state.version % WHOLE_VIEW_EVERY == 0
-
-
-@functools.lru_cache(maxsize=4096)
-def _told_field(game: int, told: Any) -> bytes:
-    """Return ``told`` of ``game`` (its number) as a ``Seen.told`` field: a match's gates
-    and decisions recur."""
-    encoded = BY_NUMBER[game].codec.told_to_proto(told).SerializeToString()
-    return message_field(_SEEN_TOLD, encoded)
 
 
 @functools.lru_cache(maxsize=256)

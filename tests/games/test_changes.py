@@ -17,6 +17,7 @@ from games.decision import Step, Termination
 from games.nudge import nudged
 from games.registry import GAMES, Game
 from games.seats import Seat
+from photofinish.game.v1 import game_pb2
 from tests.rules.walks import RECIPIENTS, nudged_walk, walk
 
 
@@ -32,7 +33,9 @@ def brought_forward(game: Game, before: Any, step: Step[Any, Any]) -> None:
         # step's events and what they do not tell.
         kept = codec.view_from_proto(codec.view_to_proto(last))
         events = [codec.event_from_proto(codec.event_to_proto(e), seat) for e in heard]
-        told_sent = codec.told_from_proto(codec.told_to_proto(told))
+        assert codec.told_to_bytes(told) == codec.told_to_proto(told).SerializeToString()
+        assert engine.tolds(step.state, RECIPIENTS)[RECIPIENTS.index(seat)] == told
+        told_sent = codec.told_from_proto(game_pb2.View.FromString(codec.told_to_bytes(told)))
         assert codec.view_to_proto(engine.changed(kept, tuple(events), told_sent)) == (
             codec.view_to_proto(now)
         )

@@ -11,7 +11,7 @@ from games.bid.codec.changes import event_from_proto, told_from_proto, told_to_p
 from games.bid.codec.commands import command_from_proto, command_to_proto
 from games.bid.codec.events import event_to_proto
 from games.bid.codec.view import view_from_proto, view_to_proto
-from games.bid.codec.view_bytes import views_to_bytes
+from games.bid.codec.view_bytes import told_to_bytes, views_to_bytes
 from photofinish.game.v1 import game_pb2
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "event_to_proto",
     "options_from_proto",
     "told_from_proto",
+    "told_to_bytes",
     "told_to_proto",
     "view_from_proto",
     "view_to_proto",

@@ -16,7 +16,18 @@ from typing import Generic, TypeVar
 
 from google.protobuf.message import Message
 
-from games.bid import AuctionView, Bid, Command, Counted, Placement, Play, Settlement, Tile, View
+from games.bid import (
+    AuctionView,
+    Bid,
+    Command,
+    Counted,
+    Placement,
+    Play,
+    Settlement,
+    Tile,
+    Told,
+    View,
+)
 from games.bid.codec.board import (
     counted_to_proto,
     open_point_to_proto,
@@ -44,6 +55,29 @@ def views_to_bytes(views: Sequence[View]) -> list[bytes]:
         return [message_field(_BID, _public(view) + _own(view)) for view in views]
     public = _public(views[0])
     return [message_field(_BID, public + _own(view)) for view in views]
+
+
+def told_to_bytes(told: Told) -> bytes:
+    """Return ``told`` as an encoded View holding only what it tells (``told_to_proto``'s
+    message, encoded from the same recurring parts as a view)."""
+    must_play, must_open_with = told.must_play, told.must_open_with
+    return message_field(
+        _BID,
+        b"".join(
+            (
+                int_field(_VIEW["version"], told.version),
+                b"" if told.auction is None else _auction_field(told.auction),
+                packed_field(_VIEW["decide"], seats_to_proto(told.decide)),
+                int_field(_VIEW["fresh"], told.fresh),
+                int_field(_VIEW["gate"], gate_to_proto(told.gate)),
+                b"" if must_play is None else _MUST_PLAY[must_play.low, must_play.high],
+                b""
+                if must_open_with is None
+                else _MUST_OPEN_WITH[must_open_with.low, must_open_with.high],
+                *[_legal_field(command) for command in told.legal],
+            )
+        ),
+    )
 
 
 def _public_key(view: View) -> tuple[object, ...]:

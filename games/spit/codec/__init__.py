@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from games.spit import Options
-from games.spit.codec.changes import event_from_proto, told_from_proto, told_to_proto
+from games.spit.codec.changes import (
+    event_from_proto,
+    told_from_proto,
+    told_to_bytes,
+    told_to_proto,
+)
 from games.spit.codec.commands import command_from_proto, command_to_proto
 from games.spit.codec.events import event_to_proto
 from games.spit.codec.view import view_from_proto, view_to_proto, views_to_bytes
@@ -16,6 +21,7 @@ __all__ = [
     "event_to_proto",
     "options_from_proto",
     "told_from_proto",
+    "told_to_bytes",
     "told_to_proto",
     "view_from_proto",
     "view_to_proto",

@@ -5,6 +5,8 @@ gate and Ready presses.
 
 from __future__ import annotations
 
+import functools
+
 from games.codec import (
     gate_from_proto,
     gate_to_proto,
@@ -31,6 +33,12 @@ def told_to_proto(told: Told) -> game_pb2.View:
             must_press=seats_to_proto(told.must_press),
         )
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def told_to_bytes(told: Told) -> bytes:
+    """Return ``told_to_proto(told)`` encoded (a match's gates and presses recur)."""
+    return told_to_proto(told).SerializeToString()
 
 
 def told_from_proto(message: game_pb2.View) -> Told:
