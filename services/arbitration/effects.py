@@ -11,8 +11,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from photofinish.arbitration.v1 import log_pb2
+from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
-from services.arbitration import record, spectator_view
+from services.arbitration import record
 from services.arbitration.deciding import Apply
 from services.arbitration.match import Match, Submission
 from services.arbitration.matchlog import bounds, entries
@@ -22,6 +23,7 @@ from services.arbitration.publisher import Publisher
 from services.arbitration.refusals import Reason
 from services.arbitration.restoring import restore
 from services.arbitration.rules_client import NotHeld, RulesClient
+from services.common.watching import SPECTATORS
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,10 +127,28 @@ class Effects:
 
     async def published(self, match: Match, now_ns: int) -> None:
         """Publish the match as it now stands and set its next timer."""
-        if match.is_watched(now_ns):
-            await spectator_view.refresh(match, self.rules)  # a watch began during the step
+        if match.is_watched(now_ns) and SPECTATORS not in match.perspectives:
+            await self.whole_view(match, SPECTATORS)  # a watch began during the step
         self.publisher.updates(match)
         self.schedule(match)
+
+    async def whole_view(self, match: Match, seat: int) -> None:
+        """Put ``seat``'s (-1: the spectators') whole view of the match in ``match.views``,
+        from the rules instance that holds it, given the match back first if it lost it;
+        the spectators' is published from now on."""
+        if seat not in match.views:
+            try:
+                reply = await self.rules.view(match.match_id, match.version, seat)
+            except NotHeld:
+                await self.log_writer.flush(match)  # the log the match is rebuilt from is whole
+                await restore(self.rules, self.log_writer, match)  # with whole views
+                if seat not in match.views:
+                    reply = await self.rules.view(match.match_id, match.version, seat)
+            if seat not in match.views:
+                seen = game_pb2.Seen(view=reply.view, version=match.version)
+                match.views[seat] = seen.SerializeToString()
+        if seat == SPECTATORS:
+            match.perspectives.setdefault(SPECTATORS, match.views[SPECTATORS])
 
     async def ended_without_result(self, match: Match) -> None:
         """Show a match that ended with no result (its end stored), and tell ratings why."""

@@ -84,7 +84,17 @@ class LeftAlone:
     the abandon limit: the worker ends it with no result, unless they came back."""
 
 
-Item = Submission | Flag | Nudge | FaultNotice | AwayChange | LeftAlone
+@dataclass(frozen=True, slots=True)
+class WholeView:
+    """A stream's first update needs ``seat``'s whole view, and the rules instance that held
+    the match lost it: the worker gives it the match back, between the match's own items,
+    and keeps the view; ``done`` is resolved either way."""
+
+    seat: int
+    done: asyncio.Future[None]
+
+
+Item = Submission | Flag | Nudge | FaultNotice | AwayChange | LeftAlone | WholeView
 # A retry resends one of a client's last few commands; older answers are not kept.
 ANSWERS_KEPT_PER_SEAT = 32
 

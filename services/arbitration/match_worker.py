@@ -34,6 +34,7 @@ from services.arbitration.match import (
     Match,
     Nudge,
     Submission,
+    WholeView,
 )
 from services.arbitration.matchlog import entries
 from services.arbitration.matchlog.writer import LogWriter, Superseded
@@ -104,7 +105,12 @@ class MatchWorker:
         """Judge one item; a submission gets its answer (reply or rejection) last. A timer's
         item (a flag, a nudge, someone away) is held for nothing: its rules call and its
         news leave at once, not with the next commands' messages."""
-        if isinstance(item, Submission):
+        if isinstance(item, WholeView):
+            try:
+                await self._effects.whole_view(match, item.seat)
+            finally:
+                _answer(item, None)
+        elif isinstance(item, Submission):
             await self._judge(match, item)
         else:
             with self._effects.publisher.at_once():
@@ -158,9 +164,11 @@ async def _timer_step(step: Coroutine[None, None, None]) -> None:
         )
 
 
-def _answer(item: Item, answer: Answer) -> None:
-    if isinstance(item, Submission):
+def _answer(item: Item, answer: Answer | None) -> None:
+    if isinstance(item, Submission) and answer is not None:
         item.reply(answer)
+    elif isinstance(item, WholeView) and not item.done.done():
+        item.done.set_result(None)  # its caller looks at the match's views again
 
 
 def _answer_moved(match: Match, current: Item | None) -> None:

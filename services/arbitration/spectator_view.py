@@ -16,15 +16,11 @@ from services.common.watching import LEASE_S, SPECTATORS
 
 async def watch(match: Match, rules: RulesClient, now_ns: int) -> None:
     """Keep ``match`` watched for :data:`LEASE_S` from ``now_ns``, its spectators' view
-    current (fetched from the rules service when the last step did not build it)."""
+    current (fetched from the rules service when the last step did not build it) and
+    published with every step from now on."""
     match.spectators_until_ns = max(match.spectators_until_ns, now_ns + int(LEASE_S * 1e9))
-    await refresh(match, rules)
-
-
-async def refresh(match: Match, rules: RulesClient) -> None:
-    """Fetch the spectators' view of the match's state if the last step built none."""
     if SPECTATORS in match.perspectives:
         return
     await whole_views.fetch(match, rules, SPECTATORS)
     if SPECTATORS in match.views:
-        match.perspectives[SPECTATORS] = match.views[SPECTATORS]
+        match.perspectives.setdefault(SPECTATORS, match.views[SPECTATORS])

@@ -5,6 +5,8 @@ client that keeps its view from either ends with the view the rules would have s
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from clients.kept_view import KeptView
@@ -76,3 +78,21 @@ async def test_a_change_without_the_view_before_it_is_not_shown_as_a_view() -> N
         await table.submit(*deciding(table))
     skipped = table.outbox.sent[-1]
     assert not kept.complete(skipped).HasField("view")  # it waits for a whole view
+
+
+async def test_a_rules_instance_that_lost_the_match_gets_it_back_for_a_new_stream() -> None:
+    # Half an hour unasked (a paused match against the computer), or a restarted rules
+    # instance: the first update of a new stream still holds the whole view.
+    table = Table(game_pb2.GAME_SPIT, seed=5)
+    await table.open()
+    await table.nudge()
+    await table.submit(*deciding(table))
+    assert 0 not in table.match.views  # the step sent its change only
+    assert table.rules.drop_idle(now_s=float("inf")) == 1  # the rules instance lost it
+    worker = asyncio.create_task(table.matches._worker.run(table.match))
+    try:
+        shown = await whole(table, 0)
+    finally:
+        worker.cancel()
+    assert shown.spit.version == table.match.version
+    assert shown == await whole(table, 0)  # kept until the next step
