@@ -15,7 +15,9 @@ from games.codec import (
     seats_from_proto,
     seats_to_proto,
 )
+from games.decision import Gate
 from games.errors import Malformed, Reason
+from games.protowire import field_numbers, int_field, message_field, packed_field
 from games.seats import Seat, parse_seat
 from games.spit import events as ev
 from games.spit.changes import Told
@@ -35,10 +37,24 @@ def told_to_proto(told: Told) -> game_pb2.View:
     )
 
 
-@functools.lru_cache(maxsize=1024)
 def told_to_bytes(told: Told) -> bytes:
-    """Return ``told_to_proto(told)`` encoded (a match's gates and presses recur)."""
-    return told_to_proto(told).SerializeToString()
+    """Return ``told_to_proto(told)`` encoded: the version, and the gate and presses (a
+    match's few, each encoded once)."""
+    return message_field(
+        _SPIT_FIELD,
+        int_field(_VIEW["version"], told.version) + _gate_and_presses(told.gate, told.must_press),
+    )
+
+
+@functools.cache
+def _gate_and_presses(gate: Gate | None, must_press: frozenset[Seat]) -> bytes:
+    return int_field(_VIEW["gate"], gate_to_proto(gate)) + packed_field(
+        _VIEW["must_press"], seats_to_proto(must_press)
+    )
+
+
+_SPIT_FIELD = field_numbers(game_pb2.View)["spit"]
+_VIEW = field_numbers(spit_pb2.SpitView)
 
 
 def told_from_proto(message: game_pb2.View) -> Told:
