@@ -33,7 +33,7 @@ class Dealt:
     round_no: int
     boneyard_count: int
     hand_size: int
-    hands: tuple[tuple[Tile, ...], tuple[Tile, ...]] = ((), ())
+    hands: tuple[tuple[Tile, ...], tuple[Tile, ...]]
 
 
 @dataclass(frozen=True, slots=True)

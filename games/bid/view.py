@@ -85,23 +85,24 @@ class View:
 
 def view(state: State, seat: Seat | None) -> View:
     """Return what ``seat`` may see of ``state`` (None: a spectator)."""
-    return _own(state, _public(state), seat)
+    return views(state, (seat,))[0]
 
 
 def views(state: State, seats: Sequence[Seat | None]) -> list[View]:
     """Return ``view(state, seat)`` for each of ``seats``: what everyone sees built once,
     each seat's own (hand, drawn tile, legal commands) added to it."""
-    public = _public(state)
-    return [_own(state, public, seat) for seat in seats]
+    told_to = tolds(state, seats)
+    public = _public(state, told_to[0])
+    return [_own(state, public, seat, told) for seat, told in zip(seats, told_to, strict=True)]
 
 
-def _public(state: State) -> View:
-    """Return the spectators' view: what everyone at the table sees."""
-    now = decision(state)
+def _public(state: State, told: Told) -> View:
+    """Return the spectators' view: what everyone at the table sees (``told``: any
+    recipient's, whose shared part is everyone's)."""
     board = state.board
     return View(
         seat=None,
-        version=state.version,
+        version=told.version,
         round_no=state.round_no,
         hand=(),
         hand_counts=(len(state.hands[0]), len(state.hands[1])),
@@ -112,10 +113,10 @@ def _public(state: State) -> View:
         end_sum=board.total,
         balances=state.balances,
         jockey=state.jockey,
-        auction=_auction(state),
-        decide=tuple(sorted(now.seats)),
-        fresh=now.fresh,
-        gate=now.gate,
+        auction=told.auction,
+        decide=told.decide,
+        fresh=told.fresh,
+        gate=told.gate,
         must_play=None,
         must_open_with=None,
         legal=(),
@@ -124,12 +125,11 @@ def _public(state: State) -> View:
     )
 
 
-def _own(state: State, public: View, seat: Seat | None) -> View:
-    """Return ``public`` as ``seat`` sees it: its own hand, and while it decides its drawn
-    tile and legal commands (secrets reach only their holder)."""
+def _own(state: State, public: View, seat: Seat | None, told: Told) -> View:
+    """Return ``public`` as ``seat`` sees it: its own hand, and what ``told`` gives it alone
+    (secrets reach only their holder)."""
     if seat is None:
         return public
-    own = seat in public.decide
     # Built field by field, not by dataclasses.replace, at half its cost (every step).
     return View(
         seat=seat,
@@ -148,9 +148,9 @@ def _own(state: State, public: View, seat: Seat | None) -> View:
         decide=public.decide,
         fresh=public.fresh,
         gate=public.gate,
-        must_play=state.drawn if own else None,
-        must_open_with=state.must_open_with if seat == state.to_act else None,
-        legal=_legal(state, seat) if own else (),
+        must_play=told.must_play,
+        must_open_with=told.must_open_with,
+        legal=told.legal,
         last_settlement=public.last_settlement,
         outcome=public.outcome,
     )
@@ -220,7 +220,7 @@ def events_for(events: tuple[Event, ...], seat: Seat | None) -> tuple[Event, ...
     """Return ``events`` as ``seat`` may see them: others' hands and drawn tiles removed."""
     if not any(_secret(e, seat) for e in events):
         return events
-    return tuple(_told_to(e, seat) if _secret(e, seat) else e for e in events)
+    return tuple(_as_heard_by(e, seat) if _secret(e, seat) else e for e in events)
 
 
 def _secret(event: Event, seat: Seat | None) -> bool:
@@ -232,7 +232,7 @@ def _secret(event: Event, seat: Seat | None) -> bool:
     return False
 
 
-def _told_to(event: Event, seat: Seat | None) -> Event:
+def _as_heard_by(event: Event, seat: Seat | None) -> Event:
     if isinstance(event, Drew):
         return Drew(event.seat, event.count)
     if isinstance(event, Dealt):

@@ -9,7 +9,7 @@ nothing of time. Each module's docstring records the rules decisions it implemen
 from __future__ import annotations
 
 from games.spit.cards import Card, Rank, Suit, is_adjacent, parse_card, parse_rank
-from games.spit.changes import Told, changed, told, tolds
+from games.spit.changes import changed
 from games.spit.commands import (
     Command,
     Move,
@@ -26,7 +26,18 @@ from games.spit.events import Event
 from games.spit.model import Options, Phase, Side, State
 from games.spit.rules import apply, decision, forfeit, legal_commands, outcome
 from games.spit.snapshot import decode_state, encode_state
-from games.spit.view import CentreView, SideView, StockView, View, events_for, view, views
+from games.spit.view import (
+    CentreView,
+    SideView,
+    StockView,
+    Told,
+    View,
+    events_for,
+    told,
+    tolds,
+    view,
+    views,
+)
 
 __all__ = [
     "Card",

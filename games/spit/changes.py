@@ -1,5 +1,5 @@
 """A Spit view brought forward by one step: the last view, the step's events, and what they
-do not tell (``Told``: the gate and the Ready presses).
+do not tell (``games.spit.view.Told``: the version, the gate and the Ready presses).
 
 What a client that keeps its view does with an update that carries no view: every field of
 the next view follows from these three (checked against :func:`games.spit.view.view` after
@@ -9,11 +9,8 @@ only face-up cards, so the same function serves both seats and spectators.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 
-from games.decision import Gate
-from games.seats import SEATS, Seat
 from games.spit.events import (
     Dealt,
     Ended,
@@ -26,35 +23,9 @@ from games.spit.events import (
     Revealed,
     Spat,
 )
-from games.spit.gates import READY_PHASES
-from games.spit.model import State
-from games.spit.rules import decision
-from games.spit.view import CentreView, SideView, StockView, View
+from games.spit.view import CentreView, SideView, StockView, Told, View
 
 _EMPTY_CENTRE = (CentreView(None, 0), CentreView(None, 0))
-
-
-@dataclass(frozen=True, slots=True)
-class Told:
-    """What a Spit view shows that its step's events do not tell: the state's version (a
-    step may take several: a nudge presses Ready for both), the gate, and who still has to
-    press Ready (a pause hides the gate, not the presses)."""
-
-    version: int
-    gate: Gate | None
-    must_press: frozenset[Seat]
-
-
-def told(state: State, seat: Seat | None) -> Told:
-    """Return what ``seat``'s view of ``state`` shows beyond its step's events: the same
-    for every seat in Spit, where nobody knows more than another."""
-    must_press = frozenset(SEATS) - state.pressed if state.phase in READY_PHASES else frozenset()
-    return Told(state.version, decision(state).gate, must_press)
-
-
-def tolds(state: State, seats: Sequence[Seat | None]) -> list[Told]:
-    """Return ``told(state, seat)`` for each of ``seats``, built once."""
-    return [told(state, None)] * len(seats)
 
 
 def changed(view: View, events: Iterable[Event], told: Told) -> View:

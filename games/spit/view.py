@@ -69,18 +69,41 @@ class View:
     outcome: Outcome | None
 
 
+@dataclass(frozen=True, slots=True)
+class Told:
+    """What a view shows that its step's events do not tell: the state's version (a step
+    may take several: a nudge presses Ready for both), the gate, and who still has to press
+    Ready (a pause hides the gate, not the presses). The same for every seat in Spit."""
+
+    version: int
+    gate: Gate | None
+    must_press: frozenset[Seat]
+
+
+def told(state: State, seat: Seat | None) -> Told:
+    """Return what ``seat``'s view of ``state`` shows beyond its step's events."""
+    must_press = frozenset(SEATS) - state.pressed if state.phase in READY_PHASES else frozenset()
+    return Told(state.version, decision(state).gate, must_press)
+
+
+def tolds(state: State, seats: Sequence[Seat | None]) -> list[Told]:
+    """Return ``told(state, seat)`` for each of ``seats``, built once."""
+    return [told(state, None)] * len(seats)
+
+
 def view(state: State, seat: Seat | None) -> View:
     """Return what ``seat`` (or a spectator, for None) may see of ``state``."""
+    now = told(state, seat)
     return View(
         seat=seat,
-        version=state.version,
+        version=now.version,
         round_no=state.round_no,
         pausable=state.options.pausable,
         sides=(_side_view(state.sides[0]), _side_view(state.sides[1])),
         centre=(_centre_view(state.centre[0]), _centre_view(state.centre[1])),
-        gate=decision(state).gate,
+        gate=now.gate,
         paused=state.paused,
-        must_press=frozenset(SEATS) - state.pressed if state.phase in READY_PHASES else frozenset(),
+        must_press=now.must_press,
         spits=state.spits,
         outcome=state.outcome,
     )

@@ -135,7 +135,6 @@ class Line {
     this.total = this.coveringTotal(point) + (double ? joining.low + joining.high : joining.low === value ? joining.high : joining.low);
     const spinner = this.board.spinner;
     this.ends[this.ends.indexOf(point)] = fresh;
-    const straight = (port: TilePort) => port === TilePort.STRAIGHT_A || port === TilePort.STRAIGHT_B;
     if (
       !this.board.branchesOpen &&
       spinner &&
@@ -157,7 +156,6 @@ class Line {
     const spinner = this.board.spinner;
     if (!spinner || !same(covered, spinner)) return this.total - (covered.low + covered.high);
     if (this.board.branchesOpen) return this.total; // an unused branch counted 0
-    const straight = (port: TilePort) => port === TilePort.STRAIGHT_A || port === TilePort.STRAIGHT_B;
     const otherArmOpen = this.ends.some((e) => same(e.tile!, covered) && straight(e.port) && e.port !== point.port);
     return otherArmOpen ? this.total : this.total - (covered.low + covered.high);
   }
@@ -178,6 +176,11 @@ class Line {
     }
     return counted;
   }
+}
+
+/** Whether `port` is one of a double's main arms. */
+function straight(port: TilePort): boolean {
+  return port === TilePort.STRAIGHT_A || port === TilePort.STRAIGHT_B;
 }
 
 /** The number a tile must show to join at `e`. */

@@ -20,8 +20,9 @@ from games.errors import Malformed, Reason
 from games.protowire import field_numbers, int_field, message_field, packed_field
 from games.seats import Seat, parse_seat
 from games.spit import events as ev
-from games.spit.changes import Told
 from games.spit.codec.cards import card_from_proto, maybe_card_from_proto
+from games.spit.codec.view import pile_top
+from games.spit.view import Told
 from photofinish.game.v1 import game_pb2, spit_pb2
 
 
@@ -86,17 +87,15 @@ def event_from_proto(message: game_pb2.Event, seat: Seat | None) -> ev.Event:
     event = message.spit
     match event.WhichOneof("kind"):
         case "pressed":
-            return ev.Pressed(_seat(event.pressed.seat))
+            return ev.Pressed(parse_seat(event.pressed.seat))
         case "dealt":
             dealt = event.dealt
-            tops = tuple(
-                maybe_card_from_proto(p.top if p.HasField("top") else None) for p in dealt.stock
-            )
+            tops = tuple(maybe_card_from_proto(pile_top(pile)) for pile in dealt.stock)
             hidden = tuple(p.hidden for p in dealt.stock)
-            return ev.Dealt(dealt.round_no, _seat(dealt.seat), tops, hidden, dealt.spit_count)
+            return ev.Dealt(dealt.round_no, parse_seat(dealt.seat), tops, hidden, dealt.spit_count)
         case "spat":
             spat = event.spat
-            return ev.Spat(_seat(spat.seat), spat.pile, card_from_proto(spat.card))
+            return ev.Spat(parse_seat(spat.seat), spat.pile, card_from_proto(spat.card))
         case "reshuffled":
             return ev.Reshuffled(pair_from_proto(event.reshuffled.spit_counts, "spit counts"))
         case "blocked":
@@ -104,29 +103,27 @@ def event_from_proto(message: game_pb2.Event, seat: Seat | None) -> ev.Event:
         case "played":
             played = event.played
             card = card_from_proto(played.card)
-            return ev.Played(_seat(played.seat), played.stock, played.pile, card)
+            return ev.Played(parse_seat(played.seat), played.stock, played.pile, card)
         case "moved":
             moved = event.moved
-            return ev.Moved(_seat(moved.seat), moved.src, moved.dst, card_from_proto(moved.card))
+            return ev.Moved(
+                parse_seat(moved.seat), moved.src, moved.dst, card_from_proto(moved.card)
+            )
         case "revealed":
             revealed = event.revealed
             card = card_from_proto(revealed.card)
-            return ev.Revealed(_seat(revealed.seat), revealed.stock, card)
+            return ev.Revealed(parse_seat(revealed.seat), revealed.stock, card)
         case "round_ended":
             ended = event.round_ended
             counts = pair_from_proto(ended.card_counts, "card counts")
-            return ev.RoundEnded(ended.round_no, _seat(ended.finisher), ended.taken, counts)
+            return ev.RoundEnded(ended.round_no, parse_seat(ended.finisher), ended.taken, counts)
         case "paused":
-            return ev.PausedBy(_seat(event.paused.seat))
+            return ev.PausedBy(parse_seat(event.paused.seat))
         case "resumed":
-            return ev.ResumedBy(_seat(event.resumed.seat))
+            return ev.ResumedBy(parse_seat(event.resumed.seat))
         case "ended":
             outcome = result_from_proto(event.ended.winner, event.ended.termination)
             if outcome is None:
                 raise Malformed(Reason.BAD_ARGUMENT, "an end without a winner")
             return ev.Ended(outcome)
     raise Malformed(Reason.BAD_ARGUMENT, f"not a Spit event: {event.WhichOneof('kind')}")
-
-
-def _seat(value: int) -> Seat:
-    return parse_seat(value)  # an event's seat is a player's, never -1

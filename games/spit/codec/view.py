@@ -187,14 +187,16 @@ def _two(items: tuple[T, ...], what: str) -> tuple[T, T]:
 
 def _side_from_proto(side: spit_pb2.SpitSide) -> SideView:
     stock = tuple(
-        StockView(top=maybe_card_from_proto(_top(pile)), hidden=pile.hidden) for pile in side.stock
+        StockView(top=maybe_card_from_proto(pile_top(pile)), hidden=pile.hidden)
+        for pile in side.stock
     )
     return SideView(stock=stock, spit_count=side.spit_count)
 
 
 def _centre_from_proto(pile: spit_pb2.CentrePile) -> CentreView:
-    return CentreView(top=maybe_card_from_proto(_top(pile)), size=pile.size)
+    return CentreView(top=maybe_card_from_proto(pile_top(pile)), size=pile.size)
 
 
-def _top(pile: spit_pb2.StockPile | spit_pb2.CentrePile) -> spit_pb2.Card | None:
+def pile_top(pile: spit_pb2.StockPile | spit_pb2.CentrePile) -> spit_pb2.Card | None:
+    """Return a pile's top card as the wire has it, None when unset (empty)."""
     return pile.top if pile.HasField("top") else None

@@ -47,8 +47,9 @@ from games.spit import (
     view,
 )
 from games.spit.cards import full_deck
-from games.spit.changes import changed, told
+from games.spit.changes import changed
 from games.spit.events import Event
+from games.spit.view import told
 from tests.games.spit.positions import random_position
 
 DECK = Counter(full_deck())
