@@ -246,13 +246,14 @@ class ArenaClient:
         )
 
     async def watch(
-        self, match_id: str, seat: int
+        self, match_id: str, seat: int, *, changes: bool = False
     ) -> AsyncGenerator[arbitration_pb2.MatchUpdate, None]:
-        """Yield a seat's (-1: the spectators') updates, each with its whole view."""
+        """Yield a seat's (-1: the spectators') updates, each with its whole view; with
+        ``changes``, as the server sent them (most with a change in place of a view)."""
         request = arena_pb2.WatchRequest(match_id=match_id, seat=seat)
-        kept = KeptView()
+        kept = None if changes else KeptView()
         async for update in self.web.stream(f"{ARENA}/Watch", request, arbitration_pb2.MatchUpdate):
-            yield kept.complete(update)
+            yield update if kept is None else kept.complete(update)
 
     async def list_live_matches(
         self, game: game_pb2.Game.ValueType = game_pb2.GAME_UNSPECIFIED, match_id: str = ""

@@ -36,19 +36,29 @@ def _call_error(refusal: events_pb2.Refusal) -> CallError:
 
 
 class PlaySocket:
-    """One seat of one match: read ``updates()``, send ``submit()``."""
+    """One seat of one match: read ``updates()``, send ``submit()``.
 
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+    Each update comes with its whole view; with ``changes``, as the gateway sent it (most
+    with a change in place of a view: ``KeptView.keep``).
+    """
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse, changes: bool = False) -> None:
         self._ws = ws
         self._updates: asyncio.Queue[arbitration_pb2.MatchUpdate | object] = asyncio.Queue()
         self._answers: dict[int, asyncio.Future[arbitration_pb2.SubmitReply]] = {}
         self._refusal: CallError | None = None  # why the gateway ended the conversation
-        self._kept = KeptView()
+        self._kept = None if changes else KeptView()
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
     async def open(
-        cls, session: aiohttp.ClientSession, base_url: str, token: str, match_id: str, seat: int
+        cls,
+        session: aiohttp.ClientSession,
+        base_url: str,
+        token: str,
+        match_id: str,
+        seat: int,
+        changes: bool = False,
     ) -> PlaySocket:
         """Connect and say hello; the first update follows (``updates``).
 
@@ -59,7 +69,7 @@ class PlaySocket:
         ws = await session.ws_connect(url, max_msg_size=MAX_MESSAGE_BYTES)
         hello = play_pb2.PlayHello(token=token, match_id=match_id, seat=seat)
         await ws.send_bytes(play_pb2.PlayIn(hello=hello).SerializeToString())
-        return cls(ws)
+        return cls(ws, changes)
 
     async def updates(self) -> AsyncGenerator[arbitration_pb2.MatchUpdate, None]:
         """Yield the seat's updates: the latest first, then each change, until the end.
@@ -128,7 +138,8 @@ class PlaySocket:
     def _take(self, out: play_pb2.PlayOut) -> None:
         kind = out.WhichOneof("kind")
         if kind == "update":
-            self._updates.put_nowait(self._kept.complete(out.update))
+            update = out.update
+            self._updates.put_nowait(update if self._kept is None else self._kept.complete(update))
         elif kind == "answer":
             answer = self._answers.pop(out.answer.client_seq, None)
             if answer is None or answer.done():
@@ -149,11 +160,14 @@ class SocketArena:
         self._sockets: dict[tuple[str, int], PlaySocket] = {}
 
     async def watch(
-        self, match_id: str, seat: int
+        self, match_id: str, seat: int, *, changes: bool = False
     ) -> AsyncGenerator[arbitration_pb2.MatchUpdate, None]:
-        """Yield the seat's updates from a fresh socket; its commands go on it meanwhile."""
+        """Yield the seat's updates from a fresh socket (as ``PlaySocket`` says of
+        ``changes``); its commands go on it meanwhile."""
         web = self.client.web
-        socket = await PlaySocket.open(web.session, web.base_url, web.token, match_id, seat)
+        socket = await PlaySocket.open(
+            web.session, web.base_url, web.token, match_id, seat, changes
+        )
         self._sockets[(match_id, seat)] = socket
         try:
             async for update in socket.updates():

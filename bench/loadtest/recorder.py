@@ -70,7 +70,12 @@ class Recorded:
     def __init__(self, client: Arena, recorder: Recorder, closing: Closing) -> None:
         self._client, self._recorder, self._closing = client, recorder, closing
 
-    async def watch(self, match_id: str, seat: int) -> AsyncIterator[arbitration_pb2.MatchUpdate]:
+    async def watch(
+        self, match_id: str, seat: int, *, changes: bool = False
+    ) -> AsyncIterator[arbitration_pb2.MatchUpdate]:
+        """Yield the seat's updates, each with its whole view whatever ``changes`` says:
+        the hidden-information check reads each view (``visibility``)."""
+        del changes
         recorder = self._recorder
         updates = self._client.watch(match_id, seat)
         try:

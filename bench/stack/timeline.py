@@ -123,9 +123,11 @@ class Timed:
     def __init__(self, client: Arena, timeline: Timeline, game: str) -> None:
         self._client, self._timeline, self._game = client, timeline, game
 
-    async def watch(self, match_id: str, seat: int) -> AsyncIterator[arbitration_pb2.MatchUpdate]:
+    async def watch(
+        self, match_id: str, seat: int, *, changes: bool = False
+    ) -> AsyncIterator[arbitration_pb2.MatchUpdate]:
         clock = time.perf_counter
-        updates = self._client.watch(match_id, seat)
+        updates = self._client.watch(match_id, seat, changes=changes)
         try:
             async for update in updates:
                 self._timeline.saw(seat, update.seq, clock())

@@ -22,6 +22,7 @@ import aiohttp
 from clients.bots.planning import Pace, Pending, in_motion, retry_delay_s, revise
 from clients.bots.watching import Arena, Reconnect, WatchLost, follow
 from clients.grpcweb import CallError
+from clients.kept_view import KeptView
 from games.bot import Level
 from games.errors import Malformed
 from games.registry import Game
@@ -65,6 +66,8 @@ class SeatPlayer:
         self._jitter = random.Random(rng.random())
         self.tally = Tally()
         self._latest: arbitration_pb2.MatchUpdate | None = None
+        self._kept = KeptView(game)
+        self._view: Any = None  # the engine's view after ``_latest`` (None: none readable)
         self._wake = asyncio.Event()
         self._pending: Pending[Any] | None = None
         self._planned_seq = -1  # the update the pending plan (or the last None) came from
@@ -109,6 +112,13 @@ class SeatPlayer:
             self._wake.set()
 
     def _deliver(self, update: arbitration_pb2.MatchUpdate) -> None:
+        try:
+            self._view = self._kept.keep(update)
+        except Malformed as error:
+            # Not a view this game's bot can read: skip it, the next update may be fine.
+            self._view = None
+            self.tally.unreadable += 1
+            log.warning("unreadable view", extra={"fields": self._fields(error=str(error))})
         self._latest = update
         self._wake.set()
 
@@ -134,13 +144,9 @@ class SeatPlayer:
         if not (news or retry) or in_motion(self._pending, now, self._pace):
             return
         self._planned_seq, self._retry_at = update.seq, None
-        try:
-            view = self._game.codec.view_from_proto(update.view)
-        except Malformed as error:
-            # Not a view this game's bot can read: skip it, the next update may be fine.
-            self.tally.unreadable += 1
+        view = self._view
+        if view is None:  # unreadable, or a change went missing: the next whole view will do
             self._pending = None
-            log.warning("unreadable view", extra={"fields": self._fields(error=str(error))})
             return
         plan = self._game.bots.plan(view, Seat(self.seat), self._level, self._rng)
         self._pending = revise(self._pending, plan, now, self._pace)

@@ -39,7 +39,12 @@ _FATAL_CODES = frozenset(
 class Arena(Protocol):
     """What a bot needs of the public API (``clients.arena.ArenaClient`` is one)."""
 
-    def watch(self, match_id: str, seat: int) -> AsyncIterator[arbitration_pb2.MatchUpdate]: ...
+    def watch(
+        self, match_id: str, seat: int, *, changes: bool = False
+    ) -> AsyncIterator[arbitration_pb2.MatchUpdate]:
+        """Yield the seat's updates, each with its whole view; with ``changes``, as the
+        server sent them (most with a change in place of a view: ``KeptView.keep``)."""
+        ...
 
     async def submit(
         self, match_id: str, seat: int, command: game_pb2.Command
@@ -77,7 +82,9 @@ async def follow(
     reconnect: Reconnect,
     rng: random.Random,
 ) -> None:
-    """Pass each update of ``seat`` to ``deliver``, in order, until one is not LIVE.
+    """Pass each update of ``seat`` to ``deliver``, in order, until one is not LIVE: as the
+    server sent it, most with a change in place of a view (``KeptView.keep``); each new
+    stream's first with a whole one.
 
     Raises:
         WatchLost: when the server says the seat cannot be watched, or the stream stays
@@ -88,7 +95,7 @@ async def follow(
     while True:
         try:
             async with contextlib.aclosing(
-                _within(arena.watch(match_id, seat), reconnect.idle_s)
+                _within(arena.watch(match_id, seat, changes=True), reconnect.idle_s)
             ) as updates:
                 async for update in updates:
                     attempt, lost_since = 0, None

@@ -6,21 +6,36 @@ client that keeps its view from either ends with the view the rules would have s
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import random
 
 import pytest
 
+from clients.bots.planning import Pace
+from clients.bots.seat import SeatPlayer
+from clients.bots.watching import Reconnect
 from clients.kept_view import KeptView
+from games.bot import Level
+from games.registry import BY_NUMBER as GAMES
+from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from services.arbitration import whole_views
 from services.arbitration.publisher import build_update
 from services.rules.replies import WHOLE_VIEW_EVERY
 from tests.arbitration.harness import Table
+from tests.bots.fakes import MATCH, FakeArena
 
 
 def deciding(table: Table) -> tuple[int, game_pb2.Command]:
     """Return a deciding seat and its first legal command."""
     seat = next(s for s in sorted(table.match.decision.seats) if table.legal(s))
     return seat, table.legal(seat)[0]
+
+
+async def first_update(table: Table) -> arbitration_pb2.MatchUpdate:
+    """Return seat 0's first update of a new stream (GetUpdate): the whole view."""
+    await whole_views.fetch(table.match, table.matches.rules, 0)
+    return build_update(table.match, 0, table.now())
 
 
 async def whole(table: Table, seat: int) -> game_pb2.View:
@@ -37,8 +52,9 @@ async def test_a_kept_view_follows_every_published_change_to_the_view_shown(
 ) -> None:
     table = Table(game, seed=5)
     await table.open()
-    kept = KeptView()
+    kept, engine_kept = KeptView(), KeptView()
     kept.complete(table.outbox.sent[-1])  # the opening: a whole view
+    engine_kept.keep(table.outbox.sent[-1])
     assert table.outbox.sent[-1].HasField("view")
     changes = 0
     while table.match.version < 2 * WHOLE_VIEW_EVERY + 3 and not table.match.is_over():
@@ -53,6 +69,8 @@ async def test_a_kept_view_follows_every_published_change_to_the_view_shown(
         assert sent.HasField("view") == (sent.version % WHOLE_VIEW_EVERY == 0)
         shown = kept.complete(sent).view
         assert shown == await whole(table, 0)
+        # What a bot plans from: the engine's view, brought forward without the wire's.
+        assert engine_kept.keep(sent) == table.entry.codec.view_from_proto(shown)
     assert changes > WHOLE_VIEW_EVERY
 
 
@@ -62,7 +80,8 @@ async def test_an_update_that_adds_no_step_leaves_the_kept_view_as_it_was() -> N
     await table.nudge()
     await table.submit(*deciding(table))
     kept = KeptView()
-    first = kept.complete(build_update(table.match, 0, table.now()))  # a stream's first
+    first = kept.complete(await first_update(table))  # a stream's first: a whole view
+    assert first.HasField("view")
     again = table.outbox.sent[-1]  # the step's change, which that view already shows
     assert again.version == first.version and not again.HasField("view")
     assert kept.complete(again).view == first.view
@@ -73,7 +92,7 @@ async def test_a_change_without_the_view_before_it_is_not_shown_as_a_view() -> N
     await table.open()
     await table.nudge()
     kept = KeptView()
-    kept.complete(build_update(table.match, 0, table.now()))
+    assert kept.complete(await first_update(table)).HasField("view")
     for _ in range(2):  # the first of these steps never reaches the client
         await table.submit(*deciding(table))
     skipped = table.outbox.sent[-1]
@@ -96,3 +115,54 @@ async def test_a_rules_instance_that_lost_the_match_gets_it_back_for_a_new_strea
         worker.cancel()
     assert shown.spit.version == table.match.version
     assert shown == await whole(table, 0)  # kept until the next step
+
+
+async def test_a_change_without_the_view_before_it_leaves_a_bot_no_view() -> None:
+    table = Table(game_pb2.GAME_BID, seed=5)
+    await table.open()
+    await table.nudge()
+    kept = KeptView()
+    assert kept.keep(await first_update(table)) is not None
+    for _ in range(2):  # the first of these steps never reaches the client
+        await table.submit(*deciding(table))
+    assert kept.keep(table.outbox.sent[-1]) is None  # it waits for a whole view
+    assert kept.keep(await first_update(table)) is not None  # and has one
+
+
+async def test_a_bot_seat_sent_changes_plays_from_the_view_they_bring_forward() -> None:
+    table = Table(game_pb2.GAME_BID, seed=5)
+    await table.open()
+    arena = FakeArena()
+    stream = arena.stream()
+    player = SeatPlayer(
+        arena,
+        MATCH,
+        0,
+        GAMES[game_pb2.GAME_BID],
+        Level.HARD,
+        random.Random(5),
+        Pace(think_scale=0.0),
+        Reconnect(),
+    )
+    playing = asyncio.create_task(player.play())
+    fed = 0
+    try:
+        while table.match.version < 2 * WHOLE_VIEW_EVERY + 3 and not table.match.is_over():
+            for sent in table.outbox.sent[fed:]:
+                stream.put_nowait(sent)
+            fed = len(table.outbox.sent)
+            if table.match.decision.gated:
+                await table.nudge()
+            elif 0 in table.match.decision.seats and table.legal(0):
+                command = await arena.next_submission()
+                answer = await table.submit(0, command)
+                assert isinstance(answer, arbitration_pb2.SubmitReply), answer  # accepted
+            else:
+                await table.submit(*deciding(table))
+        sent_as_changes = sum(not sent.HasField("view") for sent in table.outbox.sent)
+        assert sent_as_changes > WHOLE_VIEW_EVERY
+        assert player.tally.unreadable == 0
+    finally:
+        playing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await playing

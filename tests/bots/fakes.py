@@ -44,8 +44,10 @@ class FakeArena:
         self.streams.append(queue)
         return queue
 
-    async def watch(self, match_id: str, seat: int) -> AsyncIterator[arbitration_pb2.MatchUpdate]:
-        del match_id, seat
+    async def watch(
+        self, match_id: str, seat: int, *, changes: bool = False
+    ) -> AsyncIterator[arbitration_pb2.MatchUpdate]:
+        del match_id, seat, changes  # its updates hold whole views: either way holds
         queue = self.streams[self.watches] if self.watches < len(self.streams) else self.stream()
         self.watches += 1
         while True:

@@ -46,7 +46,10 @@ class Recorder:
         self._log.write(json.dumps(entry) + "\n")
         self._log.flush()
 
-    async def watch(self, match_id: str, seat: int) -> AsyncIterator[arbitration_pb2.MatchUpdate]:
+    async def watch(
+        self, match_id: str, seat: int, *, changes: bool = False
+    ) -> AsyncIterator[arbitration_pb2.MatchUpdate]:
+        del changes  # each update written down with its whole view: the tests read them
         async for update in self._client.watch(match_id, seat):
             self._write(kind="update", data=b64(update.SerializeToString()))
             yield update
