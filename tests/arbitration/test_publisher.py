@@ -62,6 +62,13 @@ def test_a_running_clock_is_read_as_each_update_leaves() -> None:
     assert (later.seats[1].grace_ms, later.seats[1].bank_ms) == (0, 90_000)
 
 
+def test_a_spent_clock_is_still_shown_with_the_other_running() -> None:
+    match = _match(Timing(Clock((0, 30_000 * MS), Seat(1), STARTED_NS, 10_000 * MS)))
+    clock = build_update(match, 0, STARTED_NS + 15_000 * MS).clock
+    assert (clock.enabled, clock.running) == (True, 1)
+    assert [(s.grace_ms, s.bank_ms) for s in clock.seats] == [(0, 0), (0, 25_000)]
+
+
 def test_a_game_without_a_clock_shows_none_running() -> None:
     match = _match(Timing(Clock((0, 0), None, 0, 0), clocked=False))
     for now_ns in (STARTED_NS, STARTED_NS + 60_000 * MS):
