@@ -76,7 +76,8 @@ class SeatPlayer:
         self._retry_at: float | None = None
 
     async def play(self) -> arbitration_pb2.MatchUpdate:
-        """Return the match's final update (FINISHED or VOIDED) once it arrives.
+        """Return the match's final update (FINISHED or VOIDED), with its whole view, once it
+        arrives.
 
         Raises:
             WatchLost: when the seat's updates cannot be followed any more.
@@ -87,7 +88,7 @@ class SeatPlayer:
             while True:
                 latest = self._latest
                 if latest is not None and latest.status != arbitration_pb2.STATUS_LIVE:
-                    return latest
+                    return self._with_view(latest)
                 if watcher.done():
                     watcher.result()  # raises WatchLost
                     raise WatchLost("the watch ended before the match")
@@ -102,6 +103,12 @@ class SeatPlayer:
                 watcher.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await watcher
+
+    def _with_view(self, update: arbitration_pb2.MatchUpdate) -> arbitration_pb2.MatchUpdate:
+        """Return ``update`` with the whole view the seat keeps, where it came as a change."""
+        if not update.HasField("view") and self._view is not None:
+            update.view.CopyFrom(self._game.codec.view_to_proto(self._view))
+        return update
 
     async def _follow(self) -> None:
         try:

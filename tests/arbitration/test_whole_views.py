@@ -18,7 +18,7 @@ from clients.kept_view import KeptView
 from games.bot import Level
 from games.registry import BY_NUMBER as GAMES
 from photofinish.arbitration.v1 import arbitration_pb2
-from photofinish.game.v1 import game_pb2
+from photofinish.game.v1 import bid_pb2, game_pb2
 from services.arbitration import whole_views
 from services.arbitration.publisher import build_update
 from services.rules.replies import WHOLE_VIEW_EVERY
@@ -166,3 +166,37 @@ async def test_a_bot_seat_sent_changes_plays_from_the_view_they_bring_forward() 
         playing.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await playing
+
+
+async def test_a_bot_seat_sent_changes_ends_with_the_whole_view_it_kept() -> None:
+    table = Table(game_pb2.GAME_BID, seed=5)
+    await table.open()
+    arena = FakeArena()
+    stream = arena.stream()
+    player = SeatPlayer(
+        arena,
+        MATCH,
+        0,
+        GAMES[game_pb2.GAME_BID],
+        Level.EASY,
+        random.Random(5),
+        Pace(think_scale=0.0),
+        Reconnect(),
+    )
+    playing = asyncio.create_task(player.play())
+    for _ in range(4):
+        if table.match.decision.gated:
+            await table.nudge()
+        else:
+            await table.submit(*deciding(table))
+    resign = game_pb2.Command(bid=bid_pb2.BidCommand(resign=bid_pb2.BidResign()))
+    await table.submit(1, resign)
+    assert table.match.is_over()
+    final_sent = table.outbox.sent[-1]
+    assert not final_sent.HasField("view")  # the end came as a change
+    for sent in table.outbox.sent:
+        stream.put_nowait(sent)
+    final = await asyncio.wait_for(playing, 5)
+    assert final.status == arbitration_pb2.STATUS_FINISHED
+    assert final.view == await whole(table, 0)
+    assert sum(final.view.bid.balances) == 300
