@@ -61,6 +61,14 @@ async def play_until(page: Page, commands: Callable[[], int], wanted: int) -> No
     pytest.fail(f"{wanted} commands were not sent")
 
 
+async def plays_listed(page: Page) -> list[tuple[int, str]]:
+    """The plays list's lines as the page shows them: (number, words)."""
+    lines: list[tuple[int, str]] = await page.locator(".play-log li").evaluate_all(
+        "items => items.map(li => [li.value, li.textContent])"
+    )
+    return [(number, words) for number, words in lines]
+
+
 async def test_the_page_plays_on_the_socket_and_a_reload_resumes_on_a_fresh_one(
     arena: Arena,
 ) -> None:
@@ -86,8 +94,17 @@ async def test_the_page_plays_on_the_socket_and_a_reload_resumes_on_a_fresh_one(
     await screenshot(page, "socket-bid-before-reload")
 
     before = await current(page)
+    listed = await plays_listed(page)
+    assert listed, "nothing in the plays list before the reload"
     await page.reload()
     await page.wait_for_selector(".bid-table")
+    # The plays seen before the reload are listed after it, numbered on (the tab kept them).
+    await page.wait_for_selector(".play-log li")
+    again = await plays_listed(page)
+    assert again[0][0] <= listed[-1][0], (listed, again)
+    assert [line for line in again if line[0] <= listed[-1][0]] == [
+        line for line in listed if line[0] >= again[0][0]
+    ]
     await eventually(lambda: len(traffic.sockets) == 2, "a fresh socket after the reload")
     resumed = traffic.sockets[1]
     await eventually(lambda: bool(resumed.updates()), "the resumed socket's first update")

@@ -15,6 +15,7 @@ import type { Screen } from "./perspective";
 import { rulesHelp } from "./help";
 import { glide, spotsOf, type Spot } from "./motion";
 import { BID_STEP, bidProblem, settlementShown, settlementWords } from "./bidwords";
+import { keepPlays, keptPlays, type Heard } from "./bidlog";
 import { isMarkedGuest, nameAlone, playerName } from "./names";
 import { msg, t, type Message, type Words } from "./i18n/messages";
 
@@ -42,7 +43,7 @@ export class BidBoard implements Board {
   private players: Player[] = [];
   private selected: string | null = null;
   private sending = false; // a play is on its way: a second click would only be refused
-  private readonly log: { n: number; text: Words }[] = [];
+  private heard: Heard[] = []; // the plays list's lines, worded when drawn
   private logged = 0;
   private loggedSeq = -1n;
   private line: { roundNo: number; board: Line | undefined } | null = null; // the last view's
@@ -83,7 +84,7 @@ export class BidBoard implements Board {
       settled ? this.roundEnd(settled, ended?.last ?? null) : this.endCount(view),
       this.seat >= 0 ? this.hand(view, plays) : h("div.hand.hidden-hand", this.hiddenHandNote(view)),
       this.actions(view, this.seat >= 0 ? view.legal : []),
-      h("div.play-log", h("h4", msg("bid.plays")), h("ol", this.log.map(({ n, text }) => h("li", { value: String(n) }, text)))),
+      h("div.play-log", h("h4", msg("bid.plays")), h("ol", this.heard.map(({ n, event, last }) => h("li", { value: String(n) }, this.wordsOf(event, last))))),
       rulesHelp("bid"),
     );
     this.fit(wrap, lay, before);
@@ -142,10 +143,15 @@ export class BidBoard implements Board {
   }
 
   /**
-   * Keep a short log of what happened, oldest first, with the points each play scored;
-   * and each round's final board, which no view shows (the next view is the next deal).
+   * Keep a short log of what happened, oldest first, with the points each play scored
+   * (kept for a reload of the tab: bidlog.ts); and each round's final board, which no view
+   * shows (the next view is the next deal).
    */
   private remember(update: MatchUpdate, view: BidView): void {
+    if (this.loggedSeq < 0n && this.logged === 0) {
+      const kept = keptPlays(update.matchId); // this tab's page before a reload
+      if (kept) ({ heard: this.heard, logged: this.logged, seq: this.loggedSeq } = kept);
+    }
     if (update.seq <= this.loggedSeq) return;
     this.loggedSeq = update.seq;
     this.sending = false; // the play was taken, or the match moved on without it
@@ -162,11 +168,17 @@ export class BidBoard implements Board {
         const roundNo = e.value.settlement.roundNo;
         this.ended = { roundNo, board: line?.roundNo === roundNo ? line.board : undefined, last };
       }
-      const text = e.case === "roundEnded" && e.value.settlement ? settlementWords(e.value.settlement, this.names, last)[0] : this.logLine(e);
-      if (text) this.log.push({ n: ++this.logged, text });
+      if (this.wordsOf(event.kind.value, last)) this.heard.push({ n: ++this.logged, event: event.kind.value, last });
     }
-    this.log.splice(0, Math.max(0, this.log.length - LOG_LINES));
+    this.heard.splice(0, Math.max(0, this.heard.length - LOG_LINES));
+    keepPlays(update.matchId, { heard: this.heard, logged: this.logged, seq: this.loggedSeq });
     this.line = { roundNo: view.roundNo, board: view.board };
+  }
+
+  /** A line of the plays list: a round's end with the play that ended it, or the event's own. */
+  private wordsOf(event: BidEvent, last: BidPlayed | null): Words {
+    const e = event.kind;
+    return e.case === "roundEnded" && e.value.settlement ? settlementWords(e.value.settlement, this.names, last)[0] : this.logLine(e);
   }
 
   private logLine(e: BidEvent["kind"]): Message | "" {
