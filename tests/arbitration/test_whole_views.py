@@ -129,11 +129,13 @@ async def test_a_change_without_the_view_before_it_leaves_a_bot_no_view() -> Non
     assert kept.keep(await first_update(table)) is not None  # and has one
 
 
-async def test_a_bot_seat_sent_changes_plays_from_the_view_they_bring_forward() -> None:
+async def bot_at_table() -> tuple[Table, FakeArena, SeatPlayer]:
+    """Return an opened Bid table, a public API whose one stream the test feeds with the
+    table's updates for seat 0, and the bot that plays seat 0 through it."""
     table = Table(game_pb2.GAME_BID, seed=5)
     await table.open()
     arena = FakeArena()
-    stream = arena.stream()
+    arena.stream()
     player = SeatPlayer(
         arena,
         MATCH,
@@ -144,6 +146,12 @@ async def test_a_bot_seat_sent_changes_plays_from_the_view_they_bring_forward() 
         Pace(think_scale=0.0),
         Reconnect(),
     )
+    return table, arena, player
+
+
+async def test_a_bot_seat_sent_changes_plays_from_the_view_they_bring_forward() -> None:
+    table, arena, player = await bot_at_table()
+    stream = arena.streams[0]
     playing = asyncio.create_task(player.play())
     fed = 0
     try:
@@ -169,20 +177,8 @@ async def test_a_bot_seat_sent_changes_plays_from_the_view_they_bring_forward() 
 
 
 async def test_a_bot_seat_sent_changes_ends_with_the_whole_view_it_kept() -> None:
-    table = Table(game_pb2.GAME_BID, seed=5)
-    await table.open()
-    arena = FakeArena()
-    stream = arena.stream()
-    player = SeatPlayer(
-        arena,
-        MATCH,
-        0,
-        GAMES[game_pb2.GAME_BID],
-        Level.EASY,
-        random.Random(5),
-        Pace(think_scale=0.0),
-        Reconnect(),
-    )
+    table, arena, player = await bot_at_table()
+    stream = arena.streams[0]
     playing = asyncio.create_task(player.play())
     for _ in range(4):
         if table.match.decision.gated:
