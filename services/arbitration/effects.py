@@ -11,9 +11,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from photofinish.arbitration.v1 import log_pb2
-from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
-from services.arbitration import record
+from services.arbitration import record, whole_views
 from services.arbitration.deciding import Apply
 from services.arbitration.match import Match, Submission
 from services.arbitration.matchlog import bounds, entries
@@ -145,8 +144,7 @@ class Effects:
                 if seat not in match.views:
                     reply = await self.rules.view(match.match_id, match.version, seat)
             if seat not in match.views:
-                seen = game_pb2.Seen(view=reply.view, version=match.version)
-                match.views[seat] = seen.SerializeToString()
+                whole_views.keep(match, seat, reply.view)
         if seat == SPECTATORS:
             match.perspectives.setdefault(SPECTATORS, match.views[SPECTATORS])
 

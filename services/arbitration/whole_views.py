@@ -36,6 +36,11 @@ async def fetch(match: Match, rules: RulesClient, seat: int) -> None:
                     await done
             continue
         if match.version == version:  # no step landed meanwhile: the view is current
-            seen = game_pb2.Seen(view=reply.view, version=version)
-            match.views[seat] = seen.SerializeToString()
+            keep(match, seat, reply.view)
             return
+
+
+def keep(match: Match, seat: int, view: game_pb2.View) -> None:
+    """Keep ``view``, ``seat``'s whole view of the match as it stands, as a stream's first
+    update shows it (an encoded ``Seen``)."""
+    match.views[seat] = game_pb2.Seen(view=view, version=match.version).SerializeToString()

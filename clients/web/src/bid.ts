@@ -157,6 +157,7 @@ export class BidBoard implements Board {
     this.sending = false; // the play was taken, or the match moved on without it
     let line = this.line;
     let last: BidPlayed | null = null;
+    const logged = this.logged;
     for (const event of update.events) {
       if (event.kind.case !== "bid") continue;
       const e = event.kind.value.kind;
@@ -171,7 +172,7 @@ export class BidBoard implements Board {
       if (this.wordsOf(event.kind.value, last)) this.heard.push({ n: ++this.logged, event: event.kind.value, last });
     }
     this.heard.splice(0, Math.max(0, this.heard.length - LOG_LINES));
-    keepPlays(update.matchId, { heard: this.heard, logged: this.logged, seq: this.loggedSeq });
+    if (this.logged !== logged) keepPlays(update.matchId, { heard: this.heard, logged: this.logged, seq: this.loggedSeq });
     this.line = { roundNo: view.roundNo, board: view.board };
   }
 
