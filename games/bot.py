@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Generic, TypeVar
+
+import msgspec
 
 from games.identity_enum import IdentityEnum
 
@@ -18,8 +19,7 @@ class Level(IdentityEnum):
     HARD = "hard"
 
 
-@dataclass(frozen=True, slots=True)
-class Plan(Generic[C]):
+class Plan(msgspec.Struct, Generic[C], frozen=True):
     """A bot's next command and how long it 'thinks' before sending it."""
 
     command: C

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Generic, TypeVar
+
+import msgspec
 
 from games.identity_enum import IdentityEnum
 from games.seats import Seat
@@ -18,8 +19,7 @@ class Gate(IdentityEnum):
     PAUSED = "paused"  # Spit vs the computer: the ⏸ button
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(msgspec.Struct, frozen=True):
     """Who may act now, and whether that is a genuinely new decision.
 
     ``seats`` is empty once the match is over. At a gate, ``seats`` are those who still
@@ -49,8 +49,7 @@ class Termination(IdentityEnum):
     ABANDONED = "abandoned"  # the opponent went away and the present player claimed
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(msgspec.Struct, frozen=True):
     """The end of a match: every finished match has exactly one winner."""
 
     winner: Seat
@@ -61,8 +60,7 @@ S = TypeVar("S")
 E = TypeVar("E")
 
 
-@dataclass(frozen=True, slots=True)
-class Step(Generic[S, E]):
+class Step(msgspec.Struct, Generic[S, E], frozen=True):
     """What one applied command produced: the new state, what happened, who decides next.
 
     ``events`` may hold secrets (a drawn tile): pass them through the engine's

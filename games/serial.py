@@ -12,7 +12,7 @@ _encoder = msgspec.msgpack.Encoder()
 
 
 def encode(value: object) -> bytes:
-    """Return the MessagePack encoding of a frozen dataclass tree."""
+    """Return the MessagePack encoding of a tree of frozen structs."""
     return _encoder.encode(value)
 
 

@@ -7,7 +7,9 @@ server documents) and converted by the codec, so the client never hand-builds pr
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+from msgspec.structs import replace
 
 from clients.cli.words import t
 from games import bid, spit

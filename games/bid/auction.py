@@ -18,7 +18,7 @@ Decisions (the rules', and the project's where they are silent):
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from games.bid.chips import transfer
 from games.bid.events import AuctionPassed, BidAccepted, BidMade, Event

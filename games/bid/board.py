@@ -21,7 +21,7 @@ total once: [1|4] → 5, [2|2] → 4, [0|0] → 0.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from games.bid.tiles import Tile, parse_tile
 from games.errors import Malformed, Reason
@@ -44,8 +44,7 @@ _STRAIGHTS = frozenset({Port.STRAIGHT_A, Port.STRAIGHT_B})
 _PORTS_BY_NAME = {port.value: port for port in Port}
 
 
-@dataclass(frozen=True, slots=True)
-class End:
+class End(msgspec.Struct, frozen=True):
     """An open point's id: one port of one tile on the board, printed ``[1|4]:high``."""
 
     tile: Tile
@@ -77,8 +76,7 @@ def parse_end(text: str) -> End:
     return End(tile, port)
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
+class Placement(msgspec.Struct, frozen=True):
     """A tile on the board and where it joined (``on`` is None for the opening tile)."""
 
     tile: Tile
@@ -86,16 +84,14 @@ class Placement:
     via: Port | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Counted:
+class Counted(msgspec.Struct, frozen=True):
     """One contribution to the end sum (the spinner's two halves are one contribution)."""
 
     tile: Tile
     points: int
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
+class Board(msgspec.Struct, frozen=True):
     """The tiles played this round, the open points in a stable order, and the end sum."""
 
     placements: tuple[Placement, ...] = ()

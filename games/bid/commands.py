@@ -21,24 +21,23 @@ is ``<tile on the board>:<port>`` with port ``low``/``high`` on a non-double and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeAlias
+
+import msgspec
 
 from games.bid.board import End, parse_end
 from games.bid.tiles import Tile, parse_tile
 from games.errors import Malformed, Reason
 
 
-@dataclass(frozen=True, slots=True)
-class Ready:
+class Ready(msgspec.Struct, frozen=True):
     """Press Start or Continue."""
 
     def __str__(self) -> str:
         return "ready"
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(msgspec.Struct, frozen=True):
     """Put ``tile`` at the open point ``end`` (None when opening the round)."""
 
     tile: Tile
@@ -48,24 +47,21 @@ class Play:
         return f"play {self.tile}" if self.end is None else f"play {self.tile} {self.end}"
 
 
-@dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(msgspec.Struct, frozen=True):
     """Draw from the boneyard (only when nothing in hand can be played)."""
 
     def __str__(self) -> str:
         return "draw"
 
 
-@dataclass(frozen=True, slots=True)
-class PassBid:
+class PassBid(msgspec.Struct, frozen=True):
     """Decline the auction: the jockey opens for free."""
 
     def __str__(self) -> str:
         return "pass"
 
 
-@dataclass(frozen=True, slots=True)
-class Bid:
+class Bid(msgspec.Struct, frozen=True):
     """Bid ``amount`` points for the right to open."""
 
     amount: int
@@ -74,16 +70,14 @@ class Bid:
         return f"bid {self.amount}"
 
 
-@dataclass(frozen=True, slots=True)
-class Accept:
+class Accept(msgspec.Struct, frozen=True):
     """Accept the opponent's standing bid."""
 
     def __str__(self) -> str:
         return "accept"
 
 
-@dataclass(frozen=True, slots=True)
-class Resign:
+class Resign(msgspec.Struct, frozen=True):
     """Give up the match; the opponent wins."""
 
     def __str__(self) -> str:

@@ -7,8 +7,9 @@ server.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeAlias
+
+import msgspec
 
 from games.bid.board import End
 from games.bid.model import Settlement
@@ -17,16 +18,14 @@ from games.decision import Gate, Outcome
 from games.seats import Seat
 
 
-@dataclass(frozen=True, slots=True)
-class Pressed:
+class Pressed(msgspec.Struct, frozen=True):
     """A seat pressed Start or Continue."""
 
     seat: Seat
     gate: Gate
 
 
-@dataclass(frozen=True, slots=True)
-class Dealt:
+class Dealt(msgspec.Struct, frozen=True):
     """A round was shuffled and dealt, ``hand_size`` tiles to each seat; ``hands`` by seat,
     each empty in everyone's copy but its holder's."""
 
@@ -36,8 +35,7 @@ class Dealt:
     hands: tuple[tuple[Tile, ...], tuple[Tile, ...]]
 
 
-@dataclass(frozen=True, slots=True)
-class Played:
+class Played(msgspec.Struct, frozen=True):
     """A tile joined the board at ``end`` (None: it opened); ``points`` moved to ``seat``."""
 
     seat: Seat
@@ -47,8 +45,7 @@ class Played:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
-class Drew:
+class Drew(msgspec.Struct, frozen=True):
     """``seat`` drew ``count`` tiles; ``tiles`` is empty in everyone else's copy."""
 
     seat: Seat
@@ -56,31 +53,27 @@ class Drew:
     tiles: tuple[Tile, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Passed:
+class Passed(msgspec.Struct, frozen=True):
     """``seat`` could neither play nor draw; the server passed for them (rules §4)."""
 
     seat: Seat
     forced: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class AuctionPassed:
+class AuctionPassed(msgspec.Struct, frozen=True):
     """The non-jockey declined the auction: the jockey opens for free."""
 
     seat: Seat
 
 
-@dataclass(frozen=True, slots=True)
-class BidMade:
+class BidMade(msgspec.Struct, frozen=True):
     """``seat`` bid ``amount`` for the opening."""
 
     seat: Seat
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
-class BidAccepted:
+class BidAccepted(msgspec.Struct, frozen=True):
     """``seat`` accepted; ``bidder`` paid ``paid`` (the bid after any discount) and opens."""
 
     seat: Seat
@@ -89,15 +82,13 @@ class BidAccepted:
     paid: int
 
 
-@dataclass(frozen=True, slots=True)
-class RoundEnded:
+class RoundEnded(msgspec.Struct, frozen=True):
     """A round was settled."""
 
     settlement: Settlement
 
 
-@dataclass(frozen=True, slots=True)
-class MatchEnded:
+class MatchEnded(msgspec.Struct, frozen=True):
     """The match is over."""
 
     outcome: Outcome

@@ -8,7 +8,7 @@ so a match replays exactly from (options, seed, commands).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from games.bid.board import Board
 from games.bid.chips import Balances
@@ -18,8 +18,7 @@ from games.identity_enum import IdentityEnum
 from games.seats import Seat
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(msgspec.Struct, frozen=True):
     """Match settings; the defaults are the rules (§1, §2, §6)."""
 
     start_balance: int = 150  # each; the two balances always sum to twice this
@@ -51,8 +50,7 @@ class SettlementKind(IdentityEnum):
     BLOCKED = "blocked"
 
 
-@dataclass(frozen=True, slots=True)
-class Settlement:
+class Settlement(msgspec.Struct, frozen=True):
     """The end of a round, as everyone may see it.
 
     ``seat`` went out (WENT_OUT) or won the block (BLOCKED; None on equal totals).
@@ -67,8 +65,7 @@ class Settlement:
     transfer: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(msgspec.Struct, frozen=True):
     """Everything about a match at one moment.
 
     ``to_act`` is the seat whose decision it is once no gate is pending. ``bid`` is the

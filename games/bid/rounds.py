@@ -17,7 +17,8 @@ Decisions (rules §2, §4, and the project's own where the rules are silent):
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from games.bid.board import Board
 from games.bid.chips import Balances, block_award, broke, transfer

@@ -19,7 +19,8 @@ Decisions (the project's, where the rules leave it open):
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from games.bid import auction, turns
 from games.bid.commands import (

@@ -7,15 +7,14 @@ and a tile prints the one way it parses back (rules §2: the full double-six set
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from games.errors import Malformed, Reason
 
 MAX_PIPS = 6
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Tile:
+class Tile(msgspec.Struct, frozen=True, order=True):
     """One domino; ``low <= high``."""
 
     low: int

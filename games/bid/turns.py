@@ -14,7 +14,7 @@ Decisions (rules §3, §4, and the project's where the rules leave it open):
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from games.bid.board import Board, End, place, points_for
 from games.bid.chips import transfer

@@ -10,8 +10,10 @@ and drawn tiles appear only in their holder's copy of a Dealt or Drew event.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from operator import attrgetter
+
+import msgspec
+from msgspec.structs import replace
 
 from games.bid import auction
 from games.bid.board import Board, Counted, End
@@ -27,16 +29,14 @@ from games.seats import Seat
 _LOW_HIGH = attrgetter("low", "high")
 
 
-@dataclass(frozen=True, slots=True)
-class OpenPoint:
+class OpenPoint(msgspec.Struct, frozen=True):
     """An open point: its id (``end``, printed ``[1|4]:high``) and the value to match."""
 
     end: End
     value: int
 
 
-@dataclass(frozen=True, slots=True)
-class AuctionView:
+class AuctionView(msgspec.Struct, frozen=True):
     """The auction as it stands: ``bid`` 0 before any, ``cost`` what its bidder would pay.
 
     ``discount`` comes off the jockey's own bids (never below 0, never paid out).
@@ -49,8 +49,7 @@ class AuctionView:
     discount: int
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(msgspec.Struct, frozen=True):
     """One recipient's picture of the match (``seat`` None: a spectator).
 
     ``decide`` are the seats whose decision it is (at a gate: who still has to press),
@@ -130,34 +129,17 @@ def _own(state: State, public: View, seat: Seat | None, told: Told) -> View:
     (secrets reach only their holder)."""
     if seat is None:
         return public
-    # Built field by field, not by dataclasses.replace, at half its cost (every step).
-    return View(
+    return replace(
+        public,
         seat=seat,
-        version=public.version,
-        round_no=public.round_no,
         hand=tuple(sorted(state.hands[seat], key=_LOW_HIGH)),
-        hand_counts=public.hand_counts,
-        boneyard_count=public.boneyard_count,
-        board=public.board,
-        open_points=public.open_points,
-        counted=public.counted,
-        end_sum=public.end_sum,
-        balances=public.balances,
-        jockey=public.jockey,
-        auction=public.auction,
-        decide=public.decide,
-        fresh=public.fresh,
-        gate=public.gate,
         must_play=told.must_play,
         must_open_with=told.must_open_with,
         legal=told.legal,
-        last_settlement=public.last_settlement,
-        outcome=public.outcome,
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Told:
+class Told(msgspec.Struct, frozen=True):
     """What a view shows that its step's events do not tell: the state's version, the
     decision, the auction as it stands (its cost and minimum follow from options the view
     does not carry), and the viewer's own part of the decision: its drawn tile, its

@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+
+import msgspec
 
 from games.bot import Level, Plan
 from games.decision import Gate
@@ -46,8 +47,7 @@ from games.spit.commands import Command, Move, Play, Ready, Spit
 from games.spit.view import SideView, View
 
 
-@dataclass(frozen=True, slots=True)
-class Pace:
+class Pace(msgspec.Struct, frozen=True):
     """A level's think-time distribution: lognormal around ``median_ms``, clamped."""
 
     median_ms: float

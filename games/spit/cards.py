@@ -12,7 +12,8 @@ Text forms: a rank prints as ``A 2 … 10 J Q K``; a card prints as rank + suit 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+import msgspec
 
 from games.errors import Malformed, Reason
 from games.identity_enum import IdentityEnum
@@ -64,8 +65,7 @@ _SUIT_BY_TEXT = {symbol: suit for suit, symbol in _SUIT_SYMBOL.items()} | {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(msgspec.Struct, frozen=True):
     """One of the 52 cards."""
 
     rank: Rank

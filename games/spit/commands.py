@@ -21,23 +21,21 @@ Text syntax (case-insensitive, words separated by spaces; piles are numbered fro
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from games.errors import Malformed, Reason
 from games.spit.cards import Rank, parse_rank
 from games.spit.model import CENTRE_PILES, STOCK_PILES
 
 
-@dataclass(frozen=True, slots=True)
-class Ready:
+class Ready(msgspec.Struct, frozen=True):
     """Press Ready at Gate.START or Gate.CONTINUE."""
 
     def __str__(self) -> str:
         return "ready"
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(msgspec.Struct, frozen=True):
     """Play the top card of own stock pile ``stock`` onto centre pile ``pile``.
 
     ``onto`` is the top rank the sender saw on that pile; when given, a different current
@@ -53,8 +51,7 @@ class Play:
         return f"play {self.stock} {self.pile}{seen}"
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(msgspec.Struct, frozen=True):
     """Move the top card of own stock pile ``src`` into the empty space ``dst`` (rules §3.3)."""
 
     src: int
@@ -64,8 +61,7 @@ class Move:
         return f"move {self.src} {self.dst}"
 
 
-@dataclass(frozen=True, slots=True)
-class Spit:
+class Spit(msgspec.Struct, frozen=True):
     """Spit when nobody can go on (rules §3.4); ``number`` names which spit of the match."""
 
     number: int | None = None
@@ -74,24 +70,21 @@ class Spit:
         return "spit" if self.number is None else f"spit {self.number}"
 
 
-@dataclass(frozen=True, slots=True)
-class Pause:
+class Pause(msgspec.Struct, frozen=True):
     """Pause a match against the computer (rules §7)."""
 
     def __str__(self) -> str:
         return "pause"
 
 
-@dataclass(frozen=True, slots=True)
-class Resume:
+class Resume(msgspec.Struct, frozen=True):
     """Resume a paused match."""
 
     def __str__(self) -> str:
         return "resume"
 
 
-@dataclass(frozen=True, slots=True)
-class Resign:
+class Resign(msgspec.Struct, frozen=True):
     """Give up the match."""
 
     def __str__(self) -> str:

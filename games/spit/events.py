@@ -8,22 +8,20 @@ new tops of a deal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from games.decision import Outcome
 from games.seats import Seat
 from games.spit.cards import Card
 
 
-@dataclass(frozen=True, slots=True)
-class Pressed:
+class Pressed(msgspec.Struct, frozen=True):
     """``seat`` pressed Ready."""
 
     seat: Seat
 
 
-@dataclass(frozen=True, slots=True)
-class Dealt:
+class Dealt(msgspec.Struct, frozen=True):
     """Round ``round_no`` was laid out for ``seat``: face-up tops, and face-down counts."""
 
     round_no: int
@@ -33,8 +31,7 @@ class Dealt:
     spit_count: int
 
 
-@dataclass(frozen=True, slots=True)
-class Spat:
+class Spat(msgspec.Struct, frozen=True):
     """``seat`` turned ``card`` from its spit pile onto centre pile ``pile`` (rules §3.1)."""
 
     seat: Seat
@@ -42,20 +39,17 @@ class Spat:
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
-class Reshuffled:
+class Reshuffled(msgspec.Struct, frozen=True):
     """Both centre piles were gathered, shuffled and split into new spit piles."""
 
     spit_counts: tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class Blocked:
+class Blocked(msgspec.Struct, frozen=True):
     """Nobody can go on: the next spit is due (rules §3.4)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Played:
+class Played(msgspec.Struct, frozen=True):
     """``seat`` played ``card`` from stock pile ``stock`` onto centre pile ``pile``."""
 
     seat: Seat
@@ -64,8 +58,7 @@ class Played:
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
-class Moved:
+class Moved(msgspec.Struct, frozen=True):
     """``seat`` moved ``card`` from stock pile ``src`` into the empty space ``dst``."""
 
     seat: Seat
@@ -74,8 +67,7 @@ class Moved:
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
-class Revealed:
+class Revealed(msgspec.Struct, frozen=True):
     """The card under a freed card was turned face up (rules §3.3, automatic)."""
 
     seat: Seat
@@ -83,8 +75,7 @@ class Revealed:
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
-class RoundEnded:
+class RoundEnded(msgspec.Struct, frozen=True):
     """``finisher`` emptied its stock piles and took centre pile ``taken`` (rules §3.5).
 
     ``card_counts`` is how many cards each seat holds for the next round.
@@ -96,22 +87,19 @@ class RoundEnded:
     card_counts: tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class PausedBy:
+class PausedBy(msgspec.Struct, frozen=True):
     """``seat`` paused the match."""
 
     seat: Seat
 
 
-@dataclass(frozen=True, slots=True)
-class ResumedBy:
+class ResumedBy(msgspec.Struct, frozen=True):
     """``seat`` resumed the match."""
 
     seat: Seat
 
 
-@dataclass(frozen=True, slots=True)
-class Ended:
+class Ended(msgspec.Struct, frozen=True):
     """The match is over."""
 
     outcome: Outcome

@@ -18,7 +18,7 @@ Project decisions:
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from games.errors import Reason, Refused
 from games.seats import Seat

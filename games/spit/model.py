@@ -11,7 +11,8 @@ face up (only their top is shown).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+
+import msgspec
 
 from games.decision import Outcome
 from games.identity_enum import IdentityEnum
@@ -25,8 +26,7 @@ Pile = tuple[Card, ...]
 Stock = tuple[Pile, Pile, Pile, Pile, Pile]
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(msgspec.Struct, frozen=True):
     """How a match is set up. ``pausable`` is for matches against the computer (rules §7)."""
 
     pausable: bool = False
@@ -42,8 +42,7 @@ class Phase(IdentityEnum):
     OVER = "over"
 
 
-@dataclass(frozen=True, slots=True)
-class Side:
+class Side(msgspec.Struct, frozen=True):
     """One seat's cards on the table: five stock piles and the spit pile (top last)."""
 
     stock: Stock
@@ -68,8 +67,7 @@ class Side:
         yield from self.spit
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(msgspec.Struct, frozen=True):
     """A whole Spit match at one moment.
 
     ``spits`` counts every spit of the match (a numbered ``Spit`` must name the next one);

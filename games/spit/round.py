@@ -16,7 +16,7 @@ Project decisions (rules §3.5, §3.6, §4, §5):
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from games.decision import Outcome, Termination
 from games.seats import SEATS, Seat, other

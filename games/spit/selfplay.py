@@ -20,6 +20,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+import msgspec
+
 from games.bot import Level
 from games.decision import Outcome
 from games.errors import EngineError
@@ -36,8 +38,7 @@ COMMIT_MS = 150
 SERVER = -1  # the simulated arbitration, which sends the spit when nobody else does
 
 
-@dataclass(frozen=True, slots=True)
-class MatchStats:
+class MatchStats(msgspec.Struct, frozen=True):
     """What a simulated match took: commands, rounds, spits, simulated time."""
 
     accepted: int

@@ -16,7 +16,7 @@ Project decisions (rules §3.1, §3.4, §5 and "Decisions left open"):
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from games.seats import SEATS
 from games.spit.deal import rng_for, shuffled

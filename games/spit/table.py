@@ -17,6 +17,8 @@ Rules §3.2–3.3 and §6, with the project's decisions:
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from games.errors import Reason, Refused
 from games.seats import Seat
 from games.spit.cards import is_adjacent
@@ -99,21 +101,7 @@ def _settled(
 def _moved_to(
     state: State, sides: tuple[Side, Side], centre: tuple[Pile, Pile], phase: Phase
 ) -> State:
-    # Built directly rather than with dataclasses.replace: this is the hot path.
-    return State(
-        seed=state.seed,
-        version=state.version,
-        options=state.options,
-        round_no=state.round_no,
-        phase=phase,
-        sides=sides,
-        centre=centre,
-        pressed=state.pressed,
-        paused=state.paused,
-        spits=state.spits,
-        reshuffles=state.reshuffles,
-        outcome=state.outcome,
-    )
+    return replace(state, phase=phase, sides=sides, centre=centre)
 
 
 def _with_stock(stock: Stock, index: int, pile: Pile) -> Stock:

@@ -13,7 +13,9 @@ events never name a face-down card (see ``events``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
+from msgspec.structs import replace
 
 from games.decision import Gate, Outcome
 from games.seats import SEATS, Seat
@@ -24,32 +26,28 @@ from games.spit.model import Pile, Side, State
 from games.spit.rules import decision
 
 
-@dataclass(frozen=True, slots=True)
-class StockView:
+class StockView(msgspec.Struct, frozen=True):
     """One stock pile as anyone sees it: the face-up top, and how many lie face down."""
 
     top: Card | None
     hidden: int
 
 
-@dataclass(frozen=True, slots=True)
-class SideView:
+class SideView(msgspec.Struct, frozen=True):
     """One seat's cards as anyone sees them."""
 
     stock: tuple[StockView, ...]
     spit_count: int
 
 
-@dataclass(frozen=True, slots=True)
-class CentreView:
+class CentreView(msgspec.Struct, frozen=True):
     """One centre pile: its top card, if any, and how many cards it holds."""
 
     top: Card | None
     size: int
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(msgspec.Struct, frozen=True):
     """A Spit match as ``seat`` sees it (None: a spectator). ``sides`` are by seat number.
 
     ``must_press`` holds the seats still to press Ready at Gate.START / Gate.CONTINUE;
@@ -69,8 +67,7 @@ class View:
     outcome: Outcome | None
 
 
-@dataclass(frozen=True, slots=True)
-class Told:
+class Told(msgspec.Struct, frozen=True):
     """What a view shows that its step's events do not tell: the state's version (a step
     may take several: a nudge presses Ready for both), the gate, and who still has to press
     Ready (a pause hides the gate, not the presses). The same for every seat in Spit."""
@@ -117,21 +114,8 @@ def views(state: State, seats: Sequence[Seat | None]) -> list[View]:
 
 
 def _seen_by(shown: View, seat: Seat | None) -> View:
-    """Return ``shown`` as ``seat``'s view (``dataclasses.replace``, at half its cost: it
-    runs for every step)."""
-    return View(
-        seat=seat,
-        version=shown.version,
-        round_no=shown.round_no,
-        pausable=shown.pausable,
-        sides=shown.sides,
-        centre=shown.centre,
-        gate=shown.gate,
-        paused=shown.paused,
-        must_press=shown.must_press,
-        spits=shown.spits,
-        outcome=shown.outcome,
-    )
+    """Return ``shown`` as ``seat``'s view."""
+    return replace(shown, seat=seat)
 
 
 def events_for(events: tuple[Event, ...], seat: Seat | None) -> tuple[Event, ...]:

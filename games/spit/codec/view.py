@@ -10,8 +10,9 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Sequence
-from dataclasses import fields
 from typing import TypeVar
+
+from msgspec.structs import fields
 
 from games.codec import (
     gate_from_proto,

@@ -84,7 +84,7 @@ def test_every_step_reports_the_decision_recomputable_from_the_state() -> None:
 
 
 def _past_gate(state: State) -> State:
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     return replace(state, gate=None)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
+from msgspec.structs import fields
 
 from games.bid import (
     AuctionView,

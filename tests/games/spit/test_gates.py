@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
+from msgspec.structs import replace
 
 from games.decision import Gate, Outcome, Termination
 from games.errors import Malformed, Reason, Refused
