@@ -10,7 +10,7 @@ the bytes on as they came.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from photofinish.arbitration.v1 import arbitration_pb2
 
@@ -20,8 +20,7 @@ _STATUS_TAG = _FIELDS["status"].number << 3  # varint
 _RACE_TAG = _FIELDS["race"].number << 3 | 2  # length-delimited
 
 
-@dataclass(frozen=True, slots=True)
-class Lead:
+class Lead(msgspec.Struct, frozen=True):
     """What an update's lead says: its number, its status, whether it notes a race."""
 
     seq: int

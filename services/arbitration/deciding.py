@@ -9,7 +9,7 @@ was decided, in that order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from photofinish.game.v1 import game_pb2
 from photofinish.rules.v1 import rules_pb2
@@ -23,8 +23,7 @@ from services.common.replies import Answer
 MAX_CLIENT_SEQ_JUMP = 1 << 20  # how far a seat's client_seq may grow in one command
 
 
-@dataclass(frozen=True, slots=True)
-class Answered:
+class Answered(msgspec.Struct, frozen=True):
     """The command's answer, given without judging it (nothing is logged).
 
     ``taken``: the command's number is used up all the same (it came after the end).
@@ -34,42 +33,36 @@ class Answered:
     taken: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Refuse:
+class Refuse(msgspec.Struct, frozen=True):
     """Judged and refused: the refusal is logged (within the seat's bound) and answered."""
 
     refusal: Rejection
 
 
-@dataclass(frozen=True, slots=True)
-class FlagFirst:
+class FlagFirst(msgspec.Struct, frozen=True):
     """The command arrived after the running deadline: the flag falls at that deadline,
     and the command is refused as ``refusal`` says (too late, or the match is over)."""
 
     refusal: Rejection
 
 
-@dataclass(frozen=True, slots=True)
-class Reveal:
+class Reveal(msgspec.Struct, frozen=True):
     """The seat reveals its hand at the hot-seat hand-over."""
 
 
-@dataclass(frozen=True, slots=True)
-class Abort:
+class Abort(msgspec.Struct, frozen=True):
     """The match ends with no result and no rating, for ``reason``."""
 
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class Forfeit:
+class Forfeit(msgspec.Struct, frozen=True):
     """A claim against an away opponent: ``seat`` forfeits the match (abandoned)."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class Apply:
+class Apply(msgspec.Struct, frozen=True):
     """Ask the rules to apply the command; ``resignation_only`` while the seat may only
     resign (a hand-over waits for its reveal, or the seat's commands are all spent)."""
 
@@ -81,15 +74,13 @@ class Apply:
         return self.handover or self.spent
 
 
-@dataclass(frozen=True, slots=True)
-class Accept:
+class Accept(msgspec.Struct, frozen=True):
     """The rules applied the command: its step is logged, and both seats see it."""
 
     step: rules_pb2.StepReply
 
 
-@dataclass(frozen=True, slots=True)
-class Lost:
+class Lost(msgspec.Struct, frozen=True):
     """The rules refused the command (an illegal move, or a race lost to an earlier one)."""
 
     refusal: Rejection

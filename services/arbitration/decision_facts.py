@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import enum
 import functools
-from dataclasses import dataclass
 from typing import NewType
+
+import msgspec
 
 from photofinish.game.v1 import game_pb2
 
@@ -25,8 +26,7 @@ class Lift(enum.Enum):
     AFTER_PAUSE = game_pb2.LIFT_AFTER_PAUSE  # an action is due after the game's pause
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(msgspec.Struct, frozen=True):
     """Who may act now (empty once over), and whether that is a genuinely new decision.
 
     ``gated`` means play waits for presses, not moves: no match clock runs.

@@ -12,7 +12,9 @@ casual match only records it, unless its outcome came from a clock the fault ove
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+
+import msgspec
+from msgspec.structs import replace
 
 NS_PER_MS = 1_000_000
 
@@ -28,8 +30,7 @@ class FaultKind(enum.Enum):
     ARBITRATION_FAILOVER = "arbitration_failover"  # the owner went silent; another took over
 
 
-@dataclass(frozen=True, slots=True)
-class Tolerances:
+class Tolerances(msgspec.Struct, frozen=True):
     """How much of each fault the arena accepts before it stops trusting time.
 
     The defaults sit far above what a healthy process shows on a loaded 2-core machine
@@ -55,8 +56,7 @@ class Tolerances:
         return 0.0  # a restart or a failover: nobody measured time while it lasted
 
 
-@dataclass(frozen=True, slots=True)
-class Fault:
+class Fault(msgspec.Struct, frozen=True):
     """A measured interval of untrustworthy time."""
 
     kind: FaultKind
@@ -79,8 +79,7 @@ def measured(kind: FaultKind, start_ns: int, end_ns: int, tolerances: Tolerances
     return Fault(kind, start_ns, end_ns)
 
 
-@dataclass(frozen=True, slots=True)
-class Exposure:
+class Exposure(msgspec.Struct, frozen=True):
     """When a match's timing has mattered: since when it is exposed, when it last stopped."""
 
     since_ns: int | None = None

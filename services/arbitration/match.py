@@ -10,6 +10,8 @@ import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+import msgspec
+
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2
 from photofinish.events.v1 import events_pb2
 from photofinish.game.v1 import game_pb2
@@ -20,8 +22,7 @@ from services.arbitration.timing import Timing
 from services.common.replies import Answer, Reply
 
 
-@dataclass(frozen=True, slots=True)
-class Landing:
+class Landing(msgspec.Struct, frozen=True):
     """What last landed on a claimed resource, when it arrived, and its sequence number."""
 
     seat: int
@@ -30,8 +31,7 @@ class Landing:
     seq: int
 
 
-@dataclass(frozen=True, slots=True)
-class Submission:
+class Submission(msgspec.Struct, frozen=True):
     """A player's command, stamped on arrival, waiting its turn in the match's queue.
 
     ``reply`` takes its answer back to the sender (the gateway's batch over NATS, a gRPC
@@ -47,30 +47,26 @@ class Submission:
     reply: Reply
 
 
-@dataclass(frozen=True, slots=True)
-class Flag:
+class Flag(msgspec.Struct, frozen=True):
     """The server's timer: the running player's deadline has passed."""
 
     deadline_ns: int
 
 
-@dataclass(frozen=True, slots=True)
-class FaultNotice:
+class FaultNotice(msgspec.Struct, frozen=True):
     """A timing fault the process measured: judge what it means for this match."""
 
     fault: Fault
 
 
-@dataclass(frozen=True, slots=True)
-class Nudge:
+class Nudge(msgspec.Struct, frozen=True):
     """A gate nobody lifted in time, or a due spit: the arbitration presses itself."""
 
     version: int  # the state version the timer was set for; stale nudges do nothing
     due_ns: int  # when the timer was due (monotonic), for its lateness
 
 
-@dataclass(frozen=True, slots=True)
-class AwayChange:
+class AwayChange(msgspec.Struct, frozen=True):
     """A seat of an online match went away (nothing heard for the away limit), or came
     back: the worker logs it, and both players see it."""
 
@@ -78,14 +74,12 @@ class AwayChange:
     away: bool
 
 
-@dataclass(frozen=True, slots=True)
-class LeftAlone:
+class LeftAlone(msgspec.Struct, frozen=True):
     """A match against the computer or on one device whose person was not heard from for
     the abandon limit: the worker ends it with no result, unless they came back."""
 
 
-@dataclass(frozen=True, slots=True)
-class WholeView:
+class WholeView(msgspec.Struct, frozen=True):
     """A stream's first update needs ``seat``'s whole view, and the rules instance that held
     the match lost it: the worker gives it the match back, between the match's own items,
     and keeps the view; ``done`` is resolved either way."""

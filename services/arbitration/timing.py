@@ -8,21 +8,21 @@ next player reveals their hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import msgspec
+from msgspec.structs import replace
 
 from services.arbitration.clock import Clock, advance, charge, start
 from services.arbitration.decision_facts import Decision, Seat
 
 
-@dataclass(frozen=True, slots=True)
-class Timing:
+class Timing(msgspec.Struct, frozen=True):
     """A match's clock and hand-over state.
 
     ``clocked`` is false for games without a match clock (Spit). ``shown`` is the seat
     whose hand a hot-seat device shows now; ``handover`` the seat that must reveal.
     """
 
-    clock: Clock = field(default_factory=Clock)
+    clock: Clock = msgspec.field(default_factory=Clock)
     clocked: bool = True
     hot_seat: bool = False
     shown: Seat | None = None
@@ -47,15 +47,7 @@ def after_step(timing: Timing, decision: Decision, now_ns: int) -> Timing:
     (seat,) = decision.seats
     if timing.hot_seat and seat != timing.shown:
         return replace(timing, clock=charge(timing.clock, now_ns), handover=seat)
-    # Every step of a clocked game comes here: built directly, not by dataclasses.replace.
-    clock = advance(timing.clock, seat, decision.fresh, now_ns)
-    return Timing(
-        clock,
-        clocked=timing.clocked,
-        hot_seat=timing.hot_seat,
-        shown=timing.shown,
-        handover=timing.handover,
-    )
+    return replace(timing, clock=advance(timing.clock, seat, decision.fresh, now_ns))
 
 
 def after_reveal(timing: Timing, seat: Seat, now_ns: int) -> Timing:

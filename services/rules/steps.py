@@ -7,8 +7,9 @@ game's: a nudge lifts a timed-out gate (see ``nudge``); a Reveal never reaches t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from games.contract import Claim
 from games.decision import Step
@@ -20,8 +21,7 @@ from services.rules import errors
 from services.rules.nudge import nudge
 
 
-@dataclass(frozen=True, slots=True)
-class Applied:
+class Applied(msgspec.Struct, frozen=True):
     """An accepted command's step, and the claim it landed (Spit plays)."""
 
     step: Step[Any, Any]

@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+import msgspec
 import nats.errors
 from nats.js import JetStreamContext
 from prometheus_client import Counter, Gauge, Histogram
@@ -183,8 +184,7 @@ def _command_headers(sent: SentCommand, after_seq: int) -> bytes:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class SentCommand:
+class SentCommand(msgspec.Struct, frozen=True):
     """A COMMAND entry as sent to the log: on the holder's subject, with the call's headers
     (who answers, how the rules apply it)."""
 
