@@ -17,9 +17,11 @@ import random
 
 import pytest
 
+from games import bid, spit
 from games.registry import BID, SPIT, Game
 
 STEPS = 400
+RESIGNATIONS = (spit.Resign, bid.Resign)
 SEEDS = (2026, 2027, 2028)
 PINNED = {
     "spit": [
@@ -48,7 +50,7 @@ def played_hash(game: Game, seed: int) -> str:
             (seat, command)
             for seat in sorted(engine.decision(state).seats)
             for command in engine.legal_commands(state, seat)
-            if type(command).__name__ != "Resign"
+            if not isinstance(command, RESIGNATIONS)
         ]
         if not choices:
             break
