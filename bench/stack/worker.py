@@ -93,6 +93,15 @@ async def _pair(http: aiohttp.ClientSession, url: str, number: int, game: str) -
     return Seated(number, game, accepted.match_id, (players[0], players[1]))
 
 
+async def _wait(tasks: list[asyncio.Task[arbitration_pb2.MatchUpdate]], seconds: float) -> None:
+    """Wait ``seconds`` or until every match has ended; a worker given no match (fewer
+    matches than workers) still waits out the window."""
+    if tasks:
+        await asyncio.wait(tasks, timeout=seconds)
+    else:
+        await asyncio.sleep(seconds)
+
+
 async def _play(matches: list[Seated], spec: WorkerSpec) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
     tally = Tally()
@@ -118,11 +127,11 @@ async def _play(matches: list[Seated], spec: WorkerSpec) -> dict[str, Any]:
             tasks.append(asyncio.create_task(_after(offset, player.play())))
     lags: list[float] = []
     probe = asyncio.create_task(_probe_lag(lags))
-    await asyncio.wait(tasks, timeout=spec.warmup_s)
+    await _wait(tasks, spec.warmup_s)
     lags.clear()
     tally.counting = True
     started = loop.time()
-    await asyncio.wait(tasks, timeout=spec.seconds)
+    await _wait(tasks, spec.seconds)
     tally.counting = False
     elapsed = loop.time() - started
     now = time.perf_counter()
