@@ -166,7 +166,7 @@ async def main(config: Config) -> None:
         arbitration.register,
         arbitration.lifespan,
         arbitration.on_bound,
-        sample_lag=False,  # the stall watcher samples the loop's lag
+        lag_every_s=None,  # the stall watcher samples the loop's lag
     )
 
 

@@ -36,7 +36,13 @@ EVENT_LOOP_LAG = Histogram(
     buckets=LATENCY_BUCKETS_S,
 )
 
+# On a command's way (the gateway, the rules; the arbitration's stall watcher samples its
+# own) a lag of a few ms matters and is sampled ten times a second. Off it (ratings,
+# tournaments, matchmaking, accounts) once a second: each sample is a wake of an idle
+# process, and at 100 matches ten a second in each took 40 % of those four's CPU
+# (docs/performance.md, 2026-12-07).
 LAG_SAMPLE_INTERVAL_S = 0.1
+OFF_PATH_LAG_SAMPLE_INTERVAL_S = 1.0
 
 
 def observe_lag(due_ns: int, ran_ns: int) -> None:
@@ -63,11 +69,13 @@ def bound_port(site: web.TCPSite) -> int:
 
 
 @contextlib.asynccontextmanager
-async def metrics_server(host: str, port: int, sample_lag: bool = True) -> AsyncIterator[int]:
+async def metrics_server(
+    host: str, port: int, lag_every_s: float | None = LAG_SAMPLE_INTERVAL_S
+) -> AsyncIterator[int]:
     """Serve ``/metrics`` on ``host:port`` while the context is open; yield the bound port.
 
-    The event loop's lag is sampled meanwhile, unless the service samples it itself
-    (``sample_lag=False``: the arbitration's stall watcher records it as it goes).
+    The event loop's lag is sampled meanwhile every ``lag_every_s``, unless the service
+    samples it itself (None: the arbitration's stall watcher records it as it goes).
     """
     app = web.Application()
     add_metrics_route(app)
@@ -75,8 +83,8 @@ async def metrics_server(host: str, port: int, sample_lag: bool = True) -> Async
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
-    lag = lag_sampler()
-    if sample_lag:
+    lag = lag_sampler(lag_every_s or LAG_SAMPLE_INTERVAL_S)
+    if lag_every_s is not None:
         lag.start()
     try:
         yield bound_port(site)

@@ -14,7 +14,7 @@ from grpc_reflection.v1alpha import reflection
 from runtime.stopping import wait_for_stop_signal
 from services.common import callers
 from services.common.gc_pauses import tune_collector
-from services.common.metrics import metrics_server
+from services.common.metrics import LAG_SAMPLE_INTERVAL_S, metrics_server
 
 # Registers servicers on the server and returns the full names of the services it added.
 Register = Callable[[grpc.aio.Server], Sequence[str]]
@@ -85,18 +85,18 @@ async def serve(
     register: Register,
     lifespan: Callable[[], contextlib.AbstractAsyncContextManager[object]] | None = None,
     on_ready: Callable[[int], None] | None = None,
-    sample_lag: bool = True,
+    lag_every_s: float | None = LAG_SAMPLE_INTERVAL_S,
 ) -> None:
     """Run a gRPC service until SIGINT/SIGTERM, with ``lifespan`` around it (NATS, DB).
 
     ``on_ready`` is told the gRPC port once it is bound (a service that announces its
-    address needs it when the port was 0); ``sample_lag`` as in ``metrics_server``.
+    address needs it when the port was 0); ``lag_every_s`` as in ``metrics_server``.
     """
     async with contextlib.AsyncExitStack() as stack:
         if lifespan is not None:
             await stack.enter_async_context(lifespan())
         metrics_port = await stack.enter_async_context(
-            metrics_server(listen.host, listen.metrics_port, sample_lag)
+            metrics_server(listen.host, listen.metrics_port, lag_every_s)
         )
         _, port, _ = await stack.enter_async_context(grpc_server(listen, register))
         if on_ready is not None:

@@ -4,7 +4,9 @@
 gRPC with the service's lifespan around the server (``main``). Inside that lifespan, a
 service with a database opens and migrates it (``open_database``), and each loop it keeps
 (a consumer, a director) is started with ``keep_running``: a loop that dies stops the
-process, and leaving the lifespan stops the loop.
+process, and leaving the lifespan stops the loop. The services started here (ratings,
+tournaments, matchmaking, accounts) are off a command's way: their event loop's lag is
+sampled once a second.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from runtime import loops
 from runtime.logs import configure
 from services.common import tasks
 from services.common.database import Database, SqliteFile
+from services.common.metrics import OFF_PATH_LAG_SAMPLE_INTERVAL_S
 from services.common.serving import Listen, serve
 
 
@@ -58,7 +61,15 @@ def main(name: str, config: C, make: Callable[[C], Served], listen: Listen | Non
     """Run service ``name`` until SIGINT or SIGTERM (``listen`` in place of the config's)."""
     configure(name, config.log_level)
     service = make(config)
-    loops.run(serve(name, listen or config.listen, service.register, service.lifespan))
+    loops.run(
+        serve(
+            name,
+            listen or config.listen,
+            service.register,
+            service.lifespan,
+            lag_every_s=OFF_PATH_LAG_SAMPLE_INTERVAL_S,
+        )
+    )
 
 
 async def open_database(
