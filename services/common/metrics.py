@@ -83,11 +83,12 @@ async def metrics_server(
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
-    lag = lag_sampler(lag_every_s or LAG_SAMPLE_INTERVAL_S)
-    if lag_every_s is not None:
+    lag = None if lag_every_s is None else lag_sampler(lag_every_s)
+    if lag is not None:
         lag.start()
     try:
         yield bound_port(site)
     finally:
-        lag.stop()
+        if lag is not None:
+            lag.stop()
         await runner.cleanup()

@@ -14,7 +14,7 @@ N = TypeVar("N", int, float)
 
 # How long the hot path's judging processes (the arbitration, the rules) hold a NATS write
 # for the messages that follow it. At 100 matches, against 1 ms, 2 ms took 8 – 10 % of every
-# server process's CPU a command and added 1.5 – 3 ms to the p99 command → both views (12 –
+# server process's CPU a command and added 1.4 – 2.8 ms to the p99 command → both views (12 –
 # 16 ms), on a quiet machine and on one with a core taken (docs/performance.md, 2026-12-07).
 # The gateway writes each turn: its forwards carry the arrival stamps' clock.
 HOT_PATH_COALESCE_MS = 2.0
