@@ -6,16 +6,28 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 import grpc
+import nats
 import pytest
 
 from photofinish.arbitration.v1 import log_pb2
 from photofinish.game.v1 import bid_pb2, game_pb2
 from services.arbitration.matchlog import entries
-from services.arbitration.matchlog.writer import LogWriter, MemoryStore, Superseded
+from services.arbitration.matchlog.writer import (
+    LogWriter,
+    MemoryStore,
+    SentCommand,
+    StreamStore,
+    Superseded,
+)
 from services.arbitration.takeover import FENCE_ATTEMPTS, fence
+from services.common.jetstream_config import log_stream_config
 from services.common.matchlogs import Stored
+from services.common.natslink.link import NatsLink
+from services.common.natslink.requests import Requests
 from services.common.rejection import Rejection
+from services.stack.natsd import NatsServer
 from tests.arbitration.harness import Table
+from wire import subjects
 
 READY = game_pb2.Command(bid=bid_pb2.BidCommand(ready=bid_pb2.BidReady()))
 
@@ -227,3 +239,20 @@ async def test_a_match_being_taken_over_here_is_unavailable_for_a_moment_not_unk
         "unknown_match",
     )
     await table.close()
+
+
+async def test_an_append_waited_for_leaves_at_once_on_a_link_that_holds_its_writes(
+    nats_server: NatsServer,
+) -> None:
+    nc = await nats.connect(nats_server.url)
+    js = nc.jetstream()
+    await js.add_stream(log_stream_config())
+    # Held an hour with the messages that follow, an append would time out unsent.
+    link = await NatsLink.connect(nats_server.url, "test-held", coalesce_s=3600.0)
+    store = StreamStore(Requests(link), js)
+    seq = await store.put("m-held", 0, b"header", 0)
+    assert await store.put("m-held", 1, b"next", seq) == seq + 1
+    command = SentCommand("m-held", 2, subjects.match_commands("rules-1", "m-held"), b"c", {})
+    await store.put_command(command, seq + 1)  # raises unless stored
+    await link.close()
+    await nc.close()
