@@ -12,7 +12,8 @@ and orders it, the log stores it before anyone sees what it did, and the rules s
 - ``PF_FLOOR_ROLE=judge`` stands where the rules service stands: for each stored command
   it publishes an update to both seats and the command's answer to the gateway.
 
-Each holds its NATS writes as the process it stands for does (``PF_NATS_COALESCE_MS``).
+Both hold their NATS writes as the arbitration does (``PF_NATS_COALESCE_MS``): in the
+stack, what each sends (the stored commands; the updates and answers) is the arbitration's.
 
 No game, no clock, no fence, no views: one Python wake fewer than the stack (the
 stamper never hears back), and a store in place of its acknowledged append. What this
@@ -81,7 +82,7 @@ class Judge:
 
 async def main() -> None:
     role = os.environ["PF_FLOOR_ROLE"]
-    # Both stand where the arbitration and the rules stand: their writes coalesce as those do.
+    # What both send is, in the stack, the arbitration's: their writes coalesce as its do.
     coalesce_s = nats_coalesce_s(os.environ)
     link = await NatsLink.connect(os.environ["NATS_URL"], f"floor-{role}", coalesce_s=coalesce_s)
     server = None

@@ -12,11 +12,13 @@ from services.common.serving import Listen
 
 N = TypeVar("N", int, float)
 
-# How long the hot path's judging processes (the arbitration, the rules) hold a NATS write
-# for the messages that follow it. At 100 matches, against 1 ms, 2 ms took 8 – 10 % of every
-# server process's CPU a command and added 1.4 – 2.8 ms to the p99 command → both views (12 –
-# 16 ms), on a quiet machine and on one with a core taken (docs/performance.md, 2026-12-07).
-# The gateway writes each turn: its forwards carry the arrival stamps' clock.
+# How long the arbitration holds a NATS write for the messages that follow it. At 100
+# matches, against 1 ms, 2 ms took 8 – 10 % of every server process's CPU a command and added
+# 1.4 – 2.8 ms to the p99 command → both views (12 – 16 ms), on a quiet machine and on one
+# with a core taken (docs/performance.md, 2026-12-07). The gateway writes each turn: its
+# forwards carry the arrival stamps' clock. So do the rules: what they read comes in the
+# arbitration's held writes already, and a hold of theirs took no CPU off, only added
+# 1.5 – 2.5 ms to the p99 (docs/performance.md, "2026-12-07, midday").
 HOT_PATH_COALESCE_MS = 2.0
 
 
@@ -43,7 +45,7 @@ def number(env: Mapping[str, str], name: str, default: N, kind: type[N], least: 
 
 
 def nats_coalesce_s(env: Mapping[str, str]) -> float:
-    """Return how long a judging process's NATS writes wait for the messages that follow:
+    """Return how long the arbitration's NATS writes wait for the messages that follow:
     PF_NATS_COALESCE_MS (0: each event-loop turn's leave at its end).
 
     Raises:

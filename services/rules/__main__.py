@@ -1,7 +1,7 @@
 """Run the rules service: `python -m services.rules`.
 
 It holds the states of the matches it serves and answers the arbitration's batches of
-calls about them over NATS (the hot path, ``hop`` and ``table``); over gRPC it answers
+calls about them over NATS (the hot path: ``held_calls`` and ``held_matches``); over gRPC it answers
 the same calls one at a time about a state the request carries, with health checking and
 reflection like every service.
 """
@@ -24,9 +24,9 @@ from services.rules.servicer import register
 async def main(config: Config) -> None:
     @contextlib.asynccontextmanager
     async def lifespan() -> AsyncIterator[None]:
-        link = await NatsLink.connect(
-            config.nats_url, f"rules-{config.instance}", coalesce_s=config.nats_coalesce_s
-        )
+        # Its writes leave at each turn's end, held for nothing: what it reads comes in the
+        # arbitration's held writes already, so a hold here would only delay the answers.
+        link = await NatsLink.connect(config.nats_url, f"rules-{config.instance}")
         hop = HeldCallServer(link, HeldMatches(config.lift_pause_ms), config.instance)
         hop.start()
         replays = ReplayServer(link)

@@ -21,12 +21,11 @@ class Config:
     # Names this process on NATS: the matches it holds are called on its own subject. A
     # restarted process holds nothing, so the name is new every start unless PF_INSTANCE.
     instance: str
-    nats_coalesce_s: float  # how long its NATS writes wait for those that follow
 
     @classmethod
     def from_env(cls) -> Config:
         """Return the settings from PF_HOST, PF_GRPC_PORT, PF_METRICS_PORT (0: any free),
-        NATS_URL, PF_SPIT_PAUSE_MS, PF_INSTANCE and PF_NATS_COALESCE_MS.
+        NATS_URL, PF_SPIT_PAUSE_MS and PF_INSTANCE.
 
         Raises:
             ConfigError: when a number is not one or out of range.
@@ -38,7 +37,6 @@ class Config:
             nats_url=env.get("NATS_URL", "nats://127.0.0.1:4222"),
             lift_pause_ms=pause_ms,
             instance=env.get("PF_INSTANCE", "") or fresh_instance_name(),
-            nats_coalesce_s=settings.nats_coalesce_s(env),
         )
 
 

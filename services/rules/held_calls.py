@@ -105,9 +105,6 @@ class HeldCallServer:
             self._link.publish(
                 message.reply, answer_batch(self._table, self._instance, message.data)
             )
-            # Called directly: an opening, a restore, or a timer's step (a flag's forfeit,
-            # a gate's nudge), held for nothing; a stored command's answer is held a moment.
-            self._link.send_now()
 
     def _on_stored(self, message: Message) -> None:
         answer = answer_stored(self._table, self._instance, message.data, message.headers)
