@@ -27,14 +27,14 @@ async def main(config: Config) -> None:
         # Its writes leave at each turn's end, held for nothing: what it reads comes in the
         # arbitration's held writes already, so a hold here would only delay the answers.
         link = await NatsLink.connect(config.nats_url, f"rules-{config.instance}")
-        hop = HeldCallServer(link, HeldMatches(config.lift_pause_ms), config.instance)
-        hop.start()
+        held_calls = HeldCallServer(link, HeldMatches(config.lift_pause_ms), config.instance)
+        held_calls.start()
         replays = ReplayServer(link)
         replays.start()
         try:
             yield
         finally:
-            hop.stop()
+            held_calls.stop()
             replays.stop()
             await link.close()  # the answers already made are sent first
 
