@@ -14,11 +14,11 @@ N = TypeVar("N", int, float)
 
 # How long the arbitration holds a NATS write for the messages that follow it. At 100
 # matches, against 1 ms, 2 ms took 8 – 10 % of every server process's CPU a command, and
-# 3 ms another 3 – 4 %. The gateway writes each turn: its forwards carry the arrival stamps'
+# 3 ms another 2 – 4 %. The gateway writes each turn: its forwards carry the arrival stamps'
 # clock. So do the rules: what they read comes in the arbitration's held writes already, and
 # a hold of theirs took no CPU off, only added 1.5 – 2.5 ms to the p99. A command meets the
 # hold twice (its stored command, its news): 3 + 3 ms where it was 2 + 2 + 2 with the rules',
-# and the p99 command → both views stays where it was, 12 – 14 ms (docs/performance.md,
+# and the p99 command → both views stays where it was, 12 – 15 ms (docs/performance.md,
 # "2026-12-07, midday").
 HOT_PATH_COALESCE_MS = 3.0
 
