@@ -1,9 +1,9 @@
 """Run the rules service: `python -m services.rules`.
 
 It holds the states of the matches it serves and answers the arbitration's batches of
-calls about them over NATS (the hot path: ``held_calls`` and ``held_matches``); over gRPC it answers
-the same calls one at a time about a state the request carries, with health checking and
-reflection like every service.
+calls about them over NATS (the hot path: ``held_calls`` and ``held_matches``); over gRPC
+it answers the same calls one at a time about a state the request carries, with health
+checking and reflection like every service.
 """
 
 from __future__ import annotations

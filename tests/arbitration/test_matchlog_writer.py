@@ -249,10 +249,12 @@ async def test_an_append_waited_for_leaves_at_once_on_a_link_that_holds_its_writ
     await js.add_stream(log_stream_config())
     # Held an hour with the messages that follow, an append would time out unsent.
     link = await NatsLink.connect(nats_server.url, "test-held", coalesce_s=3600.0)
-    store = StreamStore(Requests(link), js)
-    seq = await store.put("m-held", 0, b"header", 0)
-    assert await store.put("m-held", 1, b"next", seq) == seq + 1
-    command = SentCommand("m-held", 2, subjects.match_commands("rules-1", "m-held"), b"c", {})
-    await store.put_command(command, seq + 1)  # raises unless stored
-    await link.close()
-    await nc.close()
+    try:
+        store = StreamStore(Requests(link), js)
+        seq = await store.put("m-held", 0, b"header", 0)
+        assert await store.put("m-held", 1, b"next", seq) == seq + 1
+        command = SentCommand("m-held", 2, subjects.match_commands("rules-1", "m-held"), b"c", {})
+        await store.put_command(command, seq + 1)  # raises unless stored
+    finally:
+        await link.close()
+        await nc.close()

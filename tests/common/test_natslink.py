@@ -207,6 +207,24 @@ async def test_a_request_gets_its_reply_nobody_or_a_timeout(link: NatsLink) -> N
         await requests.send("pf.silent", b"?", 0.2)
 
 
+async def test_a_request_leaves_at_once_from_a_link_that_holds_its_writes(
+    nats_server: NatsServer, link: NatsLink
+) -> None:
+    def echo(message: Message) -> None:
+        link.publish(message.reply, message.data.upper())
+
+    link.subscribe("pf.echo-held", echo)
+    await link.flush()
+    held = await NatsLink.connect(nats_server.url, "coalescing", coalesce_s=3600.0)
+    try:
+        requests = Requests(held)  # its inbox's subscription is held too, until the request
+        # Somebody waits for the reply: held an hour with what follows, it would time out.
+        reply = await requests.send("pf.echo-held", b"now", 5.0)
+        assert reply.data == b"NOW"
+    finally:
+        await held.close()
+
+
 async def test_a_restarted_server_is_dialled_again_with_its_subscriptions(tmp_path: Path) -> None:
     server = await start_nats(tmp_path / "nats")
     port = int(server.url.rsplit(":", 1)[1])

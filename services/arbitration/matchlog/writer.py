@@ -5,7 +5,7 @@ stream's acknowledgement before it changes the match by it or shows anything of 
 what a player saw is in the log, and a takeover reads it back (docs/failover.md).
 
 - **In order, once.** A match's entries are appended one at a time (its worker waits
-  for each, so each leaves at once, not held for the link's next write), numbered from 0
+  for each, so each leaves at once: ``Requests`` holds no request), numbered from 0
   without gaps. A failed append is retried with backoff under
   the same ``Nats-Msg-Id`` (``<match id>.<index>``), so the stream stores it once.
 - **Fenced.** Each append names the stream sequence of the match's last stored entry
@@ -42,7 +42,7 @@ from services.arbitration.match import Match
 from services.arbitration.matchlog.bounds import is_full
 from services.common.matchlogs import Stored, in_order, read_log
 from services.common.metrics import LATENCY_BUCKETS_S
-from services.common.natslink.frames import Message, header_block
+from services.common.natslink.frames import header_block
 from services.common.natslink.requests import Requests
 from services.common.natsmetrics import StreamPublishes
 from wire import subjects
@@ -126,7 +126,7 @@ class StreamStore:
         )
         started = time.perf_counter()
         try:
-            reply = await self._awaited(subject, data, headers)
+            reply = await self._requests.send(subject, data, APPEND_TIMEOUT_S, headers)
         except Exception:
             LOG_PUBLISHES.errors.inc()
             raise
@@ -149,13 +149,6 @@ class StreamStore:
     async def read(self, match_id: str) -> Stored:
         return await read_log(self._js, match_id)
 
-    def _awaited(self, subject: str, data: bytes, headers: bytes) -> asyncio.Future[Message]:
-        """Send an append the match's worker waits for at once: held with the messages that
-        follow (the link's coalescing), it would hold the match as long."""
-        reply = self._requests.send(subject, data, APPEND_TIMEOUT_S, headers)
-        self._requests.link.send_now()
-        return reply
-
     def send_command(self, sent: SentCommand, after_seq: int) -> None:
         """Publish a COMMAND to the log, awaiting nothing: the stream stores it only while
         the log subject's last entry is the one at ``after_seq`` (a takeover's fence
@@ -169,7 +162,9 @@ class StreamStore:
         Raises:
             Superseded: the log moved on under another instance; the command never counted.
         """
-        reply = await self._awaited(sent.subject, sent.data, _command_headers(sent, after_seq))
+        reply = await self._requests.send(
+            sent.subject, sent.data, APPEND_TIMEOUT_S, _command_headers(sent, after_seq)
+        )
         error = json.loads(reply.data).get("error")
         if error is None:
             return  # stored now, or found stored (the stream dropped the repeat)

@@ -48,8 +48,14 @@ class Requests:
     def send_then(
         self, subject: str, payload: bytes, timeout_s: float, then: Then, headers: bytes = b""
     ) -> None:
-        """Publish a request; ``then`` gets its reply, or NoResponders, or TimeoutError."""
+        """Publish a request; ``then`` gets its reply, or NoResponders, or TimeoutError.
+
+        It leaves at once, with whatever the link holds: somebody waits for its reply, and
+        held for the messages that follow (the link's coalescing) it would keep them
+        waiting as long (a log append, a direct rules call, a replay's boards).
+        """
         self._link.publish(subject, payload, self.expect(timeout_s, then), headers)
+        self._link.send_now()
 
     def expect(self, timeout_s: float, then: Then) -> str:
         """Return a new reply subject of this inbox; ``then`` gets the one message sent to
