@@ -77,6 +77,21 @@ class GrpcWebClient:
             headers["grpc-timeout"] = f"{max(1, int(timeout_s * 1000))}m"
         return headers
 
+    def _timeout(self, timeout_s: float | None) -> aiohttp.ClientTimeout:
+        """Return the session's timeouts for a call, with no total for one that has no
+        deadline (a Watch lasts its match): a session made with aiohttp's defaults would
+        otherwise cut every stream after five minutes."""
+        kept = self.session.timeout
+        if timeout_s is not None:
+            return kept
+        return aiohttp.ClientTimeout(
+            total=None,
+            connect=kept.connect,
+            sock_read=kept.sock_read,
+            sock_connect=kept.sock_connect,
+            ceil_threshold=kept.ceil_threshold,
+        )
+
     async def unary(
         self, path: str, request: Message, reply_type: type[M], timeout_s: float | None = 10.0
     ) -> M:
@@ -107,6 +122,7 @@ class GrpcWebClient:
             f"{self.base_url}{path}",
             data=encode_frame(request.SerializeToString()),
             headers=self._headers(timeout_s),
+            timeout=self._timeout(timeout_s),
         ) as response:
             if response.status != 200:
                 text = await response.text()
