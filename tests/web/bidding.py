@@ -6,7 +6,7 @@ from typing import Any
 
 from playwright.async_api import Page
 
-from tests.web.browser import click_if_shown, last_update, screenshot
+from tests.web.browser import last_update, screenshot
 
 
 def bid_view(update: dict[str, Any]) -> dict[str, Any]:
@@ -33,45 +33,81 @@ _SLOT_STAYS = """async () => {
 }"""
 
 
-async def play_step(page: Page, bid_once: bool, state: dict[str, bool]) -> bool:
-    """Take the page's one obvious action; return False when there is none for this page.
+# Looked for and clicked in one turn of the page, and only while the page still shows the
+# update the test decided from: one that came meanwhile (the computer's pass, the next deal)
+# is looked at first, never clicked through. Returns the clicked tile's key, or the
+# selector, or null for no click.
+_CLICK_IF_STILL = """([seq, selectors]) => {
+    const last = window.__pf.last();
+    if (!last || !last.update || last.update.seq.toString() !== seq) return null;
+    for (const selector of selectors) {
+        const element = document.querySelector(selector);
+        if (element && !element.disabled) {
+            element.click();
+            return element.dataset.tile ?? selector;
+        }
+    }
+    return null;
+}"""
+
+
+async def click_if_still(page: Page, seq: str, *selectors: str) -> str | None:
+    """Click the first of ``selectors`` shown, if the page still shows update ``seq``."""
+    clicked: str | None = await page.evaluate(_CLICK_IF_STILL, [seq, list(selectors)])
+    return clicked
+
+
+async def play_step(page: Page, seq: str, bid_once: bool, state: dict[str, bool]) -> bool:
+    """Take the page's one obvious action on update ``seq``; return False when there is
+    none for this page, or when a newer update came first (the caller looks again).
 
     In an auction: bid the minimum once when ``bid_once``, afterwards accept (or pass).
     """
-    for selector in ("#reveal", "#ready"):
-        if await click_if_shown(page, selector):
-            return True
+    if await click_if_still(page, seq, "#reveal", "#ready"):
+        return True
     if await page.locator(".auction-buttons").count():
-        if await page.locator("#bid").count() and bid_once and not state.get("bid"):
+        if bid_once and not state.get("bid") and await page.locator("#bid").count():
             await screenshot(page, "bid-auction")
-            await page.click("#bid")
+            if not await click_if_still(page, seq, "#bid"):
+                return False
             state["bid"] = True
             return True
-        for selector in ("#accept", "#pass-bid", "#bid"):
-            if await page.locator(selector).count():
-                await page.click(selector)
-                return True
-    playable = page.locator(".hand-tile.playable")
-    if await playable.count():
-        # A tile with one way to go is played by its click; else it is selected and its
-        # legal ends light up on the board.
-        tile = playable.first
-        key = await tile.get_attribute("data-tile")
-        await tile.click()
+        return await click_if_still(page, seq, "#accept", "#pass-bid", "#bid") is not None
+    # A tile with one way to go is played by its click; else it is selected and its legal
+    # ends light up on the board.
+    key = await click_if_still(page, seq, ".hand-tile.playable")
+    if key is not None:
         if await page.locator(f".hand-tile.selected[data-tile='{key}']").count():
             assert await page.evaluate(_SLOT_STAYS), "the board was laid again under the tile"
             await page.locator(".end-slot.legal").first.click()
         return True
-    return await click_if_shown(page, "#draw")
+    return await click_if_still(page, seq, "#draw") is not None
 
 
 def describe(update: dict[str, Any]) -> str:
     """The match as a failing test should report it: who decides, the clocks, how it ended."""
     view = bid_view(update)
-    keys = ("seq", "status", "decision", "clock", "outcome", "flag", "voidReason", "awaySeats")
+    keys = (
+        "seat",
+        "seq",
+        "status",
+        "decision",
+        "clock",
+        "outcome",
+        "flag",
+        "voidReason",
+        "awaySeats",
+    )
     shown = {key: update.get(key) for key in keys}
     shown["view"] = {key: view.get(key) for key in ("roundNo", "decide", "gate", "auction")}
     return repr(shown)
+
+
+async def where_it_stood(page: Page) -> str:
+    """The match as ``describe`` gives it, and the newest notices the page showed (a
+    refusal, a lost connection)."""
+    notices = await page.locator(".notices .notice-line").all_inner_texts()
+    return f"{describe(await current(page))}\nthe notices, newest first: {notices[:5]}"
 
 
 async def current(page: Page) -> dict[str, Any]:

@@ -26,6 +26,11 @@ class Arena:
     nats_url: str = ""  # the operator's: to publish as a service would (results from before)
     data_dir: Path = Path()  # the stack's: its SQLite files (an operator's role granted there)
 
+    def log_tail(self, service: str, lines: int = 8) -> list[str]:
+        """The last lines ``service`` logged in this stack (for a failure to show)."""
+        path = self.data_dir / "logs" / f"{service}.log"
+        return path.read_text(errors="replace").splitlines()[-lines:] if path.exists() else []
+
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def arena(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Arena]:

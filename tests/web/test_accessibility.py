@@ -179,7 +179,7 @@ async def test_the_bid_table_passes_axe(arena: Arena, phone: bool) -> None:
         if mine and view.get("board", {}).get("placements") and not view.get("auction"):
             break  # my turn to play, on a board with tiles
         acted = mine or update["decision"]["gate"] != GATE_NONE
-        if acted and not await play_step(page, True, state):
+        if acted and not await play_step(page, update["seq"], True, state):
             break
         await wait_for_newer(page, update["seq"])
     await page.wait_for_selector(".hand-tile")

@@ -77,7 +77,7 @@ async def test_a_bid_round_with_an_auction_and_a_clock_that_matches_the_server(
             await screenshot(page, "bid-after-auction")
             break
         acted = mine or update["decision"]["gate"] != GATE_NONE
-        if acted and not await play_step(page, True, state):
+        if acted and not await play_step(page, update["seq"], True, state):
             acted = False
         try:
             await wait_for_newer(page, update["seq"])

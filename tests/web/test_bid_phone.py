@@ -12,7 +12,7 @@ import pytest
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, ViewportSize
 
-from tests.web.bidding import bid_view, current, describe, play_step, wait_for_newer
+from tests.web.bidding import bid_view, current, play_step, wait_for_newer, where_it_stood
 from tests.web.browser import DESKTOP, PHONE, new_page, screenshot, sign_in
 from tests.web.conftest import Arena
 
@@ -145,7 +145,7 @@ async def walk(page: Page, size: ViewportSize, label: str) -> set[str]:
         if at_continue and "round-end" not in seen:
             seen.add("round-end")
             await check_round_end(page, size, label, view["roundNo"] - 1)
-        if (mine or gate != GATE_NONE) and not await play_step(page, False, state):
+        if (mine or gate != GATE_NONE) and not await play_step(page, update["seq"], False, state):
             continue
         try:
             await wait_for_newer(page, update["seq"])
@@ -173,8 +173,9 @@ async def test_a_bid_match_fits_one_screen_and_explains_each_round(
     try:
         seen = await walk(page, size, label)
     except PlaywrightError as error:
-        pytest.fail(f"{error}\nthe match then: {describe(await current(page))}")
-    assert seen >= WANTED, f"{seen}; the match: {describe(await current(page))}"
+        stood = await where_it_stood(page)
+        pytest.fail(f"{error}\nthe match then: {stood}\nthe bots: {arena.log_tail('bots')}")
+    assert seen >= WANTED, f"{seen}; the match: {await where_it_stood(page)}"
     numbers = await page.locator(".play-log li").evaluate_all("items => items.map(li => li.value)")
     assert numbers and numbers == list(range(numbers[0], numbers[0] + len(numbers))), numbers
     assert numbers[0] > 1  # the log keeps the newest plays, still numbered from the first

@@ -60,7 +60,7 @@ async def test_hand_over_hides_the_hand_and_stops_the_clocks_until_reveal(arena:
     assert first["clock"]["running"] == mover
     await screenshot(page, "hotseat-revealed")
     state: dict[str, bool] = {}
-    assert await play_step(page, False, state)
+    assert await play_step(page, first["seq"], False, state)
     await assert_handover_hides_hands(page, "hotseat-handover-second")
     second = await current(page)
     assert second["decision"]["seats"][0] == 1 - mover

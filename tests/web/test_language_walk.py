@@ -229,7 +229,7 @@ async def play_bid(walk: Walk) -> None:
                 seen.add("play")
                 await walk.check("bid-play")
             plays += 1
-        if (mine or gate != GATE_NONE) and not await play_step(page, True, state):
+        if (mine or gate != GATE_NONE) and not await play_step(page, update["seq"], True, state):
             continue
         try:
             await wait_for_newer(page, update["seq"])

@@ -54,7 +54,7 @@ async def test_two_browsers_play_online_and_a_reload_resumes_the_match(arena: Ar
         movers = [p for p in (ann, ben) if await deciding(p)]
         assert len(movers) == 1
         seq = (await current(movers[0]))["seq"]
-        assert await play_step(movers[0], False, {})
+        assert await play_step(movers[0], seq, False, {})
         await wait_for_newer(movers[0], seq)
     await same_step(ann, ben)
     assert await board_of(ann) == await board_of(ben)

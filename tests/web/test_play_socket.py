@@ -53,7 +53,7 @@ async def play_until(page: Page, commands: Callable[[], int], wanted: int) -> No
         assert live, f"the match ended too soon: {describe(update)}"
         seat, gate = update["seat"], update["decision"]["gate"]
         if gate != GATE_NONE or bid_view(update)["decide"] == [seat]:
-            await play_step(page, False, state)
+            await play_step(page, update["seq"], False, state)
         try:
             await wait_for_newer(page, update["seq"])
         except Exception:
