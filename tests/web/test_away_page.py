@@ -20,7 +20,7 @@ from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2, spit_pb2
 from services.stack.stack import StackConfig, run_stack
-from tests.web.browser import chromium, new_page, screenshot, sign_up_new
+from tests.web.browser import chromium, click_if_shown, new_page, screenshot, sign_up_new
 from tests.web.conftest import Arena
 from tests.web.test_spit import take_next_move
 
@@ -75,6 +75,17 @@ def a_play(update: arbitration_pb2.MatchUpdate, seat: int) -> game_pb2.Command |
     return None
 
 
+def table(update: arbitration_pb2.MatchUpdate) -> str:
+    """The table as a failure should show it: the gate, each side's stock, the centre."""
+    view = update.view.spit
+    sides = [
+        [f"{p.top.rank}+{p.hidden}" if p.HasField("top") else "_" for p in side.stock]
+        for side in view.sides
+    ]
+    centre = [str(c.top.rank) if c.HasField("top") else "_" for c in view.centre]
+    return f"seq {update.seq}, gate {update.decision.gate}, stocks {sides}, centre {centre}"
+
+
 async def ben_moves(
     page: Page,
     ben: ArenaClient,
@@ -84,7 +95,8 @@ async def ben_moves(
 ) -> None:
     """Ben plays a card once he has one that fits; until then Ann plays hers from the page
     (a stock card, then a centre pile) or uncovers one (a move into an empty space: while
-    she can, nobody is blocked and no spit comes), and when nobody can go on Ben spits."""
+    she can, nobody is blocked and no spit comes), and when nobody can go on Ben spits. At
+    the start's gate, Ann's Ready is pressed again if the page still offers it."""
     while True:
         if update.decision.gate == game_pb2.GATE_SPIT:  # blocked: Ben spits (a gate command)
             with contextlib.suppress(CallError):  # not_blocked: the spit came already
@@ -94,7 +106,12 @@ async def ben_moves(
                 await ben.submit(update.match_id, seat, play)
                 return
             await take_next_move(page)
-        update = await asyncio.wait_for(anext(watching), AWAY_WAIT_MS / 1000)
+        else:  # the start's gate: Ben has pressed; Ann's press may not have gone yet
+            await click_if_shown(page, "#ready")
+        try:
+            update = await asyncio.wait_for(anext(watching), AWAY_WAIT_MS / 1000)
+        except TimeoutError:
+            pytest.fail(f"nothing moved in {AWAY_WAIT_MS} ms; Ben's table: {table(update)}")
 
 
 async def test_a_rated_match_the_opponent_never_moved_in_is_aborted_unrated(
