@@ -35,17 +35,21 @@ _SLOT_STAYS = """async () => {
 
 # Looked for and clicked in one turn of the page, and only while the page still shows the
 # update the test decided from: one that came meanwhile (the computer's pass, the next deal)
-# is looked at first, never clicked through. Returns the clicked tile's key, or the
-# selector, or null for no click.
+# is looked at first, never clicked through. The click lands where a person's would, at
+# the element's centre once scrolled into view, so a panel drawn over it takes it. Returns
+# the clicked tile's key, or the selector, or null for no click.
 _CLICK_IF_STILL = """([seq, selectors]) => {
     const last = window.__pf.last();
     if (!last || !last.update || last.update.seq.toString() !== seq) return null;
     for (const selector of selectors) {
         const element = document.querySelector(selector);
-        if (element && !element.disabled) {
-            element.click();
-            return element.dataset.tile ?? selector;
-        }
+        if (!element || element.disabled) continue;
+        element.scrollIntoView({block: "nearest", inline: "nearest"});
+        const box = element.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        if (!hit || !element.contains(hit)) return null;
+        hit.click();
+        return element.dataset.tile ?? selector;
     }
     return null;
 }"""
