@@ -157,10 +157,12 @@ async def click_if_shown(page: Page, selector: str) -> bool:
 
 
 # As above, and only if a click at the element's centre would reach it: a panel drawn over
-# it (a round's end over the piles) takes the click, as it would a person's.
+# it (a round's end over the piles) takes the click, as it would a person's. The element is
+# scrolled into view first, as a person would scroll to it.
 _CLICK_IF_REACHABLE = """selector => {
     const element = document.querySelector(selector);
     if (!element || element.disabled) return false;
+    element.scrollIntoView({block: "nearest", inline: "nearest"});
     const box = element.getBoundingClientRect();
     const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
     if (!hit || !element.contains(hit)) return false;

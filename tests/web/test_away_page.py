@@ -30,6 +30,7 @@ ENV = (("PF_AWAY_S", "3"), ("PF_PRESENCE_EVERY_S", "0.5"), ("PF_GATE_TIMEOUT_S",
 READY = game_pb2.Command(spit=spit_pb2.SpitCommand(ready=spit_pb2.SpitReady()))
 SPIT = game_pb2.Command(spit=spit_pb2.SpitCommand(spit=spit_pb2.SpitSpit()))
 AWAY_WAIT_MS = 20_000
+LOOK_AGAIN_S = 2.0  # no update after a step this long: the step is taken again
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
@@ -96,22 +97,44 @@ async def ben_moves(
     """Ben plays a card once he has one that fits; until then Ann plays hers from the page
     (a stock card, then a centre pile) or uncovers one (a move into an empty space: while
     she can, nobody is blocked and no spit comes), and when nobody can go on Ben spits. At
-    the start's gate, Ann's Ready is pressed again if the page still offers it."""
-    while True:
-        if update.decision.gate == game_pb2.GATE_SPIT:  # blocked: Ben spits (a gate command)
-            with contextlib.suppress(CallError):  # not_blocked: the spit came already
-                await ben.submit(update.match_id, seat, SPIT)
-        elif not update.decision.gate:
-            if (play := a_play(update, seat)) is not None:
-                await ben.submit(update.match_id, seat, play)
-                return
-            await take_next_move(page)
-        else:  # the start's gate: Ben has pressed; Ann's press may not have gone yet
-            await click_if_shown(page, "#ready")
-        try:
-            update = await asyncio.wait_for(anext(watching), AWAY_WAIT_MS / 1000)
-        except TimeoutError:
-            pytest.fail(f"nothing moved in {AWAY_WAIT_MS} ms; Ben's table: {table(update)}")
+    the start's gate, Ann's Ready is pressed again if the page still offers it.
+
+    A step that brings Ben no update within ``LOOK_AGAIN_S`` is taken again from the table
+    as it is then (Ann's page may have been a step behind Ben's, or her click missed); the
+    test fails when nothing at all moves for ``AWAY_WAIT_MS``. Ben's stream is read by a
+    task of its own, so that a wait given up does not close it; it ends with this function.
+    """
+    updates: asyncio.Queue[arbitration_pb2.MatchUpdate] = asyncio.Queue()
+
+    async def pump() -> None:
+        async for came in watching:
+            updates.put_nowait(came)
+
+    pumping = asyncio.create_task(pump())
+    loop = asyncio.get_running_loop()
+    still_since = loop.time()
+    try:
+        while True:
+            if update.decision.gate == game_pb2.GATE_SPIT:  # blocked: Ben spits (a gate command)
+                with contextlib.suppress(CallError):  # not_blocked: the spit came already
+                    await ben.submit(update.match_id, seat, SPIT)
+            elif not update.decision.gate:
+                if (play := a_play(update, seat)) is not None:
+                    await ben.submit(update.match_id, seat, play)
+                    return
+                await take_next_move(page)
+            else:  # the start's gate: Ben has pressed; Ann's press may not have gone yet
+                await click_if_shown(page, "#ready")
+            try:
+                update = await asyncio.wait_for(updates.get(), LOOK_AGAIN_S)
+                still_since = loop.time()
+            except TimeoutError:
+                if loop.time() - still_since > AWAY_WAIT_MS / 1000:
+                    pytest.fail(f"nothing moved in {AWAY_WAIT_MS} ms; Ben's table: {table(update)}")
+    finally:
+        pumping.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await pumping
 
 
 async def test_a_rated_match_the_opponent_never_moved_in_is_aborted_unrated(
