@@ -6,7 +6,7 @@ from typing import Any
 
 from playwright.async_api import Page
 
-from tests.web.browser import last_update, screenshot
+from tests.web.browser import click_first_reachable, last_update, screenshot
 
 
 def bid_view(update: dict[str, Any]) -> dict[str, Any]:
@@ -33,32 +33,11 @@ _SLOT_STAYS = """async () => {
 }"""
 
 
-# Looked for and clicked in one turn of the page, and only while the page still shows the
-# update the test decided from: one that came meanwhile (the computer's pass, the next deal)
-# is looked at first, never clicked through. The click lands where a person's would, at
-# the element's centre once scrolled into view, so a panel drawn over it takes it. Returns
-# the clicked tile's key, or the selector, or null for no click.
-_CLICK_IF_STILL = """([seq, selectors]) => {
-    const last = window.__pf.last();
-    if (!last || !last.update || last.update.seq.toString() !== seq) return null;
-    for (const selector of selectors) {
-        const element = document.querySelector(selector);
-        if (!element || element.disabled) continue;
-        element.scrollIntoView({block: "nearest", inline: "nearest"});
-        const box = element.getBoundingClientRect();
-        const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
-        if (!hit || !element.contains(hit)) return null;
-        hit.click();
-        return element.dataset.tile ?? selector;
-    }
-    return null;
-}"""
-
-
 async def click_if_still(page: Page, seq: str, *selectors: str) -> str | None:
-    """Click the first of ``selectors`` shown, if the page still shows update ``seq``."""
-    clicked: str | None = await page.evaluate(_CLICK_IF_STILL, [seq, list(selectors)])
-    return clicked
+    """Click the first of ``selectors`` shown, if the page still shows update ``seq``: one
+    that came meanwhile (the computer's pass, the next deal) is looked at first, never
+    clicked through (``click_first_reachable``: one turn of the page, a person's click)."""
+    return await click_first_reachable(page, selectors, seq)
 
 
 async def play_step(page: Page, seq: str, bid_once: bool, state: dict[str, bool]) -> bool:

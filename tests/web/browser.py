@@ -158,17 +158,36 @@ async def click_if_shown(page: Page, selector: str) -> bool:
 
 # As above, and only if a click at the element's centre would reach it: a panel drawn over
 # it (a round's end over the piles) takes the click, as it would a person's. The element is
-# scrolled into view first, as a person would scroll to it.
-_CLICK_IF_REACHABLE = """selector => {
-    const element = document.querySelector(selector);
-    if (!element || element.disabled) return false;
-    element.scrollIntoView({block: "nearest", inline: "nearest"});
-    const box = element.getBoundingClientRect();
-    const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
-    if (!hit || !element.contains(hit)) return false;
-    hit.click();
-    return true;
+# scrolled into view first, as a person would scroll to it. The first of the selectors the
+# page shows is the one; with a sequence number, only while the page still shows that
+# update. Returns the clicked element's tile key, or its selector, or null for no click.
+_CLICK_IF_REACHABLE = """([selectors, seq]) => {
+    if (seq !== null) {
+        const last = window.__pf.last();
+        if (!last || !last.update || last.update.seq.toString() !== seq) return null;
+    }
+    for (const selector of selectors) {
+        const element = document.querySelector(selector);
+        if (!element || element.disabled) continue;
+        element.scrollIntoView({block: "nearest", inline: "nearest"});
+        const box = element.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        if (!hit || !element.contains(hit)) return null;
+        hit.click();
+        return element.dataset.tile ?? selector;
+    }
+    return null;
 }"""
+
+
+async def click_first_reachable(
+    page: Page, selectors: tuple[str, ...], seq: str | None = None
+) -> str | None:
+    """Click the first of ``selectors`` the page shows, if nothing covers it, now (and, given
+    ``seq``, only while the page still shows that update); return the clicked element's
+    tile key or its selector, or None for no click."""
+    clicked: str | None = await page.evaluate(_CLICK_IF_REACHABLE, [list(selectors), seq])
+    return clicked
 
 
 async def click_if_reachable(page: Page, selector: str) -> bool:
@@ -177,8 +196,7 @@ async def click_if_reachable(page: Page, selector: str) -> bool:
     Like ``click_if_shown``, for a target that the match can cover under the test between a
     look and a click (Playwright's click would wait for the cover to go, and fail).
     """
-    clicked: bool = await page.evaluate(_CLICK_IF_REACHABLE, selector)
-    return clicked
+    return await click_first_reachable(page, (selector,)) is not None
 
 
 async def focus_if_shown(page: Page, selector: str) -> bool:
