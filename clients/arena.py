@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 import secrets
@@ -11,7 +12,7 @@ from collections.abc import AsyncGenerator, Callable, Sequence
 import aiohttp
 
 from clients.grpcweb import CallError, GrpcWebClient
-from clients.kept_view import KeptView
+from clients.kept_view import ChangeMissed, KeptView
 from photofinish.arbitration.v1 import arbitration_pb2, log_pb2, replay_pb2
 from photofinish.client.v1 import account_pb2, arena_pb2
 from photofinish.game.v1 import game_pb2
@@ -251,9 +252,24 @@ class ArenaClient:
         """Yield a seat's (-1: the spectators') updates, each with its whole view; with
         ``changes``, as the server sent them (most with a change in place of a view)."""
         request = arena_pb2.WatchRequest(match_id=match_id, seat=seat)
-        kept = None if changes else KeptView()
-        async for update in self.web.stream(f"{ARENA}/Watch", request, arbitration_pb2.MatchUpdate):
-            yield update if kept is None else kept.complete(update)
+        if changes:
+            async for update in self._watch(request):
+                yield update
+            return
+        kept = KeptView()
+        while True:  # a change missed: the stream again, whose first update is whole
+            async with contextlib.aclosing(self._watch(request)) as updates:
+                try:
+                    async for update in updates:
+                        yield kept.complete(update)
+                    return
+                except ChangeMissed:
+                    pass
+
+    def _watch(
+        self, request: arena_pb2.WatchRequest
+    ) -> AsyncGenerator[arbitration_pb2.MatchUpdate, None]:
+        return self.web.stream(f"{ARENA}/Watch", request, arbitration_pb2.MatchUpdate)
 
     async def list_live_matches(
         self, game: game_pb2.Game.ValueType = game_pb2.GAME_UNSPECIFIED, match_id: str = ""

@@ -4,7 +4,10 @@ Most updates carry no view, only the step's change: its events and what a view s
 beyond them (``told``; see ``MatchUpdate`` in arbitration.proto). A client keeps the last
 whole view and brings it forward with each change (the game's ``changed``): ``keep``
 gives the game engine's view (what a bot plans from), ``complete`` puts it in the update as
-the wire's ``View``, as if the server had sent it (what a page or the CLI shows).
+the wire's ``View``, as if the server had sent it (what a page or the CLI shows). When a
+change goes missing on the way (a gateway that lost its NATS link for a moment), the kept
+view cannot be brought forward: ``ChangeMissed`` says to open the stream again, whose first
+update holds the whole view.
 """
 
 from __future__ import annotations
@@ -22,6 +25,10 @@ from photofinish.game.v1 import game_pb2
 log = logging.getLogger(__name__)
 
 
+class ChangeMissed(Exception):
+    """An update's change does not follow the kept view: open the stream again."""
+
+
 class KeptView:
     """The view of one seat (or the spectators) of one match, from one stream's updates."""
 
@@ -34,9 +41,11 @@ class KeptView:
     def keep(self, update: arbitration_pb2.MatchUpdate) -> Any:
         """Return the engine's view after ``update``: its own, or the kept one brought
         forward by its change. None while no whole view has come (a stream begins with
-        one; the server sends one every few steps), or after a change went missing.
+        one).
 
         Raises:
+            ChangeMissed: the update's change does not follow the kept view (which is
+                dropped: a new stream's first update starts again).
             Malformed: the update's view or change is not one this client can read (the
                 kept view is dropped: the next whole view starts again).
         """
@@ -53,8 +62,10 @@ class KeptView:
                 events = tuple(game.codec.event_from_proto(event, seat) for event in update.events)
                 told = game.codec.told_from_proto(update.told)
                 self._view = game.engine.changed(self._view, events, told)
-            elif update.version > self._view.version:  # a change went missing: wait for a view
+            elif update.version > self._view.version:
+                missed = f"version {update.since} came after {self._view.version}"
                 self._view = None
+                raise ChangeMissed(f"a change went missing: {missed}")
         except Malformed:
             self._view = None
             raise
@@ -63,7 +74,11 @@ class KeptView:
     def complete(self, update: arbitration_pb2.MatchUpdate) -> arbitration_pb2.MatchUpdate:
         """Return ``update`` (changed in place) with its whole view, the kept one brought
         forward by its change when it came without; left without one while ``keep`` has
-        none."""
+        none.
+
+        Raises:
+            ChangeMissed: as ``keep``.
+        """
         if update.HasField("view"):
             with contextlib.suppress(Malformed):  # passed on as it came: its reader sees why
                 self.keep(update)

@@ -16,7 +16,7 @@ import aiohttp
 
 from clients.arena import ArenaClient
 from clients.grpcweb import CallError
-from clients.kept_view import KeptView
+from clients.kept_view import ChangeMissed, KeptView
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.client.v1 import play_pb2
 from photofinish.events.v1 import events_pb2
@@ -39,14 +39,17 @@ class PlaySocket:
     """One seat of one match: read ``updates()``, send ``submit()``.
 
     Each update comes with its whole view; with ``changes``, as the gateway sent it (most
-    with a change in place of a view: ``KeptView.keep``).
+    with a change in place of a view: ``KeptView.keep``). Without ``changes``, an update
+    whose change does not follow the last ends the socket: ``updates`` raises
+    ``ChangeMissed``, and another socket begins with the whole view.
     """
 
     def __init__(self, ws: aiohttp.ClientWebSocketResponse, changes: bool = False) -> None:
         self._ws = ws
         self._updates: asyncio.Queue[arbitration_pb2.MatchUpdate | object] = asyncio.Queue()
         self._answers: dict[int, asyncio.Future[arbitration_pb2.SubmitReply]] = {}
-        self._refusal: CallError | None = None  # why the gateway ended the conversation
+        # Why the conversation ended: the gateway's refusal, or a change that went missing.
+        self._refusal: CallError | ChangeMissed | None = None
         self._kept = None if changes else KeptView()
         self._reader = asyncio.create_task(self._read())
 
@@ -76,6 +79,7 @@ class PlaySocket:
 
         Raises:
             CallError: the gateway refused the conversation (bad token, not your seat...).
+            ChangeMissed: an update's change did not follow the last (the socket is closed).
             aiohttp.ClientConnectionError: the connection was lost before the match ended.
         """
         while True:
@@ -127,8 +131,15 @@ class PlaySocket:
                 if message.type is not aiohttp.WSMsgType.BINARY:
                     break
                 self._take(play_pb2.PlayOut.FromString(message.data))
+        except ChangeMissed as missed:
+            self._refusal = missed
+            await self._ws.close()
         finally:
-            lost = self._refusal or aiohttp.ClientConnectionError("the play socket closed")
+            lost = (
+                self._refusal
+                if isinstance(self._refusal, CallError)
+                else aiohttp.ClientConnectionError("the play socket closed")
+            )
             for answer in self._answers.values():
                 if not answer.done():
                     answer.set_exception(lost)
@@ -163,19 +174,23 @@ class SocketArena:
         self, match_id: str, seat: int, *, changes: bool = False
     ) -> AsyncGenerator[arbitration_pb2.MatchUpdate, None]:
         """Yield the seat's updates from a fresh socket (as ``PlaySocket`` says of
-        ``changes``); its commands go on it meanwhile."""
+        ``changes``; after a missed change, from another); its commands go on it meanwhile."""
         web = self.client.web
-        socket = await PlaySocket.open(
-            web.session, web.base_url, web.token, match_id, seat, changes
-        )
-        self._sockets[(match_id, seat)] = socket
-        try:
-            async for update in socket.updates():
-                yield update
-        finally:
-            if self._sockets.get((match_id, seat)) is socket:
-                del self._sockets[(match_id, seat)]
-            await socket.close()
+        while True:  # a change missed: another socket, whose first update is whole
+            socket = await PlaySocket.open(
+                web.session, web.base_url, web.token, match_id, seat, changes
+            )
+            self._sockets[(match_id, seat)] = socket
+            try:
+                async for update in socket.updates():
+                    yield update
+                return
+            except ChangeMissed:
+                pass
+            finally:
+                if self._sockets.get((match_id, seat)) is socket:
+                    del self._sockets[(match_id, seat)]
+                await socket.close()
 
     async def submit(
         self, match_id: str, seat: int, command: game_pb2.Command

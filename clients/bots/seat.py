@@ -22,7 +22,7 @@ import aiohttp
 from clients.bots.planning import Pace, Pending, in_motion, retry_delay_s, revise
 from clients.bots.watching import Arena, Reconnect, WatchLost, follow
 from clients.grpcweb import CallError
-from clients.kept_view import KeptView
+from clients.kept_view import ChangeMissed, KeptView
 from games.bot import Level
 from games.errors import Malformed
 from games.registry import Game
@@ -121,6 +121,9 @@ class SeatPlayer:
     def _deliver(self, update: arbitration_pb2.MatchUpdate) -> None:
         try:
             self._view = self._kept.keep(update)
+        except ChangeMissed:
+            self._view = None  # nothing planned until the stream, opened again, shows one
+            raise
         except Malformed as error:
             # Not a view this game's bot can read: skip it, the next update may be fine.
             self._view = None

@@ -20,6 +20,7 @@ import aiohttp
 from google.protobuf.message import DecodeError
 
 from clients.grpcweb import CallError
+from clients.kept_view import ChangeMissed
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.game.v1 import game_pb2
 from wire.grpcweb.errors import MalformedRequest
@@ -84,7 +85,8 @@ async def follow(
 ) -> None:
     """Pass each update of ``seat`` to ``deliver``, in order, until one is not LIVE: as the
     server sent it, most with a change in place of a view (``KeptView.keep``); each new
-    stream's first with a whole one.
+    stream's first with a whole one. When ``deliver`` raises ``ChangeMissed`` (a change
+    did not follow the last), the stream is opened again at once.
 
     Raises:
         WatchLost: when the server says the seat cannot be watched, or the stream stays
@@ -114,6 +116,10 @@ async def follow(
             why = f"{type(error).__name__}: {error}"
         except (MalformedRequest, DecodeError) as error:
             why = f"a garbled stream (a connection cut mid-frame?): {error}"
+        except ChangeMissed as missed:  # ``deliver``'s: the stream again at once, whole
+            fields = {"match": match_id, "seat": seat, "why": str(missed)}
+            log.info("a change missed; watching again", extra={"fields": fields})
+            continue
         now = time.monotonic()
         lost_since = now if lost_since is None else lost_since
         if now - lost_since > reconnect.give_up_s:

@@ -14,7 +14,7 @@ import pytest
 from clients.bots.planning import Pace
 from clients.bots.seat import SeatPlayer
 from clients.bots.watching import Reconnect
-from clients.kept_view import KeptView
+from clients.kept_view import ChangeMissed, KeptView
 from games.bot import Level
 from games.registry import BY_NUMBER as GAMES
 from photofinish.arbitration.v1 import arbitration_pb2
@@ -87,7 +87,7 @@ async def test_an_update_that_adds_no_step_leaves_the_kept_view_as_it_was() -> N
     assert kept.complete(again).view == first.view
 
 
-async def test_a_change_without_the_view_before_it_is_not_shown_as_a_view() -> None:
+async def test_a_change_without_the_view_before_it_is_missed_not_shown() -> None:
     table = Table(game_pb2.GAME_BID, seed=5)
     await table.open()
     await table.nudge()
@@ -96,7 +96,9 @@ async def test_a_change_without_the_view_before_it_is_not_shown_as_a_view() -> N
     for _ in range(2):  # the first of these steps never reaches the client
         await table.submit(*deciding(table))
     skipped = table.outbox.sent[-1]
-    assert not kept.complete(skipped).HasField("view")  # it waits for a whole view
+    with pytest.raises(ChangeMissed):  # the client opens its stream again
+        kept.complete(skipped)
+    assert kept.complete(await first_update(table)).HasField("view")  # the new stream's first
 
 
 async def test_a_rules_instance_that_lost_the_match_gets_it_back_for_a_new_stream() -> None:
@@ -117,7 +119,7 @@ async def test_a_rules_instance_that_lost_the_match_gets_it_back_for_a_new_strea
     assert shown == await whole(table, 0)  # kept until the next step
 
 
-async def test_a_change_without_the_view_before_it_leaves_a_bot_no_view() -> None:
+async def test_a_bot_told_a_change_without_the_view_before_it_watches_again() -> None:
     table = Table(game_pb2.GAME_BID, seed=5)
     await table.open()
     await table.nudge()
@@ -125,8 +127,9 @@ async def test_a_change_without_the_view_before_it_leaves_a_bot_no_view() -> Non
     assert kept.keep(await first_update(table)) is not None
     for _ in range(2):  # the first of these steps never reaches the client
         await table.submit(*deciding(table))
-    assert kept.keep(table.outbox.sent[-1]) is None  # it waits for a whole view
-    assert kept.keep(await first_update(table)) is not None  # and has one
+    with pytest.raises(ChangeMissed):  # the bot watches again
+        kept.keep(table.outbox.sent[-1])
+    assert kept.keep(await first_update(table)) is not None  # the new stream's first
 
 
 async def bot_at_table() -> tuple[Table, FakeArena, SeatPlayer]:

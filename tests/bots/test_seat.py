@@ -166,6 +166,30 @@ async def test_a_lost_stream_is_reconnected_and_play_resumes() -> None:
     await halt(player)
 
 
+async def test_a_change_that_went_missing_has_the_seat_watch_again_and_play_on() -> None:
+    arena = FakeArena()
+    first, second = arena.stream(), arena.stream()
+    start = spit.new_match(spit.Options(), 1)
+    player = asyncio.create_task(seat_player(arena, game_pb2.GAME_SPIT).play())
+    first.put_nowait(update(start, 1))
+    await arena.next_submission()  # Ready
+    # A change from two steps on: the one between never came (a gateway lost it).
+    skipped = arbitration_pb2.MatchUpdate(
+        match_id=MATCH,
+        seq=3,
+        seat=0,
+        game=game_pb2.GAME_SPIT,
+        version=start.version + 2,
+        since=start.version + 1,
+        status=arbitration_pb2.STATUS_LIVE,
+    )
+    first.put_nowait(skipped)
+    second.put_nowait(update(spit_in_play(), 3))
+    assert isinstance(spit_command(await arena.next_submission()), spit.Play)
+    assert arena.watches == 2
+    await halt(player)
+
+
 async def test_a_stream_the_server_ends_while_the_match_is_live_is_reopened() -> None:
     arena = FakeArena()
     first, second = arena.stream(), arena.stream()

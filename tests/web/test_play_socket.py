@@ -1,11 +1,13 @@
 """The page plays on the play socket (/play): its commands and updates go there, never over
 gRPC-web while the socket is open; a reload resumes the match on a fresh socket, with
 client_seq still increasing; refusals read as they do over gRPC-web; a lost socket is
-reconnected, and a refusal that ends the conversation stops the page with its reason."""
+reconnected, and a refusal that ends the conversation stops the page with its reason; an
+update lost on the way has the page open another socket, whose first update is whole."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import Callable
 from typing import Any
@@ -19,11 +21,14 @@ from clients.grpcweb import CallError
 from photofinish.arbitration.v1 import arbitration_pb2
 from photofinish.client.v1 import play_pb2
 from photofinish.events.v1 import events_pb2
-from photofinish.game.v1 import bid_pb2, game_pb2
+from photofinish.game.v1 import bid_pb2, game_pb2, spit_pb2
 from tests.web.bidding import bid_view, current, describe, play_step, wait_for_newer
-from tests.web.browser import english, new_page, screenshot, sign_in
+from tests.web.browser import click_if_shown, english, new_page, screenshot, sign_in
 from tests.web.conftest import Arena
 from tests.web.sockets import Traffic
+from tests.web.test_away_page import a_play
+from tests.web.test_spit import take_next_move
+from tests.web.test_spit_notices import Duel, duel, plays, until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -240,3 +245,79 @@ async def test_refusals_on_the_socket_read_as_over_grpc_web_and_a_lost_socket_re
 async def token_of(page: Page) -> str:
     token: str = await page.evaluate("() => JSON.parse(localStorage.getItem('pf.session')).token")
     return token
+
+
+async def test_an_update_lost_on_the_way_opens_another_socket_and_the_table_catches_up(
+    arena: Arena,
+) -> None:
+    """A step's update that never reached the page (as a gateway whose NATS link dropped for a
+    moment loses one): the next step's change does not follow the page's table, so the page
+    opens another socket at once, whose first update holds the whole view, and shows the
+    table the server holds, without a word of a lost connection."""
+    async with duel(arena) as match:
+        view = await until(match, match.ben_seat)
+        stock, pile = plays(view, match.ben_seat)[0]
+        match.updates.dropping = 1
+        lost = await match.ben_plays(stock, pile, view["centre"][pile]["top"]["rank"])
+        after = await a_step_after(match, lost)
+        await match.page.wait_for_function(
+            "seq => { const u = window.__pf.last()?.update; "
+            "return u && BigInt(u.seq) >= BigInt(seq) && u.view?.kind?.case === 'spit'; }",
+            arg=str(after),
+        )
+        assert match.updates.sockets == 2
+        server = await ann_view_from_server(match, arena.url)
+        shown = await match.view()
+        assert [c["top"]["rank"] for c in shown["centre"]] == [c.top.rank for c in server.centre]
+        for seat, side in enumerate(server.sides):
+            assert [p.get("top", {}).get("rank", 0) for p in shown["sides"][seat]["stock"]] == [
+                p.top.rank for p in side.stock
+            ]
+        assert LOST not in await match.page.inner_text(".notices")
+        await screenshot(match.page, "socket-caught-up")
+
+
+async def a_step_after(match: Duel, seq: int) -> int:
+    """Have the match take a step past ``seq`` (Ben plays or moves from the table the server
+    holds; else Ann's page from its own, or the table spits by itself); return its seq."""
+    ready = game_pb2.Command(spit=spit_pb2.SpitCommand(ready=spit_pb2.SpitReady()))
+    for _ in range(STEP_LIMIT):
+        async with contextlib.aclosing(match.ben.watch(match.match_id, match.ben_seat)) as w:
+            update = await anext(w)
+        if update.seq > seq:
+            return update.seq
+        gate = update.decision.gate
+        with contextlib.suppress(CallError):  # the table moved meanwhile: look again
+            if gate in (game_pb2.GATE_START, game_pb2.GATE_CONTINUE):
+                await click_if_shown(match.page, "#ready")
+                if match.ben_seat in update.view.spit.must_press:
+                    await match.ben_sends(ready)
+            elif gate == game_pb2.GATE_NONE:
+                if command := a_play(update, match.ben_seat) or a_move(update, match.ben_seat):
+                    await match.ben_sends(command)
+                else:
+                    await take_next_move(match.page)
+        await asyncio.sleep(0.2)
+    pytest.fail(f"no step after seq {seq}")
+
+
+def a_move(update: arbitration_pb2.MatchUpdate, seat: int) -> game_pb2.Command | None:
+    """A move of ``seat``'s that uncovers a face-down card into an empty space."""
+    stock = update.view.spit.sides[seat].stock
+    empty = [index for index, pile in enumerate(stock) if not pile.HasField("top")]
+    for index, pile in enumerate(stock):
+        if empty and pile.HasField("top") and pile.hidden:
+            return game_pb2.Command(
+                spit=spit_pb2.SpitCommand(move=spit_pb2.SpitMove(src=index, dst=empty[0]))
+            )
+    return None
+
+
+async def ann_view_from_server(match: Duel, url: str) -> spit_pb2.SpitView:
+    """Ann's table as the server holds it: the first update of a Watch of her seat."""
+    async with aiohttp.ClientSession() as session:
+        ann = ArenaClient(session, url)
+        ann.web.token = await token_of(match.page)
+        async with contextlib.aclosing(ann.watch(match.match_id, match.ann_seat)) as w:
+            update = await anext(w)
+    return update.view.spit

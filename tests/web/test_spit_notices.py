@@ -37,21 +37,29 @@ GRPC_WEB_PREFIX = 5  # a gRPC-web data frame's flags and length, before the mess
 
 class HeldUpdates:
     """Between the page's play socket and the gateway: while ``holding``, the updates the
-    server sends wait here, so the page's table is stale; answers pass at once."""
+    server sends wait here, so the page's table is stale; answers pass at once. The next
+    ``dropping`` updates are lost on the way instead (as a gateway's NATS link can lose
+    them). ``sockets`` counts the sockets the page opened."""
 
     def __init__(self) -> None:
         self.holding = False
         self.held: list[bytes] = []
+        self.dropping = 0
+        self.sockets = 0
         self.to_page: WebSocketRoute | None = None
 
     def route(self, ws: WebSocketRoute) -> None:
         server = ws.connect_to_server()
         self.to_page = ws
+        self.sockets += 1
         server.on_message(lambda frame: self._from_server(ws, frame))
 
     def _from_server(self, ws: WebSocketRoute, frame: bytes | str) -> None:
         assert isinstance(frame, bytes)
-        if self.holding and play_pb2.PlayOut.FromString(frame).WhichOneof("kind") == "update":
+        is_update = play_pb2.PlayOut.FromString(frame).WhichOneof("kind") == "update"
+        if is_update and self.dropping:
+            self.dropping -= 1
+        elif is_update and self.holding:
             self.held.append(frame)
         else:
             ws.send(frame)

@@ -3,6 +3,9 @@
  * step's change: its events and what a view shows beyond them (`told`; see MatchUpdate in
  * arbitration.proto). The page keeps the last whole view and brings it forward with each
  * change, so every update it reads holds a whole `view`, as if the server had sent it.
+ * When a change goes missing (a gateway that lost its NATS link for a moment), the kept view
+ * cannot be brought forward: `complete` throws `ChangeMissed`, and the stream is opened
+ * again (a new stream begins with the whole view).
  */
 import { create } from "@bufbuild/protobuf";
 import type { MatchUpdate } from "./gen/photofinish/arbitration/v1/arbitration_pb";
@@ -10,13 +13,18 @@ import { ViewSchema, type View } from "./gen/photofinish/game/v1/game_pb";
 import { bidChanged } from "./bidchanges";
 import { spitChanged } from "./spitchanges";
 
+/** A change this stream should have brought did not come: open the stream again. */
+export class ChangeMissed extends Error {
+  override name = "ChangeMissed";
+}
+
 export class KeptView {
   private view: View | null = null;
 
   /**
    * `update` (changed in place) with its whole view: its own, or the kept one brought
    * forward by its change. Left without one while no whole view has come (a stream begins
-   * with one; the server sends one every few steps).
+   * with one). Throws ChangeMissed when the update's change does not follow the kept view.
    */
   complete(update: MatchUpdate): MatchUpdate {
     if (update.view) {
@@ -28,7 +36,8 @@ export class KeptView {
     if (update.told && update.since === versionOf(kept)) {
       this.view = changed(kept, update);
     } else if (update.version > versionOf(kept)) {
-      this.view = null; // a change went missing: wait for a whole view
+      this.view = null;
+      throw new ChangeMissed(`a change went missing: version ${update.since} came after ${versionOf(kept)}`);
     }
     if (this.view) update.view = this.view;
     return update;

@@ -14,6 +14,7 @@ import type { MatchAssignment } from "./gen/photofinish/matchmaking/v1/matchmaki
 import type { HistoryEntry } from "./gen/photofinish/ratings/v1/ratings_pb";
 import { playerName, versusLinked, versusShown, versusText } from "./names";
 import { choose, newest, type Screen } from "./perspective";
+import { ChangeMissed } from "./keptview";
 import { PlaySocket, SocketClosed } from "./play";
 import { reportPanel } from "./report";
 import { isTokenRefusal, tokens } from "./session";
@@ -191,6 +192,7 @@ export class MatchView {
         }
       } catch (error) {
         if (this.abort.signal.aborted) return;
+        if (error instanceof ChangeMissed) continue; // another socket at once: its first update is whole
         const why = refusal(error);
         if (isTokenRefusal(why)) {
           if (await tokens.renew(token)) continue; // a new token: open again at once

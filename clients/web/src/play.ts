@@ -8,7 +8,7 @@ import type { MatchUpdate, SubmitReply } from "./gen/photofinish/arbitration/v1/
 import { PlayInSchema, PlayOutSchema, type PlayAnswer, type PlayOut } from "./gen/photofinish/client/v1/play_pb";
 import type { Refusal } from "./gen/photofinish/events/v1/events_pb";
 import type { CommandSchema } from "./gen/photofinish/game/v1/game_pb";
-import { KeptView } from "./keptview";
+import { ChangeMissed, KeptView } from "./keptview";
 
 const NORMAL_CLOSE = 1000;
 const DOMAIN = "photofinish";
@@ -42,9 +42,9 @@ export class PlaySocket {
   private readonly kept = new KeptView(); // updates come as changes: each leaves with its view
   private readonly answers = new Map<bigint, Pending>();
   private wake: (() => void) | null = null;
-  private refusal: ConnectError | null = null; // why the gateway ended the conversation
+  private refusal: Error | null = null; // why the conversation ended: the gateway's word, or ChangeMissed
   // undefined while open; then null for a normal end, or the error that ended it.
-  private end: ConnectError | null | undefined = undefined;
+  private end: Error | null | undefined = undefined;
   private closing = false; // close() was called: close when the last answer is in
 
   constructor(token: string, matchId: string, seat: number) {
@@ -63,7 +63,9 @@ export class PlaySocket {
   /**
    * The seat's updates: the latest first, then each change, until the match ends.
    * Throws the gateway's refusal (a ConnectError with its reason) when it ended the
-   * conversation, or an Unavailable ConnectError when the connection was lost.
+   * conversation, an Unavailable ConnectError when the connection was lost, or
+   * ChangeMissed when an update's change did not follow the last (the socket is closed:
+   * open another, whose first update holds the whole view).
    */
   async *updates(): AsyncGenerator<MatchUpdate> {
     for (;;) {
@@ -114,7 +116,13 @@ export class PlaySocket {
     }
     const kind = out.kind;
     if (kind.case === "update") {
-      this.queue.push(this.kept.complete(kind.value));
+      try {
+        this.queue.push(this.kept.complete(kind.value));
+      } catch (error) {
+        if (!(error instanceof ChangeMissed)) throw error;
+        this.refusal = error; // what came before it is read first; then the socket ends
+        this.ws.close(NORMAL_CLOSE);
+      }
       this.wakeReader();
     } else if (kind.case === "answer") {
       this.settle(kind.value);

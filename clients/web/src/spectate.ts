@@ -14,6 +14,7 @@ import { watchersText } from "./live";
 import { gameName, outcomeText, voidReason, type Board, type MatchContext } from "./match";
 import { playerName, versusShown } from "./names";
 import type { Screen } from "./perspective";
+import { ChangeMissed } from "./keptview";
 import { PlaySocket } from "./play";
 import { isTokenRefusal, tokens } from "./session";
 import { SpitBoard } from "./spit";
@@ -101,6 +102,7 @@ export class SpectatorView {
         return;
       } catch (error) {
         if (this.abort.signal.aborted) return;
+        if (error instanceof ChangeMissed) continue; // another socket at once: its first update is whole
         const why = refusal(error);
         if (isTokenRefusal(why)) {
           if (await tokens.renew(token)) continue; // a new token: open again at once
