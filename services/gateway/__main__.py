@@ -75,6 +75,7 @@ async def main(config: Config) -> None:
     await ended.start()
     # The matches' updates, one subscription a match; the answers that come with them.
     followed = FollowedMatches(link, submits.settle)
+    link.call_when_reconnected(followed.catch_up)  # what was published meanwhile is lost
     arena = OwnMethods(
         config.token_keys,
         followed,

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from photofinish.arbitration.v1 import arbitration_pb2
-from services.gateway.followed_matches import FollowedMatches, OnUpdate, Unfollow
+from services.gateway.followed_matches import FollowedMatches, OnCatchUp, OnUpdate, Unfollow
 
 Latest = Callable[[], Awaitable[arbitration_pb2.MatchUpdate]]
 
@@ -32,14 +32,20 @@ class Followed:
 
 
 async def follow_checked(
-    matches: FollowedMatches, match_id: str, seat: int, on_update: OnUpdate, latest: Latest
+    matches: FollowedMatches,
+    match_id: str,
+    seat: int,
+    on_update: OnUpdate,
+    latest: Latest,
+    on_catch_up: OnCatchUp | None = None,
 ) -> Followed:
     """Check the seat with ``latest`` (its refusal propagates), then follow it with
-    ``on_update`` and ask for the latest once more. The caller calls ``unfollow``."""
+    ``on_update`` (and ``on_catch_up``: ``FollowedMatches.follow``) and ask for the latest
+    once more. The caller calls ``unfollow``."""
     first = await latest()
     if first.status != arbitration_pb2.STATUS_LIVE:
         return Followed(first)
-    unfollow = matches.follow(match_id, seat, on_update)
+    unfollow = matches.follow(match_id, seat, on_update, on_catch_up)
     try:
         # A server that does not answer in time: the latest is asked for anyway, and the
         # link subscribes again when it comes back.

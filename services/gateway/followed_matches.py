@@ -8,6 +8,10 @@ spectators' updates on ``pf.match.<id>.public``. However many streams follow a m
 (a play socket or a Watch for each seat, spectators), the gateway subscribes each subject
 once, and gives each stream the bytes of its own seat and nothing else: the other seat's
 update is dropped here, never queued for a stream.
+
+Core NATS delivers nothing to a connection that is down: when the link comes back
+(``catch_up``), every stream here asks for its seat's latest update, which goes out if it
+is news, with the whole view (a change published meanwhile never came).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from services.common.watching import SPECTATORS
 from wire import subjects
 
 OnUpdate = Callable[[bytes], None]  # a seat's encoded MatchUpdate
+OnCatchUp = Callable[[], None]  # ask for the seat's latest update: some may have been lost
 Unfollow = Callable[[], None]
 # Answers that came with an update, and the reply subject of their batch (submits.py).
 OnAnswers = Callable[[str, Iterable[arbitration_pb2.SubmitAnswer]], None]
@@ -33,6 +38,7 @@ class _Subject:
     def __init__(self, on_answers: OnAnswers) -> None:
         self.sid = 0
         self.by_seat: dict[int, dict[int, OnUpdate]] = {}
+        self.catch_ups: dict[int, OnCatchUp] = {}  # by follower number
         self._on_answers = on_answers
 
     def on_seats(self, message: Message) -> None:
@@ -61,9 +67,12 @@ class FollowedMatches:
         self._public: dict[str, _Subject] = {}  # by match id: pf.match.<id>.public
         self._numbers = itertools.count()
 
-    def follow(self, match_id: str, seat: int, on_update: OnUpdate) -> Unfollow:
+    def follow(
+        self, match_id: str, seat: int, on_update: OnUpdate, on_catch_up: OnCatchUp | None = None
+    ) -> Unfollow:
         """Hand ``seat``'s updates of the match (-1: the spectators') to ``on_update`` until
-        the returned function is called; the match's subject is subscribed meanwhile."""
+        the returned function is called; the match's subject is subscribed meanwhile.
+        ``on_catch_up`` is called when the link is back after a loss (``catch_up``)."""
         spectators = seat == SPECTATORS
         table = self._public if spectators else self._seats
         followed = table.get(match_id)
@@ -76,9 +85,12 @@ class FollowedMatches:
             followed.sid = self._link.subscribe(subject, handler)
         number = next(self._numbers)
         followed.by_seat.setdefault(seat, {})[number] = on_update
+        if on_catch_up is not None:
+            followed.catch_ups[number] = on_catch_up
 
         def unfollow() -> None:
             followers = followed.by_seat.get(seat, {})
+            followed.catch_ups.pop(number, None)
             if followers.pop(number, None) is None:
                 return  # already unfollowed
             if not followers:
@@ -88,6 +100,13 @@ class FollowedMatches:
                 self._link.unsubscribe(followed.sid)
 
         return unfollow
+
+    def catch_up(self) -> None:
+        """The link is back after a loss: whatever was published meanwhile never came, so
+        every stream asks for its seat's latest update (the link's ``on_reconnected``)."""
+        for followed in (*self._seats.values(), *self._public.values()):
+            for on_catch_up in list(followed.catch_ups.values()):
+                on_catch_up()
 
     async def flush(self) -> None:
         """Return once the server has every subscription made so far (a PING answered)."""

@@ -1,20 +1,29 @@
 """The clock belongs to the server: a reconnect finds it still running; a hand-over stops it.
-An update lost on the way: the client's Watch opens again, and shows the table the server has."""
+An update lost on the way: the client's Watch opens again, and shows the table the server has;
+updates a gateway missed while its NATS link was down reach its streams once it is back."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
+import subprocess
 from collections.abc import AsyncGenerator
 from typing import Any
+from urllib.parse import urlparse
 
 import aiohttp
+import grpc
 import pytest
 
-from photofinish.arbitration.v1 import arbitration_pb2
+from clients.play import PlaySocket
+from photofinish.arbitration.v1 import arbitration_pb2, arbitration_pb2_grpc
 from photofinish.game.v1 import bid_pb2, game_pb2
+from services.common.identity import PLAYER_ID, PLAYER_NAME
 from services.stack.stack import Stack
 from tests.e2e.support import Seated, challenge, next_update, player, until
+from wire.metadata import CALLER_TOKEN
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -109,6 +118,89 @@ async def test_an_update_lost_on_the_way_has_the_watch_open_again_with_the_whole
     fresh = await next_update(first.client.watch(first.match_id, first.seat))
     assert (shown[-1].seq, shown[-1].view) == (fresh.seq, fresh.view)
     assert start.seq < last
+
+
+async def test_an_update_the_gateway_missed_while_its_nats_link_was_down_reaches_the_stream(
+    arena: tuple[Stack, aiohttp.ClientSession],
+) -> None:
+    """The gateway stopped (SIGSTOP) and its NATS sockets cut (``ss -K``), a step taken
+    meanwhile past it (the arbitration's own gRPC, as another gateway would): core NATS
+    delivers its update to nobody. Once the gateway's link is back, it asks for each
+    stream's latest update: the step reaches the seat's stream, whole, with nothing else
+    happening in the match."""
+    stack, http = arena
+    a, b = await player(http, stack, "Wyn"), await player(http, stack, "Xia")
+    first, second = await challenge(a, b, game_pb2.GAME_BID, rated=False)
+    await first.submit(READY)
+    await second.submit(READY)
+    web = first.client.web
+    socket = await PlaySocket.open(
+        web.session, web.base_url, web.token, first.match_id, first.seat, changes=True
+    )
+    streams = [  # the seat's Watch over gRPC-web, and its play socket
+        first.client.watch(first.match_id, first.seat, changes=True),
+        socket.updates(),
+    ]
+    shown = [await anext(stream) for stream in streams]
+    decider = first if shown[0].decision.seats[0] == first.seat else second
+    latest = await next_update(decider.client.watch(decider.match_id, decider.seat))
+    command = game_pb2.Command(bid=latest.view.bid.legal[0])
+    gateway = stack.children["gateway"].process.pid
+    os.kill(gateway, signal.SIGSTOP)
+    try:
+        assert cut_nats_sockets(gateway, stack.nats_url), "the gateway has no NATS socket"
+        reply = await submit_past_the_gateway(stack, decider, command)
+        await asyncio.sleep(0.5)  # its update is published: to no gateway
+    finally:
+        os.kill(gateway, signal.SIGCONT)
+    for stream, before in zip(streams, shown, strict=True):
+        try:
+            caught_up = await asyncio.wait_for(anext(stream), 20)
+        except TimeoutError:
+            pytest.fail(f"the step after seq {before.seq} never reached the stream")
+        assert caught_up.seq == reply.seq > before.seq
+        assert caught_up.HasField("view")
+    await streams[0].aclose()
+    await socket.close()
+
+
+async def submit_past_the_gateway(
+    stack: Stack, seated: Seated, command: game_pb2.Command
+) -> arbitration_pb2.SubmitReply:
+    """Submit ``seated``'s command on the arbitration's gRPC, as a gateway does."""
+    metadata = (
+        (CALLER_TOKEN, stack.children["gateway"].env["PF_CALLER_TOKEN"]),
+        (PLAYER_ID, seated.client.player_id),
+        (PLAYER_NAME, seated.client.name),
+    )
+    request = arbitration_pb2.SubmitRequest(
+        match_id=seated.match_id, seat=seated.seat, client_seq=10**6, command=command
+    )
+    async with grpc.aio.insecure_channel(stack.address("arbitration")) as channel:
+        arbitration = arbitration_pb2_grpc.ArbitrationStub(channel)
+        reply: arbitration_pb2.SubmitReply = await arbitration.Submit(
+            request, metadata=metadata, timeout=10
+        )
+        return reply
+
+
+def cut_nats_sockets(pid: int, nats_url: str) -> int:
+    """Destroy process ``pid``'s TCP connections to the NATS server (what they hold unread
+    is lost, as on a dropped link); return how many there were."""
+    port = urlparse(nats_url).port
+    listed = subprocess.run(["ss", "-tnpH"], capture_output=True, text=True, check=True)
+    local = [
+        fields[3]
+        for fields in (line.split() for line in listed.stdout.splitlines())
+        if f"pid={pid}," in line_of(fields) and fields[4].endswith(f":{port}")
+    ]
+    for address in local:
+        subprocess.run(["ss", "-K", "-t", "src", address], capture_output=True, check=True)
+    return len(local)
+
+
+def line_of(fields: list[str]) -> str:
+    return " ".join(fields)
 
 
 async def aenumerate(items: AsyncGenerator[Any, None]) -> AsyncGenerator[tuple[int, Any], None]:

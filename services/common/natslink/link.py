@@ -130,6 +130,11 @@ class NatsLink:
         link._arm_pinger()
         return link
 
+    def call_when_reconnected(self, callback: OnEvent) -> None:
+        """Call ``callback`` each time the link is back after a loss (in place of the one
+        given to ``connect``): what the server had for it meanwhile never came."""
+        self._on_reconnected = callback
+
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
         """Return the event loop the link runs on."""
