@@ -20,6 +20,7 @@ from clients.grpcweb import CallError
 from photofinish.client.v1 import play_pb2
 from photofinish.game.v1 import game_pb2, spit_pb2
 from photofinish.matchmaking.v1 import matchmaking_pb2
+from tests.web.axe import assert_accessible
 from tests.web.browser import PHONE, click_if_shown, last_update, new_page, screenshot, sign_in
 from tests.web.conftest import Arena
 
@@ -370,6 +371,13 @@ async def test_a_lost_race_is_told_once_in_a_players_words_and_the_table_stays_p
         assert refused == tops(view, match.ann_seat)[ann_stock]["text"]
         await page.wait_for_selector(f"[data-pile='{pile}'].race-landed")
         await page.wait_for_selector(f"[data-stock='{ann_stock}'] .card.race-refused")
+        # The marks held at their height: the landed pile's label stays readable.
+        await page.evaluate(
+            "() => document.getAnimations().forEach(a => { a.pause(); a.currentTime = 0; })"
+        )
+        await assert_accessible(page, ".spit-table")
+        await screenshot(page, "spit-race-marks")
+        await page.evaluate("() => document.getAnimations().forEach(a => a.play())")
         text = await page.locator(f"{NEWEST} > .notice.race").inner_text()
         assert text.startswith(f"{landed} beat your {refused} to centre pile {pile + 1} by ")
         assert abs(gap_ms(text) - int(race["gapUs"]) / 1000) <= 0.5
