@@ -25,6 +25,12 @@ from services.common.natslink.link import NatsLink
 from services.common.watching import SPECTATORS
 from wire import subjects
 
+# After a reconnect the streams ask for their latest updates one after another, this far
+# apart and all within CATCH_UP_WITHIN_S: thousands of asks at once would keep the
+# arbitration's event loop busy long enough to be a timing fault (docs/timing-faults.md).
+CATCH_UP_EVERY_S = 0.001
+CATCH_UP_WITHIN_S = 2.0
+
 OnUpdate = Callable[[bytes], None]  # a seat's encoded MatchUpdate
 OnCatchUp = Callable[[], None]  # ask for the seat's latest update: some may have been lost
 Unfollow = Callable[[], None]
@@ -55,6 +61,13 @@ class _Subject:
     def on_public(self, message: Message) -> None:
         for on_update in list(self.by_seat.get(SPECTATORS, {}).values()):
             on_update(message.data)
+
+
+def _ask(followed: _Subject, number: int) -> None:
+    """Have follower ``number`` ask for its latest update, if it still follows."""
+    on_catch_up = followed.catch_ups.get(number)
+    if on_catch_up is not None:
+        on_catch_up()
 
 
 class FollowedMatches:
@@ -103,10 +116,18 @@ class FollowedMatches:
 
     def catch_up(self) -> None:
         """The link is back after a loss: whatever was published meanwhile never came, so
-        every stream asks for its seat's latest update (the link's ``on_reconnected``)."""
-        for followed in (*self._seats.values(), *self._public.values()):
-            for on_catch_up in list(followed.catch_ups.values()):
-                on_catch_up()
+        every stream asks for its seat's latest update (the link's ``on_reconnected``), one
+        after another (``CATCH_UP_EVERY_S``), a stream that stopped meanwhile left out."""
+        waiting = [
+            (followed, number)
+            for followed in (*self._seats.values(), *self._public.values())
+            for number in followed.catch_ups
+        ]
+        if not waiting:
+            return
+        every_s = min(CATCH_UP_EVERY_S, CATCH_UP_WITHIN_S / len(waiting))
+        for index, (followed, number) in enumerate(waiting):
+            self._link.loop.call_later(index * every_s, _ask, followed, number)
 
     async def flush(self) -> None:
         """Return once the server has every subscription made so far (a PING answered)."""

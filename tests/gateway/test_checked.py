@@ -5,6 +5,8 @@ own seat's updates and no other's."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
 from collections.abc import AsyncIterator
 
 import grpc
@@ -137,3 +139,19 @@ async def test_the_last_follower_gone_the_match_is_unsubscribed(
     await gateway.flush()  # the server has the unsubscription
     await published_then(arbitration, gateway)
     assert heard == []
+
+
+async def test_after_a_reconnect_each_follower_still_there_is_asked_to_catch_up_once(
+    links: tuple[NatsLink, NatsLink],
+) -> None:
+    gateway, _ = links
+    matches = FollowedMatches(gateway)
+    asked: list[str] = []
+    for name, match_id, seat in (("ann", "m1", 0), ("ben", "m1", 1), ("cat", "m2", -1)):
+        matches.follow(match_id, seat, lambda _: None, functools.partial(asked.append, name))
+    gone = matches.follow("m2", 0, lambda _: None, lambda: asked.append("dan"))
+    matches.catch_up()
+    gone()  # the stream stopped before its turn came
+    await poll_until("three asked", lambda: len(asked) >= 3)
+    await asyncio.sleep(0.05)  # past the turn the stopped one would have had
+    assert sorted(asked) == ["ann", "ben", "cat"]
