@@ -26,7 +26,7 @@ from services.common.watching import SPECTATORS
 from wire import subjects
 
 # After a reconnect the streams ask for their latest updates one after another, this far
-# apart and all within CATCH_UP_WITHIN_S: thousands of asks at once would keep the
+# apart and all within CATCH_UP_WITHIN_S: thousands of asks at once could keep the
 # arbitration's event loop busy long enough to be a timing fault (docs/timing-faults.md).
 CATCH_UP_EVERY_S = 0.001
 CATCH_UP_WITHIN_S = 2.0

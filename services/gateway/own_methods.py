@@ -197,18 +197,6 @@ class OwnMethods:
         self, request: arena_pb2.WatchRequest, player: str
     ) -> AsyncGenerator[bytes, None]:
         published: asyncio.Queue[bytes] = asyncio.Queue()
-        catching_up: list[asyncio.Task[None]] = []  # the latest, asked after a loss
-
-        async def send_latest() -> None:
-            # Not had: the client opens its stream again when the next change does not
-            # follow its view (docs/protocol.md).
-            with contextlib.suppress(RequestRefused):
-                published.put_nowait((await self._latest(request, player)).SerializeToString())
-
-        def catch_up() -> None:  # the NATS link is back: what was published meanwhile is lost
-            if not catching_up or catching_up[-1].done():
-                catching_up[:] = [asyncio.create_task(send_latest())]
-
         # The seat is checked (the latest update is refused to anyone else) before
         # anything about it is subscribed (services/gateway/checked.py).
         followed = await follow_checked(
@@ -217,7 +205,6 @@ class OwnMethods:
             request.seat,
             published.put_nowait,
             lambda: self._latest(request, player),
-            catch_up,
         )
         if followed.caught_up is not None:
             # In line with what was published meanwhile: whichever is older is skipped.
@@ -242,8 +229,6 @@ class OwnMethods:
         finally:
             if followed.unfollow is not None:
                 followed.unfollow()
-            for task in catching_up:
-                task.cancel()
             if present and self._presence is not None:
                 self._presence.closed(request.match_id, request.seat)
 

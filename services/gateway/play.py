@@ -225,7 +225,6 @@ class SeatSocket:
         self._present = False  # counted in the gateway's Presence
         self._unfollow: Unfollow | None = None
         self._renewal: asyncio.Task[None] | None = None
-        self._catching_up: asyncio.Task[None] | None = None  # the latest, asked after a loss
         self._ending: asyncio.Task[bool] | None = None
         self._over = False  # the match's last update has gone out
         self._unanswered = 0  # commands forwarded and not answered yet
@@ -236,12 +235,7 @@ class SeatSocket:
         # The seat is checked (the latest update is refused to anyone else) before
         # anything about it is subscribed (services/gateway/checked.py).
         followed = await follow_checked(
-            self._endpoint._followed,
-            self._match_id,
-            self._seat,
-            self._forward,
-            self._latest,
-            self._catch_up,
+            self._endpoint._followed, self._match_id, self._seat, self._forward, self._latest
         )
         self._unfollow = followed.unfollow
         first = followed.first
@@ -288,9 +282,8 @@ class SeatSocket:
         if self._unfollow is not None:
             self._unfollow()
             self._unfollow = None
-        for task in (self._renewal, self._catching_up):
-            if task is not None:
-                task.cancel()
+        if self._renewal is not None:
+            self._renewal.cancel()
         if self._ending is not None:
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await self._ending
@@ -379,18 +372,6 @@ class SeatSocket:
             if is_newer(lead_of(latest.SerializeToString()), self._last_seq):
                 self._last_seq = latest.seq
                 self._send(_update_message(latest.SerializeToString()))
-
-    def _catch_up(self) -> None:
-        """The gateway's NATS link is back: send the latest update if it is news (updates
-        published while the link was down never came)."""
-        if self._catching_up is None or self._catching_up.done():
-            self._catching_up = asyncio.create_task(self._send_latest())
-
-    async def _send_latest(self) -> None:
-        # Not had (the arbitration is away too): the client opens its socket again when the
-        # next change does not follow its view (docs/protocol.md).
-        with contextlib.suppress(Ended):
-            self._forward((await self._latest()).SerializeToString())
 
     async def _latest(self) -> arbitration_pb2.MatchUpdate:
         try:

@@ -190,17 +190,13 @@ def cut_nats_sockets(pid: int, nats_url: str) -> int:
     port = urlparse(nats_url).port
     listed = subprocess.run(["ss", "-tnpH"], capture_output=True, text=True, check=True)
     local = [
-        fields[3]
-        for fields in (line.split() for line in listed.stdout.splitlines())
-        if f"pid={pid}," in line_of(fields) and fields[4].endswith(f":{port}")
+        line.split()[3]
+        for line in listed.stdout.splitlines()
+        if f"pid={pid}," in line and line.split()[4].endswith(f":{port}")
     ]
     for address in local:
         subprocess.run(["ss", "-K", "-t", "src", address], capture_output=True, check=True)
     return len(local)
-
-
-def line_of(fields: list[str]) -> str:
-    return " ".join(fields)
 
 
 async def aenumerate(items: AsyncGenerator[Any, None]) -> AsyncGenerator[tuple[int, Any], None]:

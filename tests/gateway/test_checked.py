@@ -85,6 +85,32 @@ async def test_a_checked_seat_is_followed_and_caught_up(links: tuple[NatsLink, N
     assert received == [b"seat 1's"]
 
 
+async def test_after_a_reconnect_the_latest_is_handed_on_and_a_refusal_hands_nothing(
+    links: tuple[NatsLink, NatsLink],
+) -> None:
+    gateway, _ = links
+    received: list[bytes] = []
+    answers = [1, 2, 3, None]  # the check, the ask after subscribing, two catch-ups
+
+    async def latest() -> arbitration_pb2.MatchUpdate:
+        seq = answers.pop(0)
+        if seq is None:
+            raise Rejection(grpc.StatusCode.UNAVAILABLE, "arbitration_unavailable", "away")
+        return arbitration_pb2.MatchUpdate(seq=seq, status=arbitration_pb2.STATUS_LIVE)
+
+    matches = FollowedMatches(gateway)
+    followed = await follow_checked(matches, "m1", 0, received.append, latest)
+    matches.catch_up()
+    await poll_until("the latest handed on", lambda: received)
+    assert [arbitration_pb2.MatchUpdate.FromString(data).seq for data in received] == [3]
+    matches.catch_up()  # refused this time: nothing is handed on
+    await poll_until("the refusal", lambda: not answers)
+    await asyncio.sleep(0.05)
+    assert len(received) == 1
+    assert followed.unfollow is not None
+    followed.unfollow()
+
+
 async def test_an_ended_match_is_not_subscribed(links: tuple[NatsLink, NatsLink]) -> None:
     gateway, _ = links
 
