@@ -88,6 +88,25 @@ async def until_spit_play(page: Page) -> tuple[dict[str, Any], tuple[str, int, i
     pytest.fail("no play came")
 
 
+async def paused_at_a_play(page: Page) -> tuple[dict[str, Any], tuple[str, int, int]]:
+    """Pause with P where the page's seat has a play from its stock; return the view and it.
+
+    Paused, the table holds still while keys are pressed: the computer would otherwise play
+    on, and might bring the Spit gate, where Enter and Space press Spit, not a card."""
+    for _ in range(STEP_LIMIT):
+        await until_spit_play(page)
+        await page.keyboard.press("p")
+        await page.wait_for_selector(".paused-banner")
+        update = await last_update(page)
+        assert update is not None and spit_view(update)["paused"] is True
+        move = next_move(spit_view(update), update["seat"])
+        if move is not None and move[0] == "play":
+            return update, move
+        await page.keyboard.press("p")  # the computer took the play meanwhile: on, and again
+        await page.wait_for_selector(".paused-banner", state="detached")
+    pytest.fail("no play came to pause at")
+
+
 async def test_the_check_fails_on_a_button_with_no_name() -> None:
     async with chromium() as browser:
         page = await browser.new_page()
@@ -125,7 +144,7 @@ async def test_a_spit_card_is_picked_with_space_or_enter_and_played_with_space_a
     await sign_in(page, "Keys")
     await start_spit(page)
     await page.evaluate(COUNT_GLIDES)
-    update, (_, stock, pile) = await until_spit_play(page)
+    update, (_, stock, pile) = await paused_at_a_play(page)
     card = spit_view(update)["sides"][update["seat"]]["stock"][stock]["top"]["text"]
     picked = f"[data-stock='{stock}'] .card.selected"
     await page.focus(f"[data-stock='{stock}'] .card")
@@ -134,6 +153,9 @@ async def test_a_spit_card_is_picked_with_space_or_enter_and_played_with_space_a
     await page.keyboard.press("Space")
     await page.wait_for_selector(picked, state="detached")
     await page.keyboard.press("Enter")
+    await page.wait_for_selector(picked)
+    await page.keyboard.press("p")  # on again, the card still picked
+    await page.wait_for_selector(".paused-banner", state="detached")
     await page.wait_for_selector(picked)
     await page.focus(f"[data-pile='{pile}']")
     await page.keyboard.press(" ")
