@@ -61,6 +61,10 @@ class Floor:
     def ms_per_command(self) -> float:
         return 1000 * sum(self.cpu.values()) / max(1, self.commands)
 
+    @property
+    def gateway_ms_per_command(self) -> float:
+        return 1000 * self.cpu.get("gateway", 0.0) / max(1, self.commands)
+
     def lines(self) -> list[str]:
         """Return the floor's printout: per process and in total, and its latency."""
         both = sorted(self.both_ms)

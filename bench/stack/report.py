@@ -17,11 +17,12 @@ from bench.stack.settings import (
     WORKER_LAG_MS,
 )
 from bench.stack.worker import assign
+from bench.stack.yardsticks import StackCost
 from services.gateway.ops.samples import total
 
 
-def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage) -> float:
-    """Print the run's figures; return the stack's CPU ms per accepted command."""
+def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage) -> StackCost:
+    """Print the run's figures; return what a command cost the stack."""
     both = sorted(v * 1000 for r in results for v in r["both_s"])
     reply = sorted(v * 1000 for r in results for v in r["reply_s"])
     accepted: Counter[str] = Counter()
@@ -129,7 +130,7 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]], usage: Usage
     )
     arbitration_figures(usage, sent)
     verdict(usage, lag_p99_ms, outside)
-    return 1000 * stack_cpu / max(1, total)
+    return StackCost(1000 * stack_cpu / max(1, total), 1000 * gateway_cpu / sent)
 
 
 def arbitration_figures(usage: Usage, sent: int) -> None:

@@ -91,12 +91,12 @@ async def bench(args: argparse.Namespace) -> None:
                     if started.is_alive():
                         started.kill()
                         started.join()
-    stack_ms = report(args, results, usage)
+    cost = report(args, results, usage)
     if floors:
         floors.append(await _floor(args, load_cpus))  # after the stack: the drift shows
         for when, floor in zip(("before", "after"), floors, strict=True):
             print(f"\n{when} the stack, " + "\n".join(floor.lines()))
-    print("\n" + "\n".join(ratio_lines(stack_ms, floors, spit_step_us())))
+    print("\n" + "\n".join(ratio_lines(cost, floors, spit_step_us())))
     if args.profile is not None:
         print("\nprofiles (py-spy; the profiler's own CPU is in the table above):")
         for samples in profiled:
