@@ -5,6 +5,7 @@ they are stored, the queue, reports and their limits, and an operator's clear or
 from __future__ import annotations
 
 import random
+import zlib
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,11 @@ async def play(
     )
     await store.record(result, at)
     paces = tuple(FAST_CLIENT if f else PERSON for f in fast)
-    log = play_match(hash(match_id) % 1000, (paces[0], paces[1]), random.Random(match_id))
+    # The deal's seed from the match id, the same in every process (hash() of a str is not:
+    # a seed under which three fast games gave fewer answers than a verdict needs failed
+    # one run in a few hundred).
+    seed = zlib.crc32(match_id.encode()) % 1000
+    log = play_match(seed, (paces[0], paces[1]), random.Random(match_id))
     return await fairness.record(result, at, spit_reactions(log), races(log))
 
 
